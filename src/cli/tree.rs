@@ -1,0 +1,86 @@
+//! `lbcheck tree WORKLOAD`: the sequential reference run of one workload.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use lbcheck::problem::dfs::Strategy;
+use lbcheck::problem::{sequential, spec, Workload};
+use lbcheck::report;
+use serde_json::json;
+
+/// Pieces beyond which `max_split_gen` is not computed (reported as skipped).
+const MAX_PIECES: u64 = 1 << 24;
+
+#[derive(Args, Debug)]
+#[command(after_help = format!("WORKLOAD forms:\n{}", spec::FORMS))]
+pub struct TreeArgs {
+    /// The workload to run (see the forms below).
+    workload: String,
+    /// DFS-stack split strategy: bottom-one, bottom-half, all-half, cutoff:<depth>.
+    #[arg(long, default_value = "bottom-half")]
+    split: String,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: TreeArgs) -> anyhow::Result<ExitCode> {
+    let workload: Workload = a.workload.parse()?;
+    let strategy: Strategy = a.split.parse()?;
+    let run = sequential::run(workload.root(strategy));
+    let is_tree = matches!(workload, Workload::Uts { .. });
+    let atomic_h = workload.atomic_and_h();
+    let max_split_gen = match workload {
+        Workload::Synthetic(_) => {
+            sequential::max_split_generation(workload.root(strategy), MAX_PIECES)
+        }
+        _ => None,
+    };
+    let tree_stat = |v: u64| is_tree.then_some(v);
+    let out = json!({
+        "workload": workload.to_string(),
+        "split": strategy.to_string(),
+        "nodes": tree_stat(run.log.fp.units),
+        "depth": tree_stat(run.log.max_depth as u64),
+        "leaves": tree_stat(run.log.leaves),
+        "work": run.work,
+        "fingerprint": run.log.fp.to_string(),
+        "t_atomic": atomic_h.map(|(a, _)| a),
+        "h": atomic_h.map(|(_, h)| h),
+        "max_split_gen": max_split_gen,
+    });
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        print!("{}", human(&out));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn human(out: &serde_json::Value) -> String {
+    let keys = [
+        "workload",
+        "split",
+        "nodes",
+        "depth",
+        "leaves",
+        "work",
+        "fingerprint",
+        "t_atomic",
+        "h",
+        "max_split_gen",
+    ];
+    let rows: Vec<(&str, String)> = keys
+        .iter()
+        .filter(|k| !out[**k].is_null())
+        .map(|k| {
+            (
+                *k,
+                out[*k]
+                    .as_str()
+                    .map_or_else(|| out[*k].to_string(), str::to_string),
+            )
+        })
+        .collect();
+    report::table(&rows)
+}

@@ -1,0 +1,162 @@
+//! Depth-first traversal stacks and their splitting strategies (002 §4.1,
+//! after Rao and Kumar; Pacheco's variants from 003 §14.7 / §14.11).
+//!
+//! A subproblem is a DFS stack of untried nodes. Work pops a node, expands it
+//! (pushing its children) and records it. Because children are pushed above
+//! their parent's level, heights never decrease from bottom to top: the
+//! bottom of the stack is the level nearest the root, and a *level* is a run
+//! of equal heights. A stack with fewer than two nodes is atomic.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::{SpecError, Subproblem, WorkLog};
+
+/// A rule that expands tree nodes (UTS is one; applications follow).
+pub trait TreeRule: Clone + Send + fmt::Debug {
+    /// A node of the tree.
+    type Node: Copy + Send + fmt::Debug;
+    /// Pushes the node's children onto `out` and returns how many.
+    fn expand(&self, node: &Self::Node, out: &mut Vec<Self::Node>) -> u32;
+    /// The node's identity for fingerprints.
+    fn id(&self, node: &Self::Node) -> u64;
+    /// The node's height (root 0).
+    fn height(&self, node: &Self::Node) -> u32;
+}
+
+/// Which untried nodes a split gives away (002 §4.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum Strategy {
+    /// One node at the level nearest the root.
+    BottomOne,
+    /// Every other untried node of the level nearest the root (Rao–Kumar).
+    #[default]
+    BottomHalf,
+    /// Every other untried node of all levels (Pacheco, 003 §14.11).
+    AllHalf,
+    /// Every other node among those above this cut-off height only (Pacheco).
+    Cutoff(u32),
+}
+
+/// The strategy names the CLI's `--split` takes.
+pub const STRATEGIES: &str = "bottom-one, bottom-half (default), all-half, cutoff:<depth>";
+
+impl std::str::FromStr for Strategy {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<Strategy, SpecError> {
+        let bad = || SpecError::Strategy(s.to_string());
+        Ok(match s {
+            "bottom-one" => Strategy::BottomOne,
+            "bottom-half" => Strategy::BottomHalf,
+            "all-half" => Strategy::AllHalf,
+            _ => Strategy::Cutoff(
+                s.strip_prefix("cutoff:")
+                    .ok_or_else(bad)?
+                    .parse()
+                    .map_err(|_| bad())?,
+            ),
+        })
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Strategy::BottomOne => f.write_str("bottom-one"),
+            Strategy::BottomHalf => f.write_str("bottom-half"),
+            Strategy::AllHalf => f.write_str("all-half"),
+            Strategy::Cutoff(d) => write!(f, "cutoff:{d}"),
+        }
+    }
+}
+
+/// A DFS stack subproblem over the tree of `rule`.
+#[derive(Clone, Debug)]
+pub struct DfsStack<R: TreeRule> {
+    nodes: Vec<R::Node>,
+    rule: R,
+    strategy: Strategy,
+    gen: u32,
+}
+
+impl<R: TreeRule> DfsStack<R> {
+    /// A stack holding only `root` (generation 0).
+    pub fn new(rule: R, root: R::Node, strategy: Strategy) -> Self {
+        DfsStack {
+            nodes: vec![root],
+            rule,
+            strategy,
+            gen: 0,
+        }
+    }
+
+    /// Untried nodes on the stack.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when no untried node is left.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Whether the node at `i` (0 = bottom) goes to the other part.
+    fn gives(&self, i: usize) -> bool {
+        let n = self.nodes.len();
+        let h = |i: usize| self.rule.height(&self.nodes[i]);
+        match self.strategy {
+            Strategy::BottomOne => i == 0,
+            Strategy::BottomHalf if n > 1 && h(1) == h(0) => h(i) == h(0) && i % 2 == 0,
+            Strategy::BottomHalf => i == 0,
+            Strategy::AllHalf => (n - 1 - i) % 2 == 1,
+            Strategy::Cutoff(d) => h(i) < d && i % 2 == 0,
+        }
+    }
+}
+
+impl<R: TreeRule> Subproblem for DfsStack<R> {
+    fn work(&mut self, budget: u64, log: &mut WorkLog) -> u64 {
+        let mut done = 0;
+        while done < budget {
+            let Some(node) = self.nodes.pop() else { break };
+            let children = self.rule.expand(&node, &mut self.nodes);
+            log.fp.add_item(self.rule.id(&node), 1);
+            log.leaves += (children == 0) as u64;
+            log.max_depth = log.max_depth.max(self.rule.height(&node));
+            done += 1;
+        }
+        done
+    }
+
+    fn split(&mut self) -> Option<Self> {
+        if self.nodes.len() < 2 {
+            return None;
+        }
+        let given: Vec<bool> = (0..self.nodes.len()).map(|i| self.gives(i)).collect();
+        if !given.contains(&true) {
+            return None; // only possible below a cut-off
+        }
+        let mut flags = given.iter();
+        let (away, keep): (Vec<_>, Vec<_>) = self
+            .nodes
+            .iter()
+            .partition(|_| *flags.next().expect("one flag a node"));
+        self.nodes = keep;
+        self.gen += 1;
+        Some(DfsStack {
+            nodes: away,
+            rule: self.rule.clone(),
+            strategy: self.strategy,
+            gen: self.gen,
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    fn generation(&self) -> u32 {
+        self.gen
+    }
+}

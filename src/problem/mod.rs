@@ -1,0 +1,74 @@
+//! What is balanced: the tree-shaped computation model and its workloads.
+//!
+//! The model is 002 §2 / 001 §1.2: a *subproblem* `I` can be worked on
+//! sequentially (`work(I, Δt)`), split into two subproblems whose sizes add up
+//! (T(I) = T(I1) + T(I2), 002 eq. (1)), and carries a *generation*: the root
+//! has generation 0 and both parts of a split have their parent's generation
+//! plus one. A subproblem that cannot be split (atomic, or empty) yields
+//! nothing. The splitting depth `h` of a workload is such that every
+//! subproblem of generation ≥ h has size ≤ T_atomic (001 §1.2).
+//!
+//! Workloads: [`synthetic`] (adversarial split policies with known h),
+//! [`uts`] (Unbalanced Tree Search trees, ../shared/uts.md) balanced as
+//! [`dfs`] stacks with the splitting strategies of 002 §4.1, and
+//! [`loops`] (interval loop scheduling, 002 §4.2). [`spec`] parses the
+//! workload names the CLI takes into a [`Task`]; [`sequential`] runs a task to
+//! exhaustion as the reference every parallel run is compared with.
+
+pub mod dfs;
+pub mod fingerprint;
+pub mod loops;
+pub mod sequential;
+pub mod spec;
+pub mod synthetic;
+pub mod task;
+pub mod uts;
+
+pub use fingerprint::Fingerprint;
+pub use spec::{SpecError, Workload};
+pub use task::Task;
+
+/// One subproblem of a tree-shaped computation (002 eq. (1), 001 §1.2).
+///
+/// Call order: any interleaving of [`work`](Subproblem::work) and
+/// [`split`](Subproblem::split) until [`is_empty`](Subproblem::is_empty).
+/// The work done is recorded in a [`WorkLog`], so that the parts of a split
+/// merge to the parent's record.
+pub trait Subproblem: Clone + Send + std::fmt::Debug {
+    /// Works on the subproblem for about `budget` units and returns the
+    /// units done: `min(budget, T(I))` for unit-cost items, possibly more for
+    /// items that cost several units (a loop iteration is never cut).
+    fn work(&mut self, budget: u64, log: &mut WorkLog) -> u64;
+
+    /// Splits off a part and returns it; `self` keeps the other part. Both
+    /// parts get generation `generation() + 1`. Atomic or empty subproblems
+    /// yield `None` and are unchanged.
+    fn split(&mut self) -> Option<Self>;
+
+    /// True when no work is left (T(I) = 0).
+    fn is_empty(&self) -> bool;
+
+    /// Number of splits on the path from the root to this subproblem.
+    fn generation(&self) -> u32;
+}
+
+/// What a run of [`Subproblem::work`] did: the fingerprint of the items worked
+/// and, for tree workloads, leaves and the largest node height seen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkLog {
+    /// Order-independent summary of every item worked.
+    pub fp: Fingerprint,
+    /// Tree nodes with no children (0 for non-tree workloads).
+    pub leaves: u64,
+    /// Largest node height (root 0) seen (0 for non-tree workloads).
+    pub max_depth: u32,
+}
+
+impl WorkLog {
+    /// Merges another log into this one.
+    pub fn merge(&mut self, o: &WorkLog) {
+        self.fp += o.fp;
+        self.leaves += o.leaves;
+        self.max_depth = self.max_depth.max(o.max_depth);
+    }
+}

@@ -1,0 +1,299 @@
+//! Workload names: the strings the CLI and the trace format use to name a
+//! root subproblem, parsed with errors that list the valid forms.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use super::dfs::{Strategy, STRATEGIES};
+use super::loops::{CostProfile, LoopConfig, PROFILES};
+use super::synthetic::{Policy, SynthConfig};
+use super::uts::params::UTS_FLAGS;
+use super::uts::samples::{self, Sample, SAMPLES};
+use super::uts::{self, UtsParams};
+use super::Task;
+
+/// Every workload form, for error messages and `--help`.
+pub const FORMS: &str = "\
+  synthetic:size=N[,atomic=A][,split=POLICY][,seed=S]   1 <= A <= N; POLICY: uniform, alpha:<a in [0.001,0.999]>,
+                                                        peel, balanced (default), fig3[:<n PEs>[:<spine>]]
+  uts:NAME                                              NAME: default, T1, T5, T2, T4, T1L, T1XL, T3, T3L
+  uts:args=<UTS flags>                                  e.g. uts:args=-t 0 -b 2000 -q 0.124875 -m 8 -r 42
+  loop:n=N[,cost=PROFILE][,seed=S]                      PROFILE: const, const:<units>, heavy, triangle";
+
+/// A workload name that could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    /// Not one of the workload forms.
+    #[error("unknown workload `{0}`; valid forms:\n{FORMS}")]
+    Unknown(String),
+    /// Bad UTS arguments.
+    #[error("bad UTS arguments `{args}`: {why}\nvalid flags: {UTS_FLAGS}")]
+    Uts {
+        /// The argument string given.
+        args: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// Bad key=value workload (synthetic or loop).
+    #[error("bad workload `{spec}`: {why}\nvalid forms:\n{FORMS}")]
+    Params {
+        /// The workload string given.
+        spec: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// Unknown DFS split strategy.
+    #[error("unknown split strategy `{0}`; valid: {STRATEGIES}")]
+    Strategy(String),
+}
+
+/// A parsed workload: everything needed to build its root subproblem.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Workload {
+    /// Synthetic interval tree.
+    Synthetic(SynthConfig),
+    /// UTS tree, with its published sample when named.
+    Uts {
+        /// Tree parameters.
+        params: UtsParams,
+        /// The published sample this is, when named by `uts:NAME`.
+        sample: Option<&'static Sample>,
+    },
+    /// Interval loop.
+    Loop(LoopConfig),
+}
+
+impl FromStr for Workload {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<Workload, SpecError> {
+        let (kind, body) = s
+            .split_once(':')
+            .ok_or_else(|| SpecError::Unknown(s.into()))?;
+        let params = |why: String| SpecError::Params {
+            spec: s.into(),
+            why,
+        };
+        match kind {
+            "synthetic" => parse_synthetic(body)
+                .map(Workload::Synthetic)
+                .map_err(params),
+            "loop" => parse_loop(body).map(Workload::Loop).map_err(params),
+            "uts" => parse_uts(body),
+            _ => Err(SpecError::Unknown(s.into())),
+        }
+    }
+}
+
+impl Workload {
+    /// The root subproblem (DFS-stack workloads split with `strategy`).
+    pub fn root(&self, strategy: Strategy) -> Task {
+        match self {
+            Workload::Synthetic(c) => Task::Synthetic(c.root()),
+            Workload::Uts { params, .. } => Task::Uts(uts::root(*params, strategy)),
+            Workload::Loop(c) => Task::Loop(c.root()),
+        }
+    }
+
+    /// T_atomic and h, where the workload guarantees them.
+    pub fn atomic_and_h(&self) -> Option<(u64, u64)> {
+        match self {
+            Workload::Synthetic(c) => Some((c.atomic, c.h())),
+            Workload::Loop(c) => Some((c.t_atomic(), c.h())),
+            Workload::Uts { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Workload {
+    /// The canonical name, which parses back to the same workload.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Workload::Synthetic(c) => {
+                write!(
+                    f,
+                    "synthetic:size={},atomic={},split={},seed={}",
+                    c.size,
+                    c.atomic,
+                    policy_name(c.policy),
+                    c.seed
+                )
+            }
+            Workload::Uts {
+                sample: Some(s), ..
+            } => write!(f, "uts:{}", s.name),
+            Workload::Uts { params, .. } => write!(f, "uts:args={params}"),
+            Workload::Loop(c) => write!(
+                f,
+                "loop:n={},cost={},seed={}",
+                c.n,
+                profile_name(c.profile),
+                c.seed
+            ),
+        }
+    }
+}
+
+fn parse_uts(body: &str) -> Result<Workload, SpecError> {
+    if let Some(args) = body.strip_prefix("args=") {
+        return Ok(Workload::Uts {
+            params: UtsParams::parse_args(args)?,
+            sample: None,
+        });
+    }
+    let sample = samples::by_name(body).ok_or_else(|| SpecError::Unknown(format!("uts:{body}")))?;
+    Ok(Workload::Uts {
+        params: UtsParams::parse_args(sample.args)?,
+        sample: Some(sample),
+    })
+}
+
+/// Splits `k=v,k=v` into a map; rejects unknown and repeated keys.
+fn key_values<'a>(body: &'a str, allowed: &[&str]) -> Result<BTreeMap<&'a str, &'a str>, String> {
+    let mut map = BTreeMap::new();
+    for item in body.split(',').filter(|i| !i.is_empty()) {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("`{item}` is not key=value"))?;
+        if !allowed.contains(&k) {
+            return Err(format!("unknown key `{k}` (keys: {})", allowed.join(", ")));
+        }
+        if map.insert(k, v).is_some() {
+            return Err(format!("key `{k}` given twice"));
+        }
+    }
+    Ok(map)
+}
+
+fn get<T: FromStr>(map: &BTreeMap<&str, &str>, key: &str, default: Option<T>) -> Result<T, String> {
+    match (map.get(key), default) {
+        (Some(v), _) => v
+            .parse()
+            .map_err(|_| format!("`{key}={v}` is not a valid number")),
+        (None, Some(d)) => Ok(d),
+        (None, None) => Err(format!("missing `{key}=`")),
+    }
+}
+
+fn parse_synthetic(body: &str) -> Result<SynthConfig, String> {
+    let map = key_values(body, &["size", "atomic", "split", "seed"])?;
+    let size: u64 = get(&map, "size", None)?;
+    let atomic: u64 = get(&map, "atomic", Some(1))?;
+    if size == 0 || atomic == 0 || atomic > size {
+        return Err(format!(
+            "need 1 <= atomic <= size, got size={size}, atomic={atomic}"
+        ));
+    }
+    let policy = parse_policy(
+        map.get("split").copied().unwrap_or("balanced"),
+        size,
+        atomic,
+    )?;
+    Ok(SynthConfig {
+        size,
+        atomic,
+        policy,
+        seed: get(&map, "seed", Some(0))?,
+    })
+}
+
+fn parse_policy(s: &str, size: u64, atomic: u64) -> Result<Policy, String> {
+    let unknown = || format!("unknown split policy `{s}`");
+    Ok(match s.split(':').collect::<Vec<_>>().as_slice() {
+        ["uniform"] => Policy::Uniform,
+        ["peel"] => Policy::Peel,
+        ["balanced"] => Policy::Balanced,
+        ["alpha", a] => parse_alpha(a)?,
+        ["fig3", rest @ ..] if rest.len() <= 2 => parse_fig3(rest, size, atomic)?,
+        _ => return Err(unknown()),
+    })
+}
+
+/// α as an exact decimal fraction in [0.001, 0.999].
+fn parse_alpha(a: &str) -> Result<Policy, String> {
+    let bad = || format!("alpha `{a}` must be a decimal in [0.001, 0.999]");
+    let digits = a
+        .strip_prefix("0.")
+        .filter(|d| (1..=9).contains(&d.len()))
+        .ok_or_else(bad)?;
+    let num: u64 = digits.parse().map_err(|_| bad())?;
+    let den = 10u64.pow(digits.len() as u32);
+    if num * 1000 < den || num * 1000 > 999 * den {
+        return Err(bad());
+    }
+    Ok(Policy::Alpha { num, den })
+}
+
+fn parse_fig3(rest: &[&str], size: u64, atomic: u64) -> Result<Policy, String> {
+    let n: u32 = rest.first().map_or(Ok(16), |v| {
+        v.parse()
+            .map_err(|_| format!("fig3 PE count `{v}` is not a number"))
+    })?;
+    if n < 2 || !n.is_power_of_two() {
+        return Err(format!("fig3 needs a power-of-two PE count >= 2, got {n}"));
+    }
+    let default_spine = (size / atomic).max(2).next_power_of_two().trailing_zeros();
+    let spine: u32 = rest.get(1).map_or(Ok(default_spine), |v| {
+        v.parse()
+            .map_err(|_| format!("fig3 spine `{v}` is not a number"))
+    })?;
+    let branches = n / 2;
+    if (size as u128) < branches as u128 * (spine as u128 + 1) * atomic as u128 {
+        return Err(format!(
+            "fig3:{n}:{spine} needs size >= {branches}·({spine}+1)·atomic"
+        ));
+    }
+    Ok(Policy::Fig3 { branches, spine })
+}
+
+fn parse_loop(body: &str) -> Result<LoopConfig, String> {
+    let map = key_values(body, &["n", "cost", "seed"])?;
+    let n: u64 = get(&map, "n", None)?;
+    if n == 0 || n > 1_000_000_000 {
+        return Err(format!("need 1 <= n <= 1e9, got n={n}"));
+    }
+    let profile = match map.get("cost").copied().unwrap_or("const") {
+        "const" => CostProfile::Constant(1),
+        "heavy" => CostProfile::Heavy,
+        "triangle" => CostProfile::Triangle,
+        c => match c.strip_prefix("const:").and_then(|u| u.parse().ok()) {
+            Some(u) if u >= 1 && u <= 1 << 20 => CostProfile::Constant(u),
+            _ => {
+                return Err(format!(
+                    "unknown cost profile `{c}` (valid: {PROFILES}; const units in 1..=2^20)"
+                ))
+            }
+        },
+    };
+    Ok(LoopConfig {
+        n,
+        profile,
+        seed: get(&map, "seed", Some(0))?,
+    })
+}
+
+fn policy_name(p: Policy) -> String {
+    match p {
+        Policy::Uniform => "uniform".into(),
+        Policy::Alpha { num, den } => {
+            let width = den.trailing_zeros() as usize; // den = 10^width
+            format!("alpha:0.{num:0width$}")
+        }
+        Policy::Peel => "peel".into(),
+        Policy::Balanced => "balanced".into(),
+        Policy::Fig3 { branches, spine } => format!("fig3:{}:{spine}", branches * 2),
+    }
+}
+
+fn profile_name(p: CostProfile) -> String {
+    match p {
+        CostProfile::Constant(c) => format!("const:{c}"),
+        CostProfile::Heavy => "heavy".into(),
+        CostProfile::Triangle => "triangle".into(),
+    }
+}
+
+/// Names of every UTS sample, for `--help`.
+pub fn sample_names() -> Vec<&'static str> {
+    SAMPLES.iter().map(|s| s.name).collect()
+}

@@ -1,0 +1,51 @@
+//! [`Task`]: any workload's subproblem behind one type, so drivers need no
+//! generics to run whatever the user names.
+
+use super::loops::LoopTask;
+use super::synthetic::SynthTask;
+use super::uts::UtsStack;
+use super::{Subproblem, WorkLog};
+
+/// A subproblem of any built-in workload.
+#[derive(Clone, Debug)]
+pub enum Task {
+    /// A synthetic interval with an adversarial split policy.
+    Synthetic(SynthTask),
+    /// A DFS stack of UTS nodes.
+    Uts(UtsStack),
+    /// An interval of loop iterations.
+    Loop(LoopTask),
+}
+
+macro_rules! each {
+    ($self:expr, $t:ident => $e:expr) => {
+        match $self {
+            Task::Synthetic($t) => $e,
+            Task::Uts($t) => $e,
+            Task::Loop($t) => $e,
+        }
+    };
+}
+
+impl Subproblem for Task {
+    #[inline]
+    fn work(&mut self, budget: u64, log: &mut WorkLog) -> u64 {
+        each!(self, t => t.work(budget, log))
+    }
+
+    fn split(&mut self) -> Option<Task> {
+        match self {
+            Task::Synthetic(t) => t.split().map(Task::Synthetic),
+            Task::Uts(t) => t.split().map(Task::Uts),
+            Task::Loop(t) => t.split().map(Task::Loop),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        each!(self, t => t.is_empty())
+    }
+
+    fn generation(&self) -> u32 {
+        each!(self, t => t.generation())
+    }
+}
