@@ -44,7 +44,7 @@
 #define K 4
 #endif
 #ifndef MAXSPLIT
-#define MAXSPLIT 4
+#define MAXSPLIT 6
 #endif
 #define TOTAL (1 << K)
 

@@ -40,7 +40,7 @@
 
 #define N 3
 #ifndef MAXSEND
-#define MAXSEND 3
+#define MAXSEND 4
 #endif
 
 bool busy[N];                       /* PE holds work                     */
@@ -81,10 +81,22 @@ proctype Worker(byte i)
   SEND((i + 2) % N)
   /* finish the local work and go idle */
   :: atomic { !announced && busy[i] -> busy[i] = false }
-  /* receive a work message (busy or idle): count it, become busy */
-  :: atomic { !announced && len(work[i]) > 0 -> work[i]?_; R[i]++; busy[i] = true }
   /* child: contribute (S_i, R_i) to the current wave, only while idle */
   :: atomic { i != 0 && !busy[i] && len(down[i]) > 0 -> down[i]?_; up!S[i],R[i] }
+  od
+}
+
+/* Receipt of work messages.  A PE receives a work message (busy or idle),
+ * counts it in R_j and becomes busy.  Receipt is a separate process so that
+ * weak fairness guarantees every message is eventually received (a PE
+ * cannot postpone a pending receipt forever by doing other steps). */
+proctype Net()
+{
+  do
+  :: announced -> break
+  :: atomic { !announced && len(work[0]) > 0 -> work[0]?_; R[0]++; busy[0] = true }
+  :: atomic { !announced && len(work[1]) > 0 -> work[1]?_; R[1]++; busy[1] = true }
+  :: atomic { !announced && len(work[2]) > 0 -> work[2]?_; R[2]++; busy[2] = true }
   od
 }
 
@@ -124,7 +136,7 @@ proctype Root()
 init {
   atomic {
     busy[0] = true;
-    run Worker(0); run Worker(1); run Worker(2); run Root()
+    run Worker(0); run Worker(1); run Worker(2); run Net(); run Root()
   }
 }
 

@@ -31,9 +31,7 @@ pub fn run(a: TreeArgs) -> anyhow::Result<ExitCode> {
     let is_tree = matches!(workload, Workload::Uts { .. });
     let atomic_h = workload.atomic_and_h();
     let max_split_gen = match workload {
-        Workload::Synthetic(_) => {
-            sequential::max_split_generation(workload.root(strategy), MAX_PIECES)
-        }
+        Workload::Synthetic(_) => sequential::max_split_generation(workload.root(strategy), MAX_PIECES),
         _ => None,
     };
     let tree_stat = |v: u64| is_tree.then_some(v);
@@ -58,29 +56,12 @@ pub fn run(a: TreeArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn human(out: &serde_json::Value) -> String {
-    let keys = [
-        "workload",
-        "split",
-        "nodes",
-        "depth",
-        "leaves",
-        "work",
-        "fingerprint",
-        "t_atomic",
-        "h",
-        "max_split_gen",
-    ];
+    let keys =
+        ["workload", "split", "nodes", "depth", "leaves", "work", "fingerprint", "t_atomic", "h", "max_split_gen"];
     let rows: Vec<(&str, String)> = keys
         .iter()
         .filter(|k| !out[**k].is_null())
-        .map(|k| {
-            (
-                *k,
-                out[*k]
-                    .as_str()
-                    .map_or_else(|| out[*k].to_string(), str::to_string),
-            )
-        })
+        .map(|k| (*k, out[*k].as_str().map_or_else(|| out[*k].to_string(), str::to_string)))
         .collect();
     report::table(&rows)
 }

@@ -50,12 +50,7 @@ impl std::str::FromStr for Strategy {
             "bottom-one" => Strategy::BottomOne,
             "bottom-half" => Strategy::BottomHalf,
             "all-half" => Strategy::AllHalf,
-            _ => Strategy::Cutoff(
-                s.strip_prefix("cutoff:")
-                    .ok_or_else(bad)?
-                    .parse()
-                    .map_err(|_| bad())?,
-            ),
+            _ => Strategy::Cutoff(s.strip_prefix("cutoff:").ok_or_else(bad)?.parse().map_err(|_| bad())?),
         })
     }
 }
@@ -83,12 +78,7 @@ pub struct DfsStack<R: TreeRule> {
 impl<R: TreeRule> DfsStack<R> {
     /// A stack holding only `root` (generation 0).
     pub fn new(rule: R, root: R::Node, strategy: Strategy) -> Self {
-        DfsStack {
-            nodes: vec![root],
-            rule,
-            strategy,
-            gen: 0,
-        }
+        DfsStack { nodes: vec![root], rule, strategy, gen: 0 }
     }
 
     /// Untried nodes on the stack.
@@ -138,18 +128,10 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
             return None; // only possible below a cut-off
         }
         let mut flags = given.iter();
-        let (away, keep): (Vec<_>, Vec<_>) = self
-            .nodes
-            .iter()
-            .partition(|_| *flags.next().expect("one flag a node"));
+        let (away, keep): (Vec<_>, Vec<_>) = self.nodes.iter().partition(|_| *flags.next().expect("one flag a node"));
         self.nodes = keep;
         self.gen += 1;
-        Some(DfsStack {
-            nodes: away,
-            rule: self.rule.clone(),
-            strategy: self.strategy,
-            gen: self.gen,
-        })
+        Some(DfsStack { nodes: away, rule: self.rule.clone(), strategy: self.strategy, gen: self.gen })
     }
 
     fn is_empty(&self) -> bool {

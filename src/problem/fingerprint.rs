@@ -29,12 +29,7 @@ pub struct Fingerprint {
 
 impl Fingerprint {
     /// The empty fingerprint (no work).
-    pub const EMPTY: Fingerprint = Fingerprint {
-        units: 0,
-        s1: 0,
-        s2: 0,
-        s3: 0,
-    };
+    pub const EMPTY: Fingerprint = Fingerprint { units: 0, s1: 0, s2: 0, s3: 0 };
 
     /// Records one item with identity `x` that cost `units` work units.
     #[inline]
@@ -63,12 +58,7 @@ impl Fingerprint {
             return None;
         }
         let word = |i: usize| u64::from_str_radix(&sums[16 * i..16 * (i + 1)], 16).ok();
-        Some(Fingerprint {
-            units: units.parse().ok()?,
-            s1: word(0)?,
-            s2: word(1)?,
-            s3: word(2)?,
-        })
+        Some(Fingerprint { units: units.parse().ok()?, s1: word(0)?, s2: word(1)?, s3: word(2)? })
     }
 }
 
@@ -84,17 +74,12 @@ fn power_sums(n: u64) -> (u64, u64, u64) {
     let mut f = [n - 1, n, 2 * n - 1];
     divide_one(&mut f, 2);
     divide_one(&mut f, 3);
-    let s2 = (f[0] as u64)
-        .wrapping_mul(f[1] as u64)
-        .wrapping_mul(f[2] as u64);
+    let s2 = (f[0] as u64).wrapping_mul(f[1] as u64).wrapping_mul(f[2] as u64);
     (s1, s2, s1.wrapping_mul(s1))
 }
 
 fn divide_one(factors: &mut [u128; 3], d: u128) {
-    let f = factors
-        .iter_mut()
-        .find(|f| **f % d == 0)
-        .expect("one of three consecutive-ish factors divides");
+    let f = factors.iter_mut().find(|f| **f % d == 0).expect("one of three consecutive-ish factors divides");
     *f /= d;
 }
 
@@ -117,11 +102,7 @@ impl Add for Fingerprint {
 
 impl fmt::Display for Fingerprint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}-{:016x}{:016x}{:016x}",
-            self.units, self.s1, self.s2, self.s3
-        )
+        write!(f, "{}-{:016x}{:016x}{:016x}", self.units, self.s1, self.s2, self.s3)
     }
 }
 
@@ -131,13 +112,7 @@ mod tests {
 
     #[test]
     fn range_equals_items() {
-        for (lo, hi) in [
-            (0, 0),
-            (0, 1),
-            (3, 17),
-            (1000, 1003),
-            (u64::MAX - 5, u64::MAX),
-        ] {
+        for (lo, hi) in [(0, 0), (0, 1), (3, 17), (1000, 1003), (u64::MAX - 5, u64::MAX)] {
             let mut by_range = Fingerprint::EMPTY;
             by_range.add_range(lo, hi);
             let mut by_item = Fingerprint::EMPTY;

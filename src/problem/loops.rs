@@ -48,12 +48,7 @@ impl LoopConfig {
 
     /// The whole loop as one subproblem.
     pub fn root(&self) -> LoopTask {
-        LoopTask {
-            lo: 0,
-            hi: self.n,
-            gen: 0,
-            cfg: *self,
-        }
+        LoopTask { lo: 0, hi: self.n, gen: 0, cfg: *self }
     }
 
     /// T_atomic: the cost of the most expensive iteration.
@@ -97,12 +92,7 @@ impl Subproblem for LoopTask {
         }
         let mid = self.lo + (self.hi - self.lo) / 2;
         self.gen += 1;
-        let other = LoopTask {
-            lo: mid,
-            hi: self.hi,
-            gen: self.gen,
-            cfg: self.cfg,
-        };
+        let other = LoopTask { lo: mid, hi: self.hi, gen: self.gen, cfg: self.cfg };
         self.hi = mid;
         Some(other)
     }

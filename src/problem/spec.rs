@@ -67,17 +67,10 @@ pub enum Workload {
 impl FromStr for Workload {
     type Err = SpecError;
     fn from_str(s: &str) -> Result<Workload, SpecError> {
-        let (kind, body) = s
-            .split_once(':')
-            .ok_or_else(|| SpecError::Unknown(s.into()))?;
-        let params = |why: String| SpecError::Params {
-            spec: s.into(),
-            why,
-        };
+        let (kind, body) = s.split_once(':').ok_or_else(|| SpecError::Unknown(s.into()))?;
+        let params = |why: String| SpecError::Params { spec: s.into(), why };
         match kind {
-            "synthetic" => parse_synthetic(body)
-                .map(Workload::Synthetic)
-                .map_err(params),
+            "synthetic" => parse_synthetic(body).map(Workload::Synthetic).map_err(params),
             "loop" => parse_loop(body).map(Workload::Loop).map_err(params),
             "uts" => parse_uts(body),
             _ => Err(SpecError::Unknown(s.into())),
@@ -119,42 +112,26 @@ impl fmt::Display for Workload {
                     c.seed
                 )
             }
-            Workload::Uts {
-                sample: Some(s), ..
-            } => write!(f, "uts:{}", s.name),
+            Workload::Uts { sample: Some(s), .. } => write!(f, "uts:{}", s.name),
             Workload::Uts { params, .. } => write!(f, "uts:args={params}"),
-            Workload::Loop(c) => write!(
-                f,
-                "loop:n={},cost={},seed={}",
-                c.n,
-                profile_name(c.profile),
-                c.seed
-            ),
+            Workload::Loop(c) => write!(f, "loop:n={},cost={},seed={}", c.n, profile_name(c.profile), c.seed),
         }
     }
 }
 
 fn parse_uts(body: &str) -> Result<Workload, SpecError> {
     if let Some(args) = body.strip_prefix("args=") {
-        return Ok(Workload::Uts {
-            params: UtsParams::parse_args(args)?,
-            sample: None,
-        });
+        return Ok(Workload::Uts { params: UtsParams::parse_args(args)?, sample: None });
     }
     let sample = samples::by_name(body).ok_or_else(|| SpecError::Unknown(format!("uts:{body}")))?;
-    Ok(Workload::Uts {
-        params: UtsParams::parse_args(sample.args)?,
-        sample: Some(sample),
-    })
+    Ok(Workload::Uts { params: UtsParams::parse_args(sample.args)?, sample: Some(sample) })
 }
 
 /// Splits `k=v,k=v` into a map; rejects unknown and repeated keys.
 fn key_values<'a>(body: &'a str, allowed: &[&str]) -> Result<BTreeMap<&'a str, &'a str>, String> {
     let mut map = BTreeMap::new();
     for item in body.split(',').filter(|i| !i.is_empty()) {
-        let (k, v) = item
-            .split_once('=')
-            .ok_or_else(|| format!("`{item}` is not key=value"))?;
+        let (k, v) = item.split_once('=').ok_or_else(|| format!("`{item}` is not key=value"))?;
         if !allowed.contains(&k) {
             return Err(format!("unknown key `{k}` (keys: {})", allowed.join(", ")));
         }
@@ -167,9 +144,7 @@ fn key_values<'a>(body: &'a str, allowed: &[&str]) -> Result<BTreeMap<&'a str, &
 
 fn get<T: FromStr>(map: &BTreeMap<&str, &str>, key: &str, default: Option<T>) -> Result<T, String> {
     match (map.get(key), default) {
-        (Some(v), _) => v
-            .parse()
-            .map_err(|_| format!("`{key}={v}` is not a valid number")),
+        (Some(v), _) => v.parse().map_err(|_| format!("`{key}={v}` is not a valid number")),
         (None, Some(d)) => Ok(d),
         (None, None) => Err(format!("missing `{key}=`")),
     }
@@ -180,21 +155,10 @@ fn parse_synthetic(body: &str) -> Result<SynthConfig, String> {
     let size: u64 = get(&map, "size", None)?;
     let atomic: u64 = get(&map, "atomic", Some(1))?;
     if size == 0 || atomic == 0 || atomic > size {
-        return Err(format!(
-            "need 1 <= atomic <= size, got size={size}, atomic={atomic}"
-        ));
+        return Err(format!("need 1 <= atomic <= size, got size={size}, atomic={atomic}"));
     }
-    let policy = parse_policy(
-        map.get("split").copied().unwrap_or("balanced"),
-        size,
-        atomic,
-    )?;
-    Ok(SynthConfig {
-        size,
-        atomic,
-        policy,
-        seed: get(&map, "seed", Some(0))?,
-    })
+    let policy = parse_policy(map.get("split").copied().unwrap_or("balanced"), size, atomic)?;
+    Ok(SynthConfig { size, atomic, policy, seed: get(&map, "seed", Some(0))? })
 }
 
 fn parse_policy(s: &str, size: u64, atomic: u64) -> Result<Policy, String> {
@@ -212,10 +176,7 @@ fn parse_policy(s: &str, size: u64, atomic: u64) -> Result<Policy, String> {
 /// α as an exact decimal fraction in [0.001, 0.999].
 fn parse_alpha(a: &str) -> Result<Policy, String> {
     let bad = || format!("alpha `{a}` must be a decimal in [0.001, 0.999]");
-    let digits = a
-        .strip_prefix("0.")
-        .filter(|d| (1..=9).contains(&d.len()))
-        .ok_or_else(bad)?;
+    let digits = a.strip_prefix("0.").filter(|d| (1..=9).contains(&d.len())).ok_or_else(bad)?;
     let num: u64 = digits.parse().map_err(|_| bad())?;
     let den = 10u64.pow(digits.len() as u32);
     if num * 1000 < den || num * 1000 > 999 * den {
@@ -225,23 +186,18 @@ fn parse_alpha(a: &str) -> Result<Policy, String> {
 }
 
 fn parse_fig3(rest: &[&str], size: u64, atomic: u64) -> Result<Policy, String> {
-    let n: u32 = rest.first().map_or(Ok(16), |v| {
-        v.parse()
-            .map_err(|_| format!("fig3 PE count `{v}` is not a number"))
-    })?;
+    let n: u32 =
+        rest.first().map_or(Ok(16), |v| v.parse().map_err(|_| format!("fig3 PE count `{v}` is not a number")))?;
     if n < 2 || !n.is_power_of_two() {
         return Err(format!("fig3 needs a power-of-two PE count >= 2, got {n}"));
     }
     let default_spine = (size / atomic).max(2).next_power_of_two().trailing_zeros();
-    let spine: u32 = rest.get(1).map_or(Ok(default_spine), |v| {
-        v.parse()
-            .map_err(|_| format!("fig3 spine `{v}` is not a number"))
-    })?;
+    let spine: u32 = rest
+        .get(1)
+        .map_or(Ok(default_spine), |v| v.parse().map_err(|_| format!("fig3 spine `{v}` is not a number")))?;
     let branches = n / 2;
     if (size as u128) < branches as u128 * (spine as u128 + 1) * atomic as u128 {
-        return Err(format!(
-            "fig3:{n}:{spine} needs size >= {branches}·({spine}+1)·atomic"
-        ));
+        return Err(format!("fig3:{n}:{spine} needs size >= {branches}·({spine}+1)·atomic"));
     }
     Ok(Policy::Fig3 { branches, spine })
 }
@@ -258,18 +214,10 @@ fn parse_loop(body: &str) -> Result<LoopConfig, String> {
         "triangle" => CostProfile::Triangle,
         c => match c.strip_prefix("const:").and_then(|u| u.parse().ok()) {
             Some(u) if u >= 1 && u <= 1 << 20 => CostProfile::Constant(u),
-            _ => {
-                return Err(format!(
-                    "unknown cost profile `{c}` (valid: {PROFILES}; const units in 1..=2^20)"
-                ))
-            }
+            _ => return Err(format!("unknown cost profile `{c}` (valid: {PROFILES}; const units in 1..=2^20)")),
         },
     };
-    Ok(LoopConfig {
-        n,
-        profile,
-        seed: get(&map, "seed", Some(0))?,
-    })
+    Ok(LoopConfig { n, profile, seed: get(&map, "seed", Some(0))? })
 }
 
 fn policy_name(p: Policy) -> String {

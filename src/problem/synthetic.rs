@@ -82,13 +82,7 @@ impl SynthConfig {
             Policy::Fig3 { branches, spine } => initial_phase(branches, spine),
             _ => Phase::Large,
         };
-        SynthTask {
-            lo: 0,
-            hi: self.size,
-            gen: 0,
-            phase,
-            cfg: *self,
-        }
+        SynthTask { lo: 0, hi: self.size, gen: 0, phase, cfg: *self }
     }
 
     /// The splitting depth h this workload guarantees: every subproblem of
@@ -184,9 +178,7 @@ impl SynthTask {
     fn child_phases(&self) -> (Phase, Phase) {
         match self.phase {
             Phase::Top(b) => {
-                let Policy::Fig3 { spine, .. } = self.cfg.policy else {
-                    unreachable!("Top phase outside Fig3")
-                };
+                let Policy::Fig3 { spine, .. } = self.cfg.policy else { unreachable!("Top phase outside Fig3") };
                 let p = initial_phase(b / 2, spine);
                 (p, p)
             }
@@ -212,13 +204,7 @@ impl Subproblem for SynthTask {
         let k = self.cfg.give(s, self.phase, self.draw());
         let (keep, given) = self.child_phases();
         self.gen += 1;
-        let other = SynthTask {
-            lo: self.hi - k,
-            hi: self.hi,
-            gen: self.gen,
-            phase: given,
-            cfg: self.cfg,
-        };
+        let other = SynthTask { lo: self.hi - k, hi: self.hi, gen: self.gen, phase: given, cfg: self.cfg };
         self.hi -= k;
         self.phase = keep;
         Some(other)
@@ -238,12 +224,7 @@ mod tests {
     use super::*;
 
     fn cfg(size: u64, atomic: u64, policy: Policy) -> SynthConfig {
-        SynthConfig {
-            size,
-            atomic,
-            policy,
-            seed: 7,
-        }
+        SynthConfig { size, atomic, policy, seed: 7 }
     }
 
     #[test]
@@ -258,23 +239,13 @@ mod tests {
     fn peel_gives_one_unit() {
         let mut t = cfg(10, 1, Policy::Peel).root();
         let o = t.split().unwrap();
-        assert_eq!(
-            (t.size(), o.size(), t.generation(), o.generation()),
-            (9, 1, 1, 1)
-        );
+        assert_eq!((t.size(), o.size(), t.generation(), o.generation()), (9, 1, 1, 1));
         assert_eq!(cfg(10, 1, Policy::Peel).h(), 9);
     }
 
     #[test]
     fn fig3_gives_negligible_pieces_on_the_spine() {
-        let c = cfg(
-            1 << 12,
-            4,
-            Policy::Fig3 {
-                branches: 2,
-                spine: 3,
-            },
-        );
+        let c = cfg(1 << 12, 4, Policy::Fig3 { branches: 2, spine: 3 });
         let mut t = c.root();
         let half = t.split().unwrap();
         assert_eq!(half.size(), 1 << 11);

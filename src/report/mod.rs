@@ -3,9 +3,7 @@
 /// Formats `(label, value)` rows as a two-column table with aligned values.
 pub fn table(rows: &[(&str, String)]) -> String {
     let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
-    rows.iter()
-        .map(|(k, v)| format!("{k:<width$}  {v}\n"))
-        .collect()
+    rows.iter().map(|(k, v)| format!("{k:<width$}  {v}\n")).collect()
 }
 
 #[cfg(test)]

