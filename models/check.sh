@@ -24,6 +24,11 @@ FAILED=0
 # acceptance cycle also the global state where the cycle starts
 show_trail() { # model macros...
   local model="$1" ; shift
+  case "$model" in
+    four_counter.pml) echo "    | legend: pid 1..3 = Worker(PE 0..2), pid 4 = Net (work receipt), pid 5 = Root (PE 0's wave logic)" ;;
+    work_request.pml) echo "    | legend: pid 1..3 = PE 0..2; req[j] = requests pending at PE j" ;;
+    energy.pml)       echo "    | legend: pid 1..P = PE 0..P-1" ;;
+  esac
   ( cd "$WORK" && spin -t -p -g "$@" "$model" 2>&1 ) \
     | awk '
         function flush() { if (line != "") print line; line = "" }
@@ -31,7 +36,8 @@ show_trail() { # model macros...
           for (k in g) st = st " " k "=" g[k];
           for (k in q) if (q[k] != "") st = st " " k "=" q[k];
           print "  <<<<< START OF CYCLE >>>>>  state:" st; next }
-        /assertion violated/ { flush(); print "  " $0; next }
+        /assertion violated/ { flush(); print "  " $0; stop = 1; next }
+        stop { next }
         /^\t\tqueue [0-9]+ \(/ { k = $3; sub(/^\(/, "", k); sub(/\):$/, "", k);
           v = $0; sub(/^[^:]*: ?/, "", v); q[k] = v; next }
         /^\t\t[A-Za-z_][A-Za-z0-9_\[\]]* = / { g[$1] = $3; next }

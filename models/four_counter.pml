@@ -56,7 +56,7 @@ bool waving;                        /* a wave is in progress             */
 bool own_pending;                   /* PE 0 has not yet contributed      */
 bool have_prev;                     /* at least one wave completed       */
 byte ncontrib, accS, accR, prevS, prevR;
-hidden byte hs, hr, ck;
+byte hs, hr, ck;                    /* scratch, always reset to 0 */
 
 inline check_no_early_termination() {
   ck = 0;
