@@ -95,7 +95,7 @@ run_check() {
   local incomplete=0
   grep -qE "pan: error|error: max search depth too small|max search depth too small" "$out" && incomplete=1
   grep -q "Full statespace search" "$out" || incomplete=1
-  if [ "$expect" = hold ] && grep -q "Search not completed" "$out"; then incomplete=1; fi
+  if [ "$expect" = hold ] && [ "${errors:-0}" = 0 ] && grep -q "Search not completed" "$out"; then incomplete=1; fi
   if [ -z "$errors" ] || [ -z "$states" ] || [ "$incomplete" = 1 ]; then
     echo "$summary -> FAIL (incomplete or aborted search)"; sed 's/^/    | /' "$out" | head -30; FAILED=1; return
   fi
