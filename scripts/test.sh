@@ -15,11 +15,13 @@ cargo test --release
 step "benchmarks compile"
 cargo bench --no-run -q
 
-for script in models/check.sh proofs/check.sh; do
-  if [ -f "$script" ]; then
-    step "$script"
-    bash "$script"
-  fi
-done
+step "SPIN models (models/check.sh)"
+bash models/check.sh
+
+step "Coq proofs (proofs/check.sh)"
+bash proofs/check.sh
+
+step "fuzz targets, briefly (scripts/fuzz.sh)"
+bash scripts/fuzz.sh "${LBCHECK_FUZZ_SECONDS:-30}"
 
 step "all passed in $((SECONDS - start))s"

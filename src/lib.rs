@@ -36,5 +36,10 @@
 
 #![deny(missing_docs)]
 
+pub mod check;
+pub mod event;
+pub mod mutants;
 pub mod problem;
+pub mod protocol;
 pub mod report;
+pub mod sim;

@@ -1,6 +1,10 @@
 //! Subcommands of the `lbcheck` binary.
 
+mod check_trace;
+mod mutants;
+mod simulate;
 mod tree;
+mod verdicts;
 
 use std::process::ExitCode;
 
@@ -18,11 +22,20 @@ pub struct Cli {
 enum Command {
     /// Run a workload sequentially and print its exact statistics.
     Tree(tree::TreeArgs),
+    /// Simulate a balancer and a termination detector on 001's machine and check every property.
+    Simulate(simulate::SimulateArgs),
+    /// Check a saved event stream (JSON Lines) against every property.
+    CheckTrace(check_trace::CheckTraceArgs),
+    /// List the deliberately broken variants and the property each must fail.
+    Mutants(mutants::MutantsArgs),
 }
 
 /// Runs the chosen subcommand. `Err` means bad input (exit 2).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Tree(a) => tree::run(a),
+        Command::Simulate(a) => simulate::run(a),
+        Command::CheckTrace(a) => check_trace::run(a),
+        Command::Mutants(a) => mutants::run(a),
     }
 }

@@ -1,0 +1,64 @@
+//! Simulator throughput (a benchmark, not a timed test): simulated events per
+//! second on a synthetic workload at P = 2^10, 2^14, 2^16, 2^20, with and
+//! without the online checker, and the peak memory (VmHWM) after each size.
+//!
+//! `cargo bench --bench sim_events` (all sizes) or `-- 10 14` (chosen log2 P).
+
+use std::time::Instant;
+
+use lbcheck::event::Event;
+use lbcheck::problem::dfs::Strategy;
+use lbcheck::protocol::energy::Energy;
+use lbcheck::protocol::random_polling::{self, RandomPolling};
+use lbcheck::protocol::Pe;
+use lbcheck::sim::scenario::{DetectorKind, Scenario};
+use lbcheck::sim::{run, SimConfig};
+
+fn main() {
+    let args: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let sizes = if args.is_empty() { vec![10, 14, 16, 20] } else { args };
+    println!(
+        "{:>6} {:>12} {:>8} {:>12} {:>10} {:>12} {:>10}",
+        "log2P", "events", "sim s", "Mev/s", "checked s", "Mev/s chk", "VmHWM MiB"
+    );
+    for k in sizes {
+        let scenario = scenario(1 << k);
+        let (events, raw) = raw_run(&scenario);
+        let start = Instant::now();
+        let report = scenario.run(None).expect("no trace");
+        let checked = start.elapsed().as_secs_f64();
+        assert!(report.check.all_pass(), "{:?}", report.check.failures());
+        let mev = |s: f64| events as f64 / s / 1e6;
+        println!(
+            "{k:>6} {events:>12} {raw:>8.2} {:>12.2} {checked:>10.2} {:>12.2} {:>10}",
+            mev(raw),
+            mev(checked),
+            peak_mib()
+        );
+    }
+}
+
+/// T_seq = 64 units per PE, split in halves, Δt = 8.
+fn scenario(pes: u32) -> Scenario {
+    let workload = format!("synthetic:size={},atomic=1,split=balanced", pes as u64 * 64).parse().expect("workload");
+    let sim = SimConfig { pes, seed: 1, dt: 8, t_rout: 4, t_split: 2, ..SimConfig::default() };
+    let polling = random_polling::Config::default();
+    Scenario { workload, split: Strategy::default(), detector: DetectorKind::Energy, sim, polling }
+}
+
+/// The simulator alone, counting events: (events, seconds).
+fn raw_run(s: &Scenario) -> (u64, f64) {
+    let mut events = 0u64;
+    let mut sink = |_: Event| events += 1;
+    let start = Instant::now();
+    let p = s.polling;
+    run(&s.sim, s.workload.root(s.split), |_| Pe::new(RandomPolling::new(p), Energy::new(false, None)), &mut sink);
+    (events, start.elapsed().as_secs_f64())
+}
+
+fn peak_mib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb =
+        status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.split_whitespace().next()?.parse().ok());
+    kb.unwrap_or(0) / 1024
+}

@@ -1,0 +1,49 @@
+//! Arbitrary bytes → a small simulated run (PEs, workload, latencies, split
+//! choices, detector); every property must hold for the reference protocols.
+#![no_main]
+
+use arbitrary::{Result, Unstructured};
+use libfuzzer_sys::fuzz_target;
+use lbcheck::problem::dfs::Strategy;
+use lbcheck::protocol::random_polling;
+use lbcheck::sim::scenario::{DetectorKind, Scenario};
+use lbcheck::sim::SimConfig;
+
+fn scenario(u: &mut Unstructured) -> Result<Scenario> {
+    let size = u.int_in_range(1..=3000u64)?;
+    let atomic = u.int_in_range(1..=size.min(40))?;
+    let policy = *u.choose(&["uniform", "peel", "balanced", "alpha:0.3", "fig3:4:2"])?;
+    let seed: u64 = u.arbitrary()?;
+    let workloads = [
+        format!("synthetic:size={size},atomic={atomic},split={policy},seed={seed}"),
+        format!("uts:args=-t 1 -a {} -d {} -b 3 -r {}", u.int_in_range(0..=3u8)?, u.int_in_range(2..=5u8)?, seed as i32),
+        format!("uts:args=-t 0 -b {} -q 0.2 -m 4 -r {}", u.int_in_range(1..=40u8)?, seed as i32),
+        format!("loop:n={},cost=heavy,seed={seed}", u.int_in_range(1..=500u64)?),
+    ];
+    let workload = u.choose(&workloads)?.parse().or(Err(arbitrary::Error::IncorrectFormat))?;
+    let split = *u.choose(&[Strategy::BottomOne, Strategy::BottomHalf, Strategy::AllHalf, Strategy::Cutoff(2)])?;
+    let detector = *u.choose(&[DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter])?;
+    let a = u.int_in_range(1..=20u64)?;
+    let sim = SimConfig {
+        pes: u.int_in_range(1..=16u32)?,
+        seed: u.arbitrary()?,
+        dt: u.int_in_range(1..=30u64)?,
+        t_rout: u.int_in_range(1..=20u64)?,
+        t_split: u.int_in_range(0..=20u64)?,
+        latency: if u.arbitrary()? { Some((a, a + u.int_in_range(0..=30u64)?)) } else { None },
+        slow: if u.arbitrary()? { Some((u.int_in_range(1..=4u32)?, u.int_in_range(1..=8u64)?)) } else { None },
+        initial_split: u.arbitrary()?,
+        max_steps: 5_000_000,
+        horizon: 0,
+    };
+    let queue_limit = if u.arbitrary()? { Some(u.int_in_range(1..=4u32)?) } else { None };
+    Ok(Scenario { workload, split, detector, sim, polling: random_polling::Config { queue_limit, mutant: None } })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(s) = scenario(&mut Unstructured::new(data)) else { return };
+    let report = s.run(None).expect("no I/O without a trace");
+    assert!(report.outcome.finished(), "{:?}; replay: {}", report.outcome.stop, s.replay());
+    let failures = report.check.failures();
+    assert!(failures.is_empty(), "{failures:?}\nreplay: {}", s.replay());
+});

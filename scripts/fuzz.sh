@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets and runs each for SECONDS (default 30): the brief
+# run of the test command. A campaign: `bash scripts/fuzz.sh 3600`, or
+# `RUSTC_BOOTSTRAP=1 cargo fuzz run sim_run` in the repository root.
+# Crashes land in fuzz/artifacts/<target>/; replay one with
+# `RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/artifacts/<target>/<file>`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+export RUSTC_BOOTSTRAP=1
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "installing cargo-fuzz (about 2 minutes)"
+  cargo install cargo-fuzz --locked -q
+fi
+for target in sim_run trace_parser; do
+  cargo fuzz build -O "$target" 2>&1 | tail -n 3
+  mkdir -p "fuzz/corpus/$target"
+  echo "fuzzing $target for ${seconds}s"
+  cargo fuzz run -O "$target" "fuzz/corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=4096 2>&1 |
+    grep -E "^(#[0-9]+ *DONE|Done|==|SUMMARY|ERROR|thread)|panicked" | tail -n 5
+  status=${PIPESTATUS[0]}
+  if [ "$status" -ne 0 ]; then
+    echo "fuzz target $target failed (exit $status); see fuzz/artifacts/$target/"
+    exit 1
+  fi
+done
+echo "fuzzing passed"

@@ -1,0 +1,148 @@
+//! `no_early_termination` (safety of termination detection, 001 §2 and
+//! 003 §14.7.4): at every `announce` and every `terminated` event, no PE
+//! holds work and no work message is in flight.
+//!
+//! A PE holds work from a `busy` event — or from the `recv` of a `work`
+//! message, which may come just before the `busy` — until its next `idle`.
+//! A work message is in flight from its `send` until the `recv` of its id.
+
+use std::collections::HashSet;
+
+use super::{list_some, Property, Verdict};
+use crate::event::{Event, Kind};
+
+/// State of the `no_early_termination` check.
+pub(super) struct NoEarlyTermination {
+    holds: Vec<bool>,
+    holding: usize,
+    work_in_flight: HashSet<u64>,
+    checked: u64,
+    violation: Option<(usize, String)>,
+}
+
+impl NoEarlyTermination {
+    /// For `pes` PEs (events about other PEs are left to `trace_well_formed`).
+    pub(super) fn new(pes: u32) -> NoEarlyTermination {
+        NoEarlyTermination {
+            holds: vec![false; pes as usize],
+            holding: 0,
+            work_in_flight: HashSet::new(),
+            checked: 0,
+            violation: None,
+        }
+    }
+
+    fn set_holds(&mut self, pe: u32, holds: bool) {
+        let Some(h) = self.holds.get_mut(pe as usize) else { return };
+        match (*h, holds) {
+            (false, true) => self.holding += 1,
+            (true, false) => self.holding -= 1,
+            _ => {}
+        }
+        *h = holds;
+    }
+
+    /// Checks the state at `line`, where `what` happened.
+    fn check(&mut self, line: usize, what: String) {
+        self.checked += 1;
+        if self.violation.is_some() || (self.holding == 0 && self.work_in_flight.is_empty()) {
+            return;
+        }
+        let why = format!("line {line}: {what} while {}", self.describe());
+        self.violation = Some((line, why));
+    }
+
+    fn describe(&self) -> String {
+        let pes: Vec<usize> = (0..self.holds.len()).filter(|&pe| self.holds[pe]).collect();
+        let mut ids: Vec<u64> = self.work_in_flight.iter().copied().collect();
+        ids.sort_unstable();
+        let mut parts = Vec::new();
+        match pes.len() {
+            0 => {}
+            1 => parts.push(format!("PE {} holds work", pes[0])),
+            n => parts.push(format!("{n} PEs hold work (PE {})", list_some(&pes))),
+        }
+        match ids.len() {
+            0 => {}
+            1 => parts.push(format!("work message {} is in flight", ids[0])),
+            n => parts.push(format!("{n} work messages are in flight (ids {})", list_some(&ids))),
+        }
+        parts.join(" and ")
+    }
+}
+
+impl Property for NoEarlyTermination {
+    const NAME: &'static str = "no_early_termination";
+
+    fn observe(&mut self, line: usize, e: &Event) {
+        match *e {
+            Event::Busy { pe, .. } => self.set_holds(pe, true),
+            Event::Idle { pe, .. } => self.set_holds(pe, false),
+            Event::Send { id, kind: Kind::Work, .. } => {
+                self.work_in_flight.insert(id);
+            }
+            Event::Recv { pe, id, kind: Kind::Work, .. } => {
+                self.work_in_flight.remove(&id);
+                self.set_holds(pe, true);
+            }
+            Event::Announce { t, pe } => self.check(line, format!("PE {pe} announced termination at t={t}")),
+            Event::Terminated { t, pe } => self.check(line, format!("PE {pe} terminated at t={t}")),
+            _ => {}
+        }
+    }
+
+    fn finish(self) -> Verdict {
+        match self.violation {
+            Some((line, why)) => Verdict::fail(why, Some(line)),
+            None => Verdict::pass(format!(
+                "no PE held work and no work message was in flight at any of {} announce/terminated events",
+                self.checked
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    const NAME: &str = NoEarlyTermination::NAME;
+
+    #[test]
+    fn correct_streams_pass() {
+        assert_passes(NAME, &run(1, single_pe()));
+        assert_passes(NAME, &run(2, two_pes()));
+    }
+
+    #[test]
+    fn announce_while_a_pe_is_busy_fails_on_its_line() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Busy { t: 5, .. }));
+        events.insert(i + 1, Event::Announce { t: 5, pe: 0 });
+        let v = assert_fails(NAME, &run(2, events), Some(line_of(i + 1)));
+        assert_eq!(
+            v.detail,
+            format!("line {}: PE 0 announced termination at t=5 while 2 PEs hold work (PE 0, 1)", line_of(i + 1))
+        );
+    }
+
+    #[test]
+    fn announce_with_work_in_flight_fails() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Send { id: 2, .. }));
+        events.insert(i + 1, Event::Idle { t: 3, pe: 0 });
+        events.insert(i + 2, Event::Announce { t: 3, pe: 0 });
+        let v = assert_fails(NAME, &run(2, events), Some(line_of(i + 2)));
+        assert!(v.detail.ends_with("while work message 2 is in flight"), "{}", v.detail);
+    }
+
+    #[test]
+    fn a_received_work_message_counts_before_busy() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Recv { id: 2, .. }));
+        events.insert(i + 1, Event::Terminated { t: 5, pe: 1 });
+        let v = assert_fails(NAME, &run(2, events), Some(line_of(i + 1)));
+        assert!(v.detail.contains("PE 1 terminated at t=5 while 2 PEs hold work"), "{}", v.detail);
+    }
+}

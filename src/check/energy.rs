@@ -1,0 +1,191 @@
+//! `energy_conserved` (003 §14.7.4): the energy held by all PEs plus the
+//! energy in flight is exactly 1 — computed exactly, with [`Dyadic`]s.
+//!
+//! Holdings come from `energy` events (`held` is the PE's new holding; a PE
+//! without one holds 0); energy in flight from `send`s that carry energy,
+//! until the `recv` of the same id. A driver reports one step of the
+//! protocol as several events at the same time (the sender's `energy` and
+//! the `send`, in either order; a `recv` and the receiver's `energy`), so the
+//! total is checked at the end of each time step — when an event with a
+//! later time comes, and at the end of the stream — from the first event
+//! that carries energy on. Streams without energy pass as not applicable.
+//!
+//! Totals are kept incrementally, so an event costs O(1) dyadic operations
+//! whatever the number of PEs.
+
+use std::collections::HashMap;
+
+use super::{Property, Verdict};
+use crate::event::Event;
+use crate::protocol::dyadic::Dyadic;
+
+/// State of the `energy_conserved` check.
+pub(super) struct EnergyConserved {
+    /// Nonzero holdings per PE.
+    held: HashMap<u32, Dyadic>,
+    /// Energy of the messages in flight, by id.
+    in_flight: HashMap<u64, Dyadic>,
+    held_total: Dyadic,
+    flight_total: Dyadic,
+    /// True once an event carried energy.
+    active: bool,
+    /// Time of the current step and the line of its latest event.
+    step_t: u64,
+    step_line: usize,
+    steps_checked: u64,
+    violation: Option<(usize, String)>,
+}
+
+impl Default for EnergyConserved {
+    fn default() -> EnergyConserved {
+        EnergyConserved {
+            held: HashMap::new(),
+            in_flight: HashMap::new(),
+            held_total: Dyadic::zero(),
+            flight_total: Dyadic::zero(),
+            active: false,
+            step_t: 0,
+            step_line: 0,
+            steps_checked: 0,
+            violation: None,
+        }
+    }
+}
+
+impl EnergyConserved {
+    /// Checks the total as of the end of the current time step.
+    fn check_step(&mut self) {
+        if !self.active || self.violation.is_some() {
+            return;
+        }
+        self.steps_checked += 1;
+        let total = &self.held_total + &self.flight_total;
+        if !total.is_one() {
+            let why = format!(
+                "line {}: at the end of time step t={}, the total energy is {total} ({} held + {} in flight), not 1",
+                self.step_line, self.step_t, self.held_total, self.flight_total
+            );
+            self.violation = Some((self.step_line, why));
+        }
+    }
+
+    fn apply(&mut self, e: &Event) {
+        match e {
+            Event::Energy { pe, held, .. } => self.set_held(*pe, held),
+            Event::Send { id, energy: Some(en), .. } => self.launch(*id, en),
+            Event::Recv { id, .. } => self.land(*id),
+            _ => {}
+        }
+    }
+
+    fn set_held(&mut self, pe: u32, held: &Dyadic) {
+        self.active = true;
+        let old = match held.is_zero() {
+            true => self.held.remove(&pe),
+            false => self.held.insert(pe, held.clone()),
+        };
+        self.held_total = &self.held_total + held;
+        if let Some(old) = old {
+            self.held_total = &self.held_total - &old;
+        }
+    }
+
+    fn launch(&mut self, id: u64, energy: &Dyadic) {
+        self.active = true;
+        self.flight_total = &self.flight_total + energy;
+        if let Some(old) = self.in_flight.insert(id, energy.clone()) {
+            self.flight_total = &self.flight_total - &old; // a reused id: trace_well_formed reports it
+        }
+    }
+
+    fn land(&mut self, id: u64) {
+        if let Some(energy) = self.in_flight.remove(&id) {
+            self.flight_total = &self.flight_total - &energy;
+        }
+    }
+}
+
+impl Property for EnergyConserved {
+    const NAME: &'static str = "energy_conserved";
+
+    fn observe(&mut self, line: usize, e: &Event) {
+        if let Event::Header(_) = e {
+            return;
+        }
+        if e.time() > self.step_t {
+            self.check_step();
+            self.step_t = e.time();
+        }
+        self.apply(e);
+        self.step_line = line;
+    }
+
+    fn finish(mut self) -> Verdict {
+        self.check_step();
+        match (self.active, self.violation) {
+            (false, _) => Verdict::pass("not applicable: no energy in the stream"),
+            (true, Some((line, why))) => Verdict::fail(why, Some(line)),
+            (true, None) => Verdict::pass(format!(
+                "total energy exactly 1 at the end of each of {} time steps; finally {} held, {} in flight",
+                self.steps_checked, self.held_total, self.flight_total
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+    use crate::event::Kind;
+
+    const NAME: &str = EnergyConserved::NAME;
+
+    #[test]
+    fn correct_streams_pass() {
+        let r = run(1, single_pe());
+        assert_passes(NAME, &r);
+        assert_eq!(r.properties[NAME].detail, "not applicable: no energy in the stream");
+        let r = run(2, two_pes());
+        assert_passes(NAME, &r);
+        assert!(r.properties[NAME].detail.starts_with("total energy exactly 1"));
+    }
+
+    #[test]
+    fn energy_event_before_or_after_the_send_both_pass() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Send { id: 2, .. }));
+        events.swap(i, i + 1);
+        assert_passes(NAME, &run(2, events));
+    }
+
+    #[test]
+    fn a_total_of_three_halves_fails_at_the_end_of_its_step() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Send { id: 2, .. }));
+        if let Event::Send { energy, .. } = &mut events[i] {
+            *energy = Some(Dyadic::one()); // the sender kept its half too
+        }
+        let r = run(2, events);
+        let v = assert_fails(NAME, &r, Some(line_of(i + 1)));
+        assert!(v.detail.contains("t=3, the total energy is 3/2^1"), "{}", v.detail);
+    }
+
+    #[test]
+    fn energy_lost_in_the_last_step_fails_at_finish() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Energy { t: 17, .. }));
+        events[i] = energy(17, 0, "1/2^1");
+        let last_of_step = position(&events, |e| matches!(e, Event::Send { id: 6, .. }));
+        assert_fails(NAME, &run(2, events), Some(line_of(last_of_step)));
+    }
+
+    #[test]
+    fn an_energy_message_without_energy_fails() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Send { kind: Kind::Energy, .. }));
+        events[i] = send(15, 1, 0, 5, Kind::Energy);
+        let v = assert_fails(NAME, &run(2, events), Some(line_of(i)));
+        assert!(v.detail.contains("t=15"), "{}", v.detail);
+    }
+}

@@ -1,0 +1,122 @@
+//! `lower_bound` (000 eq. (1); 001 §1.2): no run beats the two exact lower
+//! bounds on the parallel time,
+//!
+//! - T_par ≥ T_seq / P, checked as T_par · P ≥ T_seq (integers), with T_seq
+//!   the Σ units of the stream's `work` events; and
+//! - T_par ≥ max_gen · T_split: a subproblem of generation g needs g splits
+//!   one after the other, each charged T_split (the header's `t_split`),
+//!   max_gen being the largest `gen` of a `split` or `work` event.
+//!
+//! T_par is the last `terminated` time (the last event's time if there is
+//! none). Both bounds assume one time unit per work unit, as the simulator
+//! charges it.
+
+use super::{Property, Verdict};
+use crate::event::{Event, TraceHeader};
+
+/// State of the `lower_bound` check.
+pub(super) struct LowerBound {
+    pes: u32,
+    t_split: u64,
+    t_seq: u128,
+    max_gen: u32,
+    t_par: Option<u64>,
+    t_last: u64,
+}
+
+impl LowerBound {
+    /// For the run of `header`.
+    pub(super) fn new(header: &TraceHeader) -> LowerBound {
+        LowerBound { pes: header.pes, t_split: header.t_split, t_seq: 0, max_gen: 0, t_par: None, t_last: 0 }
+    }
+}
+
+fn relation(holds: bool) -> &'static str {
+    if holds {
+        "≥"
+    } else {
+        "<"
+    }
+}
+
+impl Property for LowerBound {
+    const NAME: &'static str = "lower_bound";
+
+    fn observe(&mut self, _line: usize, e: &Event) {
+        self.t_last = self.t_last.max(e.time());
+        match *e {
+            Event::Work { units, gen, .. } => {
+                self.t_seq += u128::from(units);
+                self.max_gen = self.max_gen.max(gen);
+            }
+            Event::Split { gen, .. } => self.max_gen = self.max_gen.max(gen),
+            Event::Terminated { t, .. } => self.t_par = self.t_par.max(Some(t)),
+            _ => {}
+        }
+    }
+
+    fn finish(self) -> Verdict {
+        let (t_par, from) = match self.t_par {
+            Some(t) => (t, "last terminated"),
+            None => (self.t_last, "last event: no terminated event"),
+        };
+        let (p, t_seq, g, s) = (self.pes, self.t_seq, self.max_gen, self.t_split);
+        let work = u128::from(t_par) * u128::from(p);
+        let splits = u128::from(g) * u128::from(s);
+        let (work_ok, splits_ok) = (work >= t_seq, u128::from(t_par) >= splits);
+        let detail = format!(
+            "T_par·P = {t_par}·{p} = {work} {} T_seq = {t_seq}; T_par = {t_par} {} max_gen·T_split = {g}·{s} = {splits} (T_par: {from})",
+            relation(work_ok),
+            relation(splits_ok)
+        );
+        match work_ok && splits_ok {
+            true => Verdict::pass(detail),
+            false => Verdict::fail(detail, None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    const NAME: &str = LowerBound::NAME;
+
+    #[test]
+    fn correct_streams_pass() {
+        let r = run(1, single_pe());
+        assert_passes(NAME, &r);
+        assert_eq!(
+            r.properties[NAME].detail,
+            "T_par·P = 10·1 = 10 ≥ T_seq = 10; T_par = 10 ≥ max_gen·T_split = 0·1 = 0 (T_par: last terminated)"
+        );
+        assert_passes(NAME, &run(2, two_pes()));
+    }
+
+    #[test]
+    fn t_par_below_t_seq_over_p_fails() {
+        let mut events = single_pe();
+        events.insert(1, work(5, 0, 0, 10, 30)); // 20 more units by t = 10 on one PE
+        let v = assert_fails(NAME, &run(1, events), None);
+        assert!(v.detail.starts_with("T_par·P = 10·1 = 10 < T_seq = 30;"), "{}", v.detail);
+    }
+
+    #[test]
+    fn t_par_below_the_split_chain_fails() {
+        let mut events = single_pe();
+        events.insert(1, Event::Split { t: 1, pe: 0, gen: 11 });
+        let v = assert_fails(NAME, &run(1, events), None);
+        assert!(v.detail.contains("T_par = 10 < max_gen·T_split = 11·1 = 11"), "{}", v.detail);
+    }
+
+    #[test]
+    fn without_terminated_the_last_event_counts() {
+        let mut events = single_pe();
+        events.retain(|e| !matches!(e, Event::Terminated { .. }));
+        events.push(Event::End { t: 12 });
+        events.remove(events.len() - 2);
+        let r = run(1, events);
+        assert!(r.properties[NAME].detail.contains("T_par·P = 12·1"), "{}", r.properties[NAME].detail);
+    }
+}

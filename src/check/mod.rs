@@ -1,0 +1,324 @@
+//! Invariants over any event stream (../shared/ARCHITECTURE.md "Checks").
+//!
+//! One [`Checker`] reads the [`Event`]s of a run, whether the simulator feeds
+//! them online or `lbcheck check-trace` reads them from a saved trace of any
+//! implementation. It never trusts the protocol: every verdict is computed
+//! from the events alone, against a [`Reference`] from the sequential run.
+//!
+//! Each property lives in its own file, as a small state machine with
+//! `observe(line, event)` and `finish() -> Verdict`. The names are the ones
+//! the SPIN models (`models/`) and Coq proofs (`proofs/`) use:
+//!
+//! | property                | file                   | source              |
+//! |-------------------------|------------------------|---------------------|
+//! | `trace_well_formed`     | `wellformed.rs`        | the trace format    |
+//! | `work_conserved`        | `work.rs`              | 002 eq. (1)         |
+//! | `energy_conserved`      | `energy.rs`            | 003 §14.7.4         |
+//! | `no_early_termination`  | `early_termination.rs` | 001 §2, 003 §14.7.4 |
+//! | `termination_detected`  | `termination.rs`       | 001 §2, 003 §14.7.4 |
+//! | `requests_answered`     | `requests.rs`          | 001 Fig. 1          |
+//! | `lower_bound`           | `lower_bound.rs`       | 000 eq. (1), 001 §1.2 |
+//!
+//! Metrics of the run (T_par, efficiency, message counts, queue lengths met
+//! by requests, idle times, …) are collected alongside, in `metrics.rs`.
+//!
+//! ```
+//! use lbcheck::check::{Checker, Reference};
+//! use lbcheck::event::{Event, TraceHeader, TRACE_VERSION};
+//! use lbcheck::problem::Fingerprint;
+//!
+//! let header = TraceHeader {
+//!     version: TRACE_VERSION, pes: 1, workload: "w".into(), split: "s".into(),
+//!     balancer: "b".into(), detector: "d".into(), t_split: 1,
+//! };
+//! let mut fp = Fingerprint::EMPTY;
+//! fp.add_range(0, 10);
+//! let mut checker = Checker::new(&header, Reference { fp, t_seq: 10 });
+//! let events = [
+//!     Event::Busy { t: 0, pe: 0 },
+//!     Event::Work { t: 10, pe: 0, units: 10, gen: 0, fp },
+//!     Event::Idle { t: 10, pe: 0 },
+//!     Event::Announce { t: 10, pe: 0 },
+//!     Event::Terminated { t: 10, pe: 0 },
+//!     Event::End { t: 10 },
+//! ];
+//! for (i, e) in events.iter().enumerate() {
+//!     checker.observe(i + 2, e); // line 1 is the header
+//! }
+//! let report = checker.finish();
+//! assert!(report.all_pass(), "{:?}", report.failures());
+//! assert_eq!(report.metrics.efficiency, Some(1.0));
+//! ```
+
+mod early_termination;
+mod energy;
+mod idset;
+mod lower_bound;
+mod metrics;
+mod requests;
+mod termination;
+#[cfg(test)]
+mod testutil;
+mod wellformed;
+mod work;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::event::{Event, TraceHeader};
+use crate::problem::Fingerprint;
+
+pub use metrics::{IdleStats, Metrics, QueueStats};
+
+/// The names of all properties, as they appear in a [`CheckReport`].
+pub const PROPERTIES: [&str; 7] = [
+    wellformed::WellFormed::NAME,
+    work::WorkConserved::NAME,
+    energy::EnergyConserved::NAME,
+    early_termination::NoEarlyTermination::NAME,
+    termination::TerminationDetected::NAME,
+    requests::RequestsAnswered::NAME,
+    lower_bound::LowerBound::NAME,
+];
+
+/// What the sequential run of the workload did (computed by the caller).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reference {
+    /// Fingerprint of all the work of the sequential run.
+    pub fp: Fingerprint,
+    /// Work units of the sequential run (T_seq).
+    pub t_seq: u64,
+}
+
+/// The outcome of one property.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Verdict {
+    /// True if the property holds.
+    pub pass: bool,
+    /// What was found (on failure: what is wrong and where).
+    pub detail: String,
+    /// 1-based trace line (or event index + 1 when online) of the first
+    /// violation, when the violation has a place in the stream.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+}
+
+impl Verdict {
+    /// A passing verdict.
+    pub fn pass(detail: impl Into<String>) -> Verdict {
+        Verdict { pass: true, detail: detail.into(), line: None }
+    }
+
+    /// A failing verdict, at `line` if the violation has a place.
+    pub fn fail(detail: impl Into<String>, line: Option<usize>) -> Verdict {
+        Verdict { pass: false, detail: detail.into(), line }
+    }
+}
+
+/// One property: a state machine over the events.
+trait Property {
+    /// The property's name (shared with the SPIN models and Coq proofs).
+    const NAME: &'static str;
+    /// Feeds one event; `line` identifies it in messages.
+    fn observe(&mut self, line: usize, event: &Event);
+    /// Ends the stream.
+    fn finish(self) -> Verdict;
+}
+
+/// Verdicts and metrics of one run.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    /// Verdict per property name (see [`PROPERTIES`]).
+    pub properties: BTreeMap<&'static str, Verdict>,
+    /// Measurements of the run.
+    pub metrics: Metrics,
+}
+
+impl CheckReport {
+    /// True if every property passed.
+    pub fn all_pass(&self) -> bool {
+        self.properties.values().all(|v| v.pass)
+    }
+
+    /// The properties that failed, by name.
+    pub fn failures(&self) -> Vec<(&'static str, &Verdict)> {
+        self.properties.iter().filter(|(_, v)| !v.pass).map(|(k, v)| (*k, v)).collect()
+    }
+}
+
+/// The invariant checker: feed it every event of a run, then [`finish`](Checker::finish).
+///
+/// A [`Event::Header`] may be fed as the first event (as
+/// [`check_events`] does) or left out (the simulator passes the header to
+/// [`Checker::new`] only); anywhere else it is a `trace_well_formed` failure.
+pub struct Checker {
+    well_formed: wellformed::WellFormed,
+    work: work::WorkConserved,
+    energy: energy::EnergyConserved,
+    early: early_termination::NoEarlyTermination,
+    detected: termination::TerminationDetected,
+    requests: requests::RequestsAnswered,
+    lower_bound: lower_bound::LowerBound,
+    metrics: metrics::Collector,
+}
+
+impl Checker {
+    /// A checker for a run described by `header`, compared with `reference`.
+    pub fn new(header: &TraceHeader, reference: Reference) -> Checker {
+        let pes = header.pes;
+        Checker {
+            well_formed: wellformed::WellFormed::new(header),
+            work: work::WorkConserved::new(reference),
+            energy: energy::EnergyConserved::default(),
+            early: early_termination::NoEarlyTermination::new(pes),
+            detected: termination::TerminationDetected::new(pes),
+            requests: requests::RequestsAnswered::new(pes),
+            lower_bound: lower_bound::LowerBound::new(header),
+            metrics: metrics::Collector::new(pes),
+        }
+    }
+
+    /// Feed one event; `line` identifies it in error messages.
+    pub fn observe(&mut self, line: usize, event: &Event) {
+        self.well_formed.observe(line, event);
+        self.work.observe(line, event);
+        self.energy.observe(line, event);
+        self.early.observe(line, event);
+        self.detected.observe(line, event);
+        self.requests.observe(line, event);
+        self.lower_bound.observe(line, event);
+        self.metrics.observe(event);
+    }
+
+    /// Ends the stream and returns the verdicts and metrics.
+    pub fn finish(self) -> CheckReport {
+        let mut properties = BTreeMap::new();
+        put(&mut properties, self.well_formed);
+        put(&mut properties, self.work);
+        put(&mut properties, self.energy);
+        put(&mut properties, self.early);
+        put(&mut properties, self.detected);
+        put(&mut properties, self.requests);
+        put(&mut properties, self.lower_bound);
+        CheckReport { properties, metrics: self.metrics.finish() }
+    }
+}
+
+fn put<P: Property>(map: &mut BTreeMap<&'static str, Verdict>, p: P) {
+    map.insert(P::NAME, p.finish());
+}
+
+/// Convenience: checks a whole trace read by [`crate::event::read_trace`].
+///
+/// The first event must be the [`Event::Header`]; otherwise the report holds
+/// only a `trace_well_formed` failure on line 1 (nothing else can be checked
+/// without knowing the run). `reference_for` computes the sequential
+/// reference from the header; its error is returned as is.
+pub fn check_events(
+    events: &[(usize, Event)],
+    reference_for: impl FnOnce(&TraceHeader) -> Result<Reference, String>,
+) -> Result<CheckReport, String> {
+    let Some((_, Event::Header(header))) = events.first() else {
+        return Ok(headerless());
+    };
+    let mut checker = Checker::new(header, reference_for(header)?);
+    for (line, event) in events {
+        checker.observe(*line, event);
+    }
+    Ok(checker.finish())
+}
+
+fn headerless() -> CheckReport {
+    let why = "line 1: the first line of a trace must be the `header` event";
+    let verdict = Verdict::fail(why, Some(1));
+    let properties = BTreeMap::from([(wellformed::WellFormed::NAME, verdict)]);
+    CheckReport { properties, metrics: Metrics::default() }
+}
+
+/// Lists at most a few items, then how many more there are.
+fn list_some<T: std::fmt::Display>(items: &[T]) -> String {
+    const SHOWN: usize = 8;
+    let n = items.len();
+    let mut out: Vec<String> = items.iter().take(SHOWN).map(|x| x.to_string()).collect();
+    if n > SHOWN {
+        out.push(format!("… ({} more)", n - SHOWN));
+    }
+    out.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testutil::*;
+    use super::*;
+
+    #[test]
+    fn correct_streams_pass_every_property() {
+        for (pes, events) in [(1, single_pe()), (2, two_pes())] {
+            let r = run(pes, events);
+            assert!(r.all_pass(), "{:?}", r.failures());
+            assert_eq!(r.properties.keys().copied().collect::<Vec<_>>(), {
+                let mut names = PROPERTIES.to_vec();
+                names.sort_unstable();
+                names
+            });
+        }
+    }
+
+    #[test]
+    fn online_without_header_event_passes_too() {
+        let events = two_pes();
+        let mut c = Checker::new(&header(2), reference_of(&events));
+        events.iter().enumerate().for_each(|(i, e)| c.observe(i + 1, e));
+        let r = c.finish();
+        assert!(r.all_pass(), "{:?}", r.failures());
+    }
+
+    #[test]
+    fn failures_name_the_failing_properties() {
+        let mut events = single_pe();
+        events.retain(|e| !matches!(e, Event::Idle { .. }));
+        let r = run(1, events);
+        let names: Vec<&str> = r.failures().iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["no_early_termination"]);
+        assert!(!r.all_pass());
+    }
+
+    fn numbered(events: Vec<Event>) -> Vec<(usize, Event)> {
+        events.into_iter().enumerate().map(|(i, e)| (i + 1, e)).collect()
+    }
+
+    #[test]
+    fn check_events_reads_a_whole_trace() {
+        let mut events = vec![Event::Header(header(2))];
+        events.extend(two_pes());
+        let want = reference_of(&events);
+        let r = check_events(&numbered(events.clone()), |h| {
+            assert_eq!(h.pes, 2);
+            Ok(want)
+        })
+        .unwrap();
+        assert!(r.all_pass(), "{:?}", r.failures());
+        assert_eq!(
+            check_events(&numbered(events), |_| Err("no such workload".into())).unwrap_err(),
+            "no such workload"
+        );
+    }
+
+    #[test]
+    fn check_events_without_header_fails_on_line_1() {
+        let r = check_events(&numbered(single_pe()), |_| unreachable!()).unwrap();
+        let v = assert_fails("trace_well_formed", &r, Some(1));
+        assert!(v.detail.contains("must be the `header`"), "{}", v.detail);
+        assert!(!r.all_pass());
+        assert!(!check_events(&[], |_| unreachable!()).unwrap().all_pass());
+    }
+
+    #[test]
+    fn verdicts_serialize_without_a_missing_line() {
+        let json = serde_json::to_string(&Verdict::pass("ok")).unwrap();
+        assert_eq!(json, r#"{"pass":true,"detail":"ok"}"#);
+        let json = serde_json::to_string(&Verdict::fail("bad", Some(3))).unwrap();
+        assert_eq!(json, r#"{"pass":false,"detail":"bad","line":3}"#);
+    }
+}

@@ -1,0 +1,177 @@
+//! `requests_answered` (001 Fig. 1: a request is answered by work or a
+//! reject): every request PE i sent that PE j received gets exactly one
+//! reply sent j→i after the receipt.
+//!
+//! Per ordered pair, the requests received at j from i and not yet answered
+//! are kept (with their lines). A `reject` j→i answers the oldest; with none
+//! outstanding it is an unrequested reply (a failure at its line). A `work`
+//! message j→i answers the oldest if there is one, and is otherwise not a
+//! reply (an initial distribution, say). At the end, a request still
+//! unanswered fails — unless it reached j after j had `terminated`: once the
+//! run is over no answer is due.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::{list_some, Property, Verdict};
+use crate::event::{Event, Kind};
+
+/// A received request: its line and whether the receiver had terminated.
+type Pending = (usize, bool);
+
+/// State of the `requests_answered` check.
+pub(super) struct RequestsAnswered {
+    /// (replier j, requester i) → requests received and not answered yet.
+    pending: HashMap<(u32, u32), VecDeque<Pending>>,
+    terminated: Vec<bool>,
+    received: u64,
+    replies: u64,
+    violation: Option<(usize, String)>,
+}
+
+impl RequestsAnswered {
+    /// For `pes` PEs.
+    pub(super) fn new(pes: u32) -> RequestsAnswered {
+        RequestsAnswered {
+            pending: HashMap::new(),
+            terminated: vec![false; pes as usize],
+            received: 0,
+            replies: 0,
+            violation: None,
+        }
+    }
+
+    fn on_request(&mut self, line: usize, j: u32, i: u32) {
+        let late = self.terminated.get(j as usize).copied().unwrap_or(false);
+        self.pending.entry((j, i)).or_default().push_back((line, late));
+        self.received += 1;
+    }
+
+    /// Takes the oldest request i made to j off the books; false if none.
+    fn answer(&mut self, j: u32, i: u32) -> bool {
+        let Some(queue) = self.pending.get_mut(&(j, i)) else { return false };
+        queue.pop_front();
+        if queue.is_empty() {
+            self.pending.remove(&(j, i));
+        }
+        self.replies += 1;
+        true
+    }
+
+    fn on_reject(&mut self, line: usize, j: u32, i: u32) {
+        if !self.answer(j, i) && self.violation.is_none() {
+            let why =
+                format!("line {line}: PE {j} sent a reject to PE {i}, which had no request outstanding at PE {j}");
+            self.violation = Some((line, why));
+        }
+    }
+
+    /// Requests never answered although due: (line, replier, requester), by line.
+    fn unanswered(&self) -> Vec<(usize, u32, u32)> {
+        let mut out: Vec<_> = (self.pending.iter())
+            .flat_map(|(&(j, i), q)| q.iter().filter(|(_, late)| !late).map(move |&(line, _)| (line, j, i)))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+}
+
+impl Property for RequestsAnswered {
+    const NAME: &'static str = "requests_answered";
+
+    fn observe(&mut self, line: usize, e: &Event) {
+        match *e {
+            Event::Recv { pe, from, kind: Kind::Request, .. } => self.on_request(line, pe, from),
+            Event::Send { from, to, kind: Kind::Reject, .. } => self.on_reject(line, from, to),
+            Event::Send { from, to, kind: Kind::Work, .. } => {
+                self.answer(from, to);
+            }
+            Event::Terminated { pe, .. } => {
+                if let Some(done) = self.terminated.get_mut(pe as usize) {
+                    *done = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(self) -> Verdict {
+        if let Some((line, why)) = self.violation {
+            return Verdict::fail(why, Some(line));
+        }
+        let unanswered = self.unanswered();
+        let late: usize = self.pending.values().map(VecDeque::len).sum::<usize>() - unanswered.len();
+        let Some(&(first, _, _)) = unanswered.first() else {
+            return Verdict::pass(format!(
+                "{} requests received, each answered exactly once ({} replies); {late} arrived after the receiver terminated",
+                self.received, self.replies
+            ));
+        };
+        let list: Vec<String> = unanswered.iter().map(|(l, j, i)| format!("{i}→{j} (received line {l})")).collect();
+        let why = format!("unanswered requests (requester→receiver): {}", list_some(&list));
+        Verdict::fail(why, Some(first))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    const NAME: &str = RequestsAnswered::NAME;
+
+    #[test]
+    fn correct_streams_pass() {
+        assert_passes(NAME, &run(1, single_pe()));
+        let r = run(2, two_pes());
+        assert_passes(NAME, &r);
+        assert!(r.properties[NAME].detail.starts_with("2 requests received, each answered exactly once (2 replies)"));
+    }
+
+    #[test]
+    fn a_request_never_answered_fails_at_its_receipt() {
+        let mut events = two_pes();
+        events.retain(|e| !matches!(e, Event::Send { id: 4, .. } | Event::Recv { id: 4, .. }));
+        let i = position(&events, |e| matches!(e, Event::Recv { id: 3, .. }));
+        let v = assert_fails(NAME, &run(2, events), Some(line_of(i)));
+        assert_eq!(v.detail, format!("unanswered requests (requester→receiver): 0→1 (received line {})", line_of(i)));
+    }
+
+    #[test]
+    fn an_unrequested_reject_fails_on_its_line() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Send { id: 4, .. }));
+        events.insert(i + 1, send(12, 1, 0, 7, Kind::Reject));
+        events.insert(i + 2, recv(12, 0, 1, 7, Kind::Reject));
+        let v = assert_fails(NAME, &run(2, events), Some(line_of(i + 1)));
+        assert!(v.detail.contains("PE 1 sent a reject to PE 0, which had no request outstanding"), "{}", v.detail);
+    }
+
+    #[test]
+    fn a_reject_before_the_request_arrived_is_unrequested() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Recv { id: 3, .. }));
+        events.swap(i, i + 1); // the reject is sent before the request is received
+        assert_fails(NAME, &run(2, events), Some(line_of(i)));
+    }
+
+    #[test]
+    fn requests_reaching_a_terminated_pe_need_no_answer() {
+        let mut events = two_pes();
+        let end = events.pop().unwrap();
+        events.push(send(19, 1, 0, 8, Kind::Request));
+        events.push(recv(19, 0, 1, 8, Kind::Request));
+        events.push(end);
+        let r = run(2, events);
+        assert_passes(NAME, &r);
+        assert!(r.properties[NAME].detail.ends_with("1 arrived after the receiver terminated"));
+    }
+
+    #[test]
+    fn work_without_a_request_is_not_a_reply() {
+        let mut events = two_pes();
+        events.insert(1, send(0, 0, 1, 9, Kind::Work));
+        events.insert(2, recv(0, 1, 0, 9, Kind::Work));
+        let r = run(2, events);
+        assert_passes(NAME, &r);
+    }
+}

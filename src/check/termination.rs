@@ -1,0 +1,137 @@
+//! `termination_detected` (liveness of termination detection, 001 §2 and
+//! 003 §14.7.4): the run announced termination, ended (`end`), and every PE
+//! learnt of it (`terminated`). Reports the detection delay — announce time
+//! minus the time of the last `work` event — and T_par, the last
+//! `terminated` time.
+
+use super::{list_some, Property, Verdict};
+use crate::event::Event;
+
+const TRUNCATED: &str = "the trace has no `end` event: it is truncated or the run did not finish";
+
+/// State of the `termination_detected` check.
+pub(super) struct TerminationDetected {
+    /// Line and time of the first announcement.
+    announce: Option<(usize, u64)>,
+    end: bool,
+    terminated: Vec<bool>,
+    n_terminated: usize,
+    t_par: Option<u64>,
+    t_last_work: Option<u64>,
+}
+
+impl TerminationDetected {
+    /// For `pes` PEs.
+    pub(super) fn new(pes: u32) -> TerminationDetected {
+        TerminationDetected {
+            announce: None,
+            end: false,
+            terminated: vec![false; pes as usize],
+            n_terminated: 0,
+            t_par: None,
+            t_last_work: None,
+        }
+    }
+
+    fn on_terminated(&mut self, t: u64, pe: u32) {
+        self.t_par = self.t_par.max(Some(t));
+        if let Some(done) = self.terminated.get_mut(pe as usize).filter(|d| !**d) {
+            *done = true;
+            self.n_terminated += 1;
+        }
+    }
+
+    fn missing(&self) -> Vec<usize> {
+        (0..self.terminated.len()).filter(|&pe| !self.terminated[pe]).collect()
+    }
+
+    fn summary(&self, line: usize, t: u64) -> String {
+        let delay = match self.t_last_work {
+            Some(w) => format!("detection delay {} (after the last work at t={w})", i128::from(t) - i128::from(w)),
+            None => format!("detection delay {t} (no work event)"),
+        };
+        let t_par = self.t_par.map_or("none".to_string(), |t| t.to_string());
+        format!("announced at t={t} (line {line}); {delay}; T_par = {t_par}")
+    }
+}
+
+impl Property for TerminationDetected {
+    const NAME: &'static str = "termination_detected";
+
+    fn observe(&mut self, line: usize, e: &Event) {
+        match *e {
+            Event::Announce { t, .. } if self.announce.is_none() => self.announce = Some((line, t)),
+            Event::Terminated { t, pe } => self.on_terminated(t, pe),
+            Event::Work { t, .. } => self.t_last_work = Some(t),
+            Event::End { .. } => self.end = true,
+            _ => {}
+        }
+    }
+
+    fn finish(self) -> Verdict {
+        let Some((line, t)) = self.announce else {
+            let why = match self.end {
+                true => "never announced: the run ended without announcing termination".to_string(),
+                false => format!("never announced; {TRUNCATED}"),
+            };
+            return Verdict::fail(why, None);
+        };
+        let summary = self.summary(line, t);
+        if !self.end {
+            return Verdict::fail(format!("{summary}; but {TRUNCATED}"), None);
+        }
+        let missing = self.missing();
+        if !missing.is_empty() {
+            let who = match missing.len() {
+                1 => format!("PE {} never terminated", missing[0]),
+                n => format!("{n} PEs never terminated (PE {})", list_some(&missing)),
+            };
+            return Verdict::fail(format!("{summary}; but {who}"), None);
+        }
+        Verdict::pass(summary)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    const NAME: &str = TerminationDetected::NAME;
+
+    #[test]
+    fn correct_streams_pass_with_delay_and_t_par() {
+        let r = run(1, single_pe());
+        assert_passes(NAME, &r);
+        assert_eq!(
+            r.properties[NAME].detail,
+            "announced at t=10 (line 5); detection delay 0 (after the last work at t=10); T_par = 10"
+        );
+        let r = run(2, two_pes());
+        assert_passes(NAME, &r);
+        assert!(r.properties[NAME].detail.contains("detection delay 2 (after the last work at t=15); T_par = 19"));
+    }
+
+    #[test]
+    fn no_announce_fails() {
+        let mut events = single_pe();
+        events.retain(|e| !matches!(e, Event::Announce { .. }));
+        let v = assert_fails(NAME, &run(1, events.clone()), None);
+        assert_eq!(v.detail, "never announced: the run ended without announcing termination");
+        events.pop();
+        let v = assert_fails(NAME, &run(1, events), None);
+        assert!(v.detail.contains("truncated"), "{}", v.detail);
+    }
+
+    #[test]
+    fn no_end_or_a_pe_not_terminated_fails() {
+        let mut events = two_pes();
+        events.pop();
+        let v = assert_fails(NAME, &run(2, events.clone()), None);
+        assert!(v.detail.ends_with(TRUNCATED), "{}", v.detail);
+        events.pop();
+        events.push(Event::End { t: 19 });
+        let v = assert_fails(NAME, &run(2, events), None);
+        assert!(v.detail.ends_with("but PE 1 never terminated"), "{}", v.detail);
+    }
+}

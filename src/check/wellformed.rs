@@ -1,0 +1,283 @@
+//! `trace_well_formed`: the stream is a trace at all (the format of
+//! [`crate::event`]): a supported header, times that never decrease, PE
+//! numbers below the header's `pes`, unique message ids, every `recv`
+//! matching an earlier `send` (same endpoints and kind) at most once, a
+//! header only first and nothing after `end`.
+//!
+//! Memory is proportional to the messages in flight (plus the gaps between
+//! the ids of delivered ones), not to the length of the run.
+
+use std::collections::HashMap;
+
+use super::idset::IdSet;
+use super::{Property, Verdict};
+use crate::event::{Event, Kind, TraceHeader, TRACE_VERSION};
+
+/// A message in flight, as far as matching its `recv` needs.
+#[derive(Clone, Copy)]
+struct Sent {
+    from: u32,
+    to: u32,
+    kind: Kind,
+    /// Line of the send (saturated to `u32::MAX`).
+    line: u32,
+}
+
+/// State of the `trace_well_formed` check.
+pub(super) struct WellFormed {
+    pes: u32,
+    observed: u64,
+    /// True if the first event was a header (not counted as an event).
+    header_first: bool,
+    last_t: u64,
+    end_line: Option<usize>,
+    in_flight: HashMap<u64, Sent>,
+    /// Ids sent and received.
+    delivered: IdSet,
+    sent: u64,
+    received: u64,
+    violation: Option<(usize, String)>,
+}
+
+impl WellFormed {
+    /// Checks `header` (reported on line 1) and starts on the events.
+    pub(super) fn new(header: &TraceHeader) -> WellFormed {
+        let bad_header = if header.version != TRACE_VERSION {
+            Some(format!("trace format version {}; this checker reads version {TRACE_VERSION}", header.version))
+        } else if header.pes == 0 {
+            Some("the header says the run has 0 PEs".to_string())
+        } else {
+            None
+        };
+        WellFormed {
+            pes: header.pes,
+            observed: 0,
+            header_first: false,
+            last_t: 0,
+            end_line: None,
+            in_flight: HashMap::new(),
+            delivered: IdSet::default(),
+            sent: 0,
+            received: 0,
+            violation: bad_header.map(|why| (1, format!("line 1: {why}"))),
+        }
+    }
+
+    fn check(&mut self, line: usize, e: &Event) -> Result<(), String> {
+        if let Some(end) = self.end_line {
+            return Err(format!("event after `end` (line {end})"));
+        }
+        if let Event::Header(_) = e {
+            if self.observed > 1 {
+                return Err("a `header` may only be the first event".to_string());
+            }
+            self.header_first = true;
+            return Ok(());
+        }
+        self.check_time(e.time())?;
+        self.check_pes(e)?;
+        match *e {
+            Event::Send { from, to, id, kind, .. } => self.on_send(line, from, to, id, kind),
+            Event::Recv { pe, from, id, kind, .. } => self.on_recv(pe, from, id, kind),
+            Event::End { .. } => {
+                self.end_line = Some(line);
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn check_time(&mut self, t: u64) -> Result<(), String> {
+        if t < self.last_t {
+            return Err(format!("time {t} is before the previous event's time {}", self.last_t));
+        }
+        self.last_t = t;
+        Ok(())
+    }
+
+    fn check_pes(&self, e: &Event) -> Result<(), String> {
+        for (field, pe) in pes_of(e).into_iter().flatten() {
+            if pe >= self.pes {
+                return Err(format!("PE {pe} (`{field}`) out of range: the header says {} PEs", self.pes));
+            }
+        }
+        Ok(())
+    }
+
+    fn on_send(&mut self, line: usize, from: u32, to: u32, id: u64, kind: Kind) -> Result<(), String> {
+        let line32 = u32::try_from(line).unwrap_or(u32::MAX);
+        if self.delivered.contains(id) {
+            return Err(format!("message id {id} sent again (the first one was received already)"));
+        }
+        let new = Sent { from, to, kind, line: line32 };
+        if let Some(first) = self.in_flight.insert(id, new) {
+            return Err(format!("message id {id} sent again (first sent on line {})", first.line));
+        }
+        self.sent += 1;
+        Ok(())
+    }
+
+    fn on_recv(&mut self, pe: u32, from: u32, id: u64, kind: Kind) -> Result<(), String> {
+        let Some(s) = self.in_flight.remove(&id) else {
+            return match self.delivered.contains(id) {
+                true => Err(format!("message {id} received twice")),
+                false => Err(format!("recv of message {id}, which was never sent")),
+            };
+        };
+        if (s.from, s.to) != (from, pe) {
+            let line = s.line;
+            return Err(format!(
+                "recv of message {id} at PE {pe} from PE {from}, but it was sent from PE {} to PE {} (line {line})",
+                s.from, s.to
+            ));
+        }
+        if s.kind != kind {
+            let (line, sent) = (s.line, s.kind.name());
+            return Err(format!(
+                "recv of message {id} as `{}`, but it was sent as `{sent}` (line {line})",
+                kind.name()
+            ));
+        }
+        self.delivered.insert(id);
+        self.received += 1;
+        Ok(())
+    }
+}
+
+/// The PE numbers an event names, with their field names.
+fn pes_of(e: &Event) -> [Option<(&'static str, u32)>; 2] {
+    match *e {
+        Event::Send { from, to, .. } => [Some(("from", from)), Some(("to", to))],
+        Event::Recv { pe, from, .. } => [Some(("pe", pe)), Some(("from", from))],
+        Event::Work { pe, .. }
+        | Event::Split { pe, .. }
+        | Event::Busy { pe, .. }
+        | Event::Idle { pe, .. }
+        | Event::Energy { pe, .. }
+        | Event::Announce { pe, .. }
+        | Event::Terminated { pe, .. } => [Some(("pe", pe)), None],
+        Event::Header(_) | Event::Wave { .. } | Event::End { .. } => [None, None],
+    }
+}
+
+impl Property for WellFormed {
+    const NAME: &'static str = "trace_well_formed";
+
+    fn observe(&mut self, line: usize, e: &Event) {
+        self.observed += 1;
+        if self.violation.is_some() {
+            return;
+        }
+        if let Err(why) = self.check(line, e) {
+            self.violation = Some((line, format!("line {line}: {why}")));
+        }
+    }
+
+    fn finish(self) -> Verdict {
+        if let Some((line, why)) = self.violation {
+            return Verdict::fail(why, Some(line));
+        }
+        let sent = self.sent;
+        Verdict::pass(format!(
+            "{} events; {sent} messages sent, {} received, {} never received; every recv matches its send",
+            self.observed - u64::from(self.header_first),
+            self.received,
+            sent - self.received
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    const NAME: &str = WellFormed::NAME;
+
+    #[test]
+    fn correct_streams_pass() {
+        assert_passes(NAME, &run(1, single_pe()));
+        assert_passes(NAME, &run(2, two_pes()));
+    }
+
+    #[test]
+    fn recv_of_unknown_id_fails_on_its_line() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Recv { id: 2, .. }));
+        if let Event::Recv { id, .. } = &mut events[i] {
+            *id = 42;
+        }
+        let v = assert_fails(NAME, &run(2, events), Some(line_of(i)));
+        assert!(v.detail.contains("recv of message 42, which was never sent"), "{}", v.detail);
+    }
+
+    #[test]
+    fn second_recv_of_a_message_fails() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Recv { id: 2, .. }));
+        events.insert(i + 1, events[i].clone());
+        let v = assert_fails(NAME, &run(2, events), Some(line_of(i + 1)));
+        assert!(v.detail.contains("received twice"), "{}", v.detail);
+    }
+
+    #[test]
+    fn recv_with_wrong_kind_or_endpoints_fails() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Recv { id: 2, .. }));
+        if let Event::Recv { kind, .. } = &mut events[i] {
+            *kind = Kind::Reject;
+        }
+        assert_fails(NAME, &run(2, events), Some(line_of(i)));
+        let mut events = two_pes();
+        if let Event::Recv { from, .. } = &mut events[i] {
+            *from = 1;
+        }
+        let v = assert_fails(NAME, &run(2, events), Some(line_of(i)));
+        assert!(v.detail.contains("sent from PE 0 to PE 1"), "{}", v.detail);
+    }
+
+    #[test]
+    fn time_going_back_fails() {
+        let mut events = two_pes();
+        events.insert(5, Event::Busy { t: 0, pe: 1 }); // after events at t = 2
+        let v = assert_fails(NAME, &run(2, events), Some(line_of(5)));
+        assert!(v.detail.contains("before the previous event's time"), "{}", v.detail);
+    }
+
+    #[test]
+    fn pe_out_of_range_duplicate_id_header_and_after_end_fail() {
+        let mut events = single_pe();
+        events.insert(1, Event::Busy { t: 0, pe: 1 });
+        assert_fails(NAME, &run(1, events), Some(line_of(1)));
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Send { id: 2, .. }));
+        events.insert(i + 1, events[i].clone());
+        let v = assert_fails(NAME, &run(2, events), Some(line_of(i + 1)));
+        assert!(v.detail.contains("sent again"), "{}", v.detail);
+        let mut events = single_pe();
+        events.insert(1, Event::Header(header(1)));
+        assert_fails(NAME, &run(1, events), Some(line_of(1)));
+        let mut events = single_pe();
+        events.push(Event::End { t: 10 });
+        let v = assert_fails(NAME, &run(1, events.clone()), Some(line_of(events.len() - 1)));
+        assert!(v.detail.contains("after `end`"), "{}", v.detail);
+    }
+
+    #[test]
+    fn an_id_sent_again_after_its_receipt_fails() {
+        let mut events = two_pes();
+        let end = events.pop().unwrap();
+        events.push(send(19, 0, 1, 2, Kind::Request));
+        events.push(end);
+        let v = assert_fails(NAME, &run(2, events.clone()), Some(line_of(events.len() - 2)));
+        assert!(v.detail.contains("message id 2 sent again (the first one was received already)"), "{}", v.detail);
+    }
+
+    #[test]
+    fn bad_header_fails_on_line_1() {
+        let mut h = header(1);
+        h.version = 99;
+        let report = run_with_header(&h, reference_of(&single_pe()), single_pe());
+        assert_fails(NAME, &report, Some(1));
+    }
+}

@@ -1,0 +1,291 @@
+//! The one event stream every driver emits and every checker reads, and its
+//! on-disk form: JSON Lines, one event per line, a [`TraceHeader`] first.
+//!
+//! This is lbcheck's **trace format** (version 1), the contract with
+//! implementations in other languages: keep it stable. Times `t` are integer
+//! model time units for the simulator (nanoseconds for real-time drivers),
+//! PEs are numbered `0..pes`, message ids are unique within a trace, a
+//! fingerprint is the string form of [`Fingerprint`] and energy the string
+//! form of [`Dyadic`] (`0`, `1`, `m/2^e`).
+//!
+//! ```text
+//! {"ev":"header","version":1,"pes":4,"workload":"uts:default","split":"bottom-half",...}
+//! {"ev":"busy","t":0,"pe":0}
+//! {"ev":"send","t":3,"from":2,"to":0,"id":1,"kind":"request"}
+//! {"ev":"work","t":10,"pe":0,"units":10,"gen":0,"fp":"10-..."}
+//! ```
+
+use std::io::{self, BufRead, Write};
+
+use serde::{Deserialize, Serialize};
+
+use crate::problem::Fingerprint;
+use crate::protocol::dyadic::Dyadic;
+
+/// Version of the trace format written and accepted.
+pub const TRACE_VERSION: u32 = 1;
+
+/// First line of a trace: what ran, so a checker can recompute the reference.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceHeader {
+    /// Trace format version ([`TRACE_VERSION`]).
+    pub version: u32,
+    /// Number of PEs.
+    pub pes: u32,
+    /// Workload name (parses as [`crate::problem::Workload`]).
+    pub workload: String,
+    /// DFS-stack split strategy name.
+    pub split: String,
+    /// Balancer name.
+    pub balancer: String,
+    /// Termination detector name.
+    pub detector: String,
+    /// Cost of one split, charged to the splitting PE (for `lower_bound`).
+    pub t_split: u64,
+}
+
+/// Kinds of messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A request for work.
+    Request,
+    /// An empty reply to a request.
+    Reject,
+    /// A nonempty subproblem (a reply to a request, or an initial part).
+    Work,
+    /// Energy returned towards PE 0 (energy detector).
+    Energy,
+    /// A wave going down the reduction tree (four-counter).
+    WaveDown,
+    /// A wave's partial sums going up the tree (four-counter).
+    WaveUp,
+    /// The termination announcement.
+    Terminate,
+}
+
+impl Kind {
+    /// Every kind, in a fixed order.
+    pub const ALL: [Kind; 7] =
+        [Kind::Request, Kind::Reject, Kind::Work, Kind::Energy, Kind::WaveDown, Kind::WaveUp, Kind::Terminate];
+
+    /// The kind's name in the trace.
+    pub fn name(self) -> &'static str {
+        ["request", "reject", "work", "energy", "wave_down", "wave_up", "terminate"][self as usize]
+    }
+}
+
+/// One event of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "ev", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Event {
+    /// First line of a trace.
+    Header(TraceHeader),
+    /// `pe` finished `units` of work on a subproblem of generation `gen`.
+    Work {
+        /// Time the work finished.
+        t: u64,
+        /// The PE.
+        pe: u32,
+        /// Work units done.
+        units: u64,
+        /// Generation of the subproblem worked on.
+        gen: u32,
+        /// Fingerprint of the items worked.
+        #[serde(with = "fp_string")]
+        fp: Fingerprint,
+    },
+    /// `pe` split its subproblem; both parts now have generation `gen`.
+    Split {
+        /// Time.
+        t: u64,
+        /// The PE.
+        pe: u32,
+        /// Generation of both parts.
+        gen: u32,
+    },
+    /// A message left `from` for `to`.
+    Send {
+        /// Time.
+        t: u64,
+        /// Sender.
+        from: u32,
+        /// Receiver.
+        to: u32,
+        /// Unique message id.
+        id: u64,
+        /// Message kind.
+        kind: Kind,
+        /// Energy carried (energy detector), if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        energy: Option<Dyadic>,
+    },
+    /// Message `id` reached `pe` (and was put into its queue or handled).
+    Recv {
+        /// Time.
+        t: u64,
+        /// Receiver.
+        pe: u32,
+        /// Sender.
+        from: u32,
+        /// The id of the matching `send`.
+        id: u64,
+        /// Message kind.
+        kind: Kind,
+        /// For requests: queued requests found at `pe` on arrival (001 Lemma 1.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        queue: Option<u32>,
+    },
+    /// `pe` now holds work.
+    Busy {
+        /// Time.
+        t: u64,
+        /// The PE.
+        pe: u32,
+    },
+    /// `pe` holds no work any more.
+    Idle {
+        /// Time.
+        t: u64,
+        /// The PE.
+        pe: u32,
+    },
+    /// The energy `pe` now holds (after any change).
+    Energy {
+        /// Time.
+        t: u64,
+        /// The PE.
+        pe: u32,
+        /// Energy held.
+        held: Dyadic,
+    },
+    /// PE 0 completed wave `wave` with totals of work messages sent / received.
+    Wave {
+        /// Time.
+        t: u64,
+        /// Wave number, from 1.
+        wave: u64,
+        /// Σ work messages sent, as read by the wave.
+        sent: u64,
+        /// Σ work messages received, as read by the wave.
+        recv: u64,
+    },
+    /// `pe` (PE 0) announced global termination.
+    Announce {
+        /// Time.
+        t: u64,
+        /// The PE.
+        pe: u32,
+    },
+    /// `pe` learnt of termination and stopped.
+    Terminated {
+        /// Time.
+        t: u64,
+        /// The PE.
+        pe: u32,
+    },
+    /// The run ended: no event is left (a complete trace ends with this).
+    End {
+        /// Time of the last event.
+        t: u64,
+    },
+}
+
+mod fp_string {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::problem::Fingerprint;
+
+    pub fn serialize<S: Serializer>(fp: &Fingerprint, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(fp)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Fingerprint, D::Error> {
+        let s = String::deserialize(d)?;
+        Fingerprint::parse(&s).ok_or_else(|| serde::de::Error::custom(format!("bad fingerprint `{s}`")))
+    }
+}
+
+impl Event {
+    /// The event's time (0 for the header).
+    pub fn time(&self) -> u64 {
+        match self {
+            Event::Header(_) => 0,
+            Event::Work { t, .. }
+            | Event::Split { t, .. }
+            | Event::Send { t, .. }
+            | Event::Recv { t, .. }
+            | Event::Busy { t, .. }
+            | Event::Idle { t, .. }
+            | Event::Energy { t, .. }
+            | Event::Wave { t, .. }
+            | Event::Announce { t, .. }
+            | Event::Terminated { t, .. }
+            | Event::End { t } => *t,
+        }
+    }
+}
+
+/// A line of a trace that could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TraceError {
+    /// Reading failed.
+    #[error("reading the trace: {0}")]
+    Io(#[from] io::Error),
+    /// A line is not a valid event.
+    #[error("line {line}: {why}")]
+    Parse {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// Writes one event as a JSON line.
+pub fn write_event(w: &mut (impl Write + ?Sized), e: &Event) -> io::Result<()> {
+    serde_json::to_writer(&mut *w, e)?;
+    w.write_all(b"\n")
+}
+
+/// Reads a trace: every line must be an event (blank lines are errors too,
+/// so nothing is skipped silently). Returns the events with their line numbers.
+pub fn read_trace(r: impl BufRead) -> Result<Vec<(usize, Event)>, TraceError> {
+    let mut out = Vec::new();
+    for (i, line) in r.lines().enumerate() {
+        let line = line?;
+        let event = serde_json::from_str(&line).map_err(|e| TraceError::Parse { line: i + 1, why: e.to_string() })?;
+        out.push((i + 1, event));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_round_trip_through_json_lines() {
+        let mut fp = Fingerprint::EMPTY;
+        fp.add_range(0, 10);
+        let events = vec![
+            Event::Work { t: 5, pe: 1, units: 10, gen: 2, fp },
+            Event::Send { t: 6, from: 1, to: 0, id: 9, kind: Kind::Work, energy: Some(Dyadic::pow2_neg(3)) },
+            Event::Recv { t: 7, pe: 0, from: 1, id: 9, kind: Kind::Request, queue: Some(0) },
+            Event::End { t: 8 },
+        ];
+        let mut buf = Vec::new();
+        events.iter().for_each(|e| write_event(&mut buf, e).unwrap());
+        let back: Vec<Event> = read_trace(&buf[..]).unwrap().into_iter().map(|(_, e)| e).collect();
+        assert_eq!(back, events);
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let text = "{\"ev\":\"end\",\"t\":1}\n{\"ev\":\"warp\",\"t\":2}\n";
+        match read_trace(text.as_bytes()) {
+            Err(TraceError::Parse { line: 2, .. }) => {}
+            other => panic!("expected a parse error on line 2, got {other:?}"),
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! Energy-based termination detection (003 §14.7.4), with exact dyadic
+//! energy ([`Dyadic`]) and the spanning-tree variant.
+//!
+//! PE 0 starts with energy 1 (with the initial broadcast, each PE starts with
+//! its part's share). A PE that sends work keeps half its energy and sends
+//! half with the work; a PE that runs out of work returns all its energy to
+//! PE 0 (`energy`) or to its parent in the reduction tree (`energy-tree`: a
+//! busy parent adds it to its own, an idle one forwards it). PE 0, idle and
+//! holding exactly 1, announces termination. Safe because energy is
+//! conserved and every PE holding work, like every work message, holds
+//! positive energy: PE 0 holding 1 leaves none for work anywhere.
+//!
+//! PE 0 tallies returns by exact addition; since each return is a sum of
+//! powers of two, the tally stays a short big integer even when generations
+//! (exponents) reach the thousands.
+
+use super::dyadic::Dyadic;
+use super::{tree_parent, Command, Ctx, Detector, Msg, PeId};
+use crate::mutants::Mutant;
+
+/// One PE's energy detector state.
+#[derive(Clone, Debug)]
+pub struct Energy {
+    held: Dyadic,
+    tree: bool,
+    busy: bool,
+    mutant: Option<Mutant>,
+}
+
+impl Energy {
+    /// Direct return to PE 0 (`tree = false`) or along the tree.
+    pub fn new(tree: bool, mutant: Option<Mutant>) -> Self {
+        Energy { held: Dyadic::zero(), tree, busy: false, mutant }
+    }
+
+    fn set<T>(&mut self, ctx: &mut Ctx<T>, held: Dyadic) {
+        self.held = held;
+        ctx.out.push(Command::Energy(self.held.clone()));
+    }
+
+    /// Where returned energy goes from this PE.
+    fn sink(&self, me: PeId) -> PeId {
+        if self.tree {
+            tree_parent(me).unwrap_or(0)
+        } else {
+            0
+        }
+    }
+
+    /// Gives all energy held towards PE 0 (PE 0 keeps it).
+    fn give_back<T>(&mut self, ctx: &mut Ctx<T>) {
+        if ctx.me == 0 || self.held.is_zero() {
+            return;
+        }
+        let e = std::mem::replace(&mut self.held, Dyadic::zero());
+        ctx.send(self.sink(ctx.me), Msg::Energy(e));
+        ctx.out.push(Command::Energy(Dyadic::zero()));
+    }
+
+    fn maybe_announce<T>(&self, ctx: &mut Ctx<T>) {
+        if ctx.me == 0 && !self.busy && self.held.is_one() {
+            ctx.out.push(Command::Announce);
+        }
+    }
+}
+
+impl<T> Detector<T> for Energy {
+    fn start(&mut self, ctx: &mut Ctx<T>, holds_work: bool, share: Option<Dyadic>) {
+        self.busy = holds_work;
+        let initial = share.unwrap_or_else(|| if ctx.me == 0 { Dyadic::one() } else { Dyadic::zero() });
+        if !initial.is_zero() {
+            self.set(ctx, initial);
+        }
+        if !holds_work {
+            self.give_back(ctx);
+            self.maybe_announce(ctx);
+        }
+    }
+
+    fn on_work_sent(&mut self, ctx: &mut Ctx<T>) -> Option<Dyadic> {
+        let half = self.held.half();
+        match self.mutant {
+            Some(Mutant::EnergyNotSplit) => Some(half), // keeps all of it
+            Some(Mutant::EnergyEarlyReturn) => {
+                if ctx.me == 0 {
+                    return Some(Dyadic::zero()); // PE 0 "returns" to itself
+                }
+                let e = std::mem::replace(&mut self.held, Dyadic::zero());
+                ctx.out.push(Command::Energy(Dyadic::zero()));
+                ctx.send(0, Msg::Energy(e));
+                Some(Dyadic::zero())
+            }
+            _ => {
+                self.set(ctx, half.clone());
+                Some(half)
+            }
+        }
+    }
+
+    fn on_work_received(&mut self, ctx: &mut Ctx<T>, energy: Option<Dyadic>) {
+        self.busy = true;
+        let e = energy.unwrap_or_else(Dyadic::zero);
+        let held = &self.held + &e;
+        self.set(ctx, held);
+    }
+
+    fn on_idle(&mut self, ctx: &mut Ctx<T>) {
+        self.busy = false;
+        self.give_back(ctx);
+        self.maybe_announce(ctx);
+    }
+
+    fn on_message(&mut self, ctx: &mut Ctx<T>, _from: PeId, msg: Msg<T>, idle: bool) {
+        let Msg::Energy(e) = msg else { return };
+        if ctx.me != 0 && idle {
+            ctx.send(self.sink(ctx.me), Msg::Energy(e)); // forward up the tree
+            return;
+        }
+        let held = &self.held + &e;
+        self.set(ctx, held);
+        self.maybe_announce(ctx);
+    }
+}

@@ -1,0 +1,121 @@
+//! Four-counter termination detection (001 §2, after Mattern 1987) with
+//! waves as asynchronous reductions over the binary tree rooted at PE 0.
+//!
+//! Each PE counts the work messages it sent (S_i) and received (R_i). PE 0
+//! runs waves one after another: wave k goes down the tree, and each PE
+//! sends up the sums of its subtree once all its children reported **and it
+//! holds no work** (a busy PE defers its contribution until it goes idle).
+//! Wave k yields totals S_k, R_k.
+//!
+//! **Condition.** PE 0 announces termination after wave k ≥ 2 iff
+//! S_{k-1} = R_{k-1} = S_k = R_k.
+//!
+//! **Why it is safe.** Let t* be a moment between the end of wave k−1 and
+//! the start of wave k. Counters are monotone and a message is received only
+//! after it was sent, so R_{k-1} ≤ R(t*) ≤ S(t*) ≤ S_k; equality
+//! R_{k-1} = S_k forces R(t*) = S(t*) (no work message in flight at t*) and
+//! R(t*) = R_{k-1} (no PE received work between its wave-(k−1) reading,
+//! taken while idle, and t*). A PE becomes busy only by receiving work, so
+//! every PE is idle at t*, and none can become busy again: the computation
+//! had terminated. (One wave is not enough: a PE read while idle may receive
+//! work afterwards and pass part of it on; that is the mutant
+//! `four-counter-one-wave`.) The same condition is model-checked in
+//! `models/four_counter.pml` and proved in `proofs/FourCounter.v`.
+
+use super::{tree_children, tree_parent, Command, Ctx, Detector, Msg, PeId};
+use crate::mutants::Mutant;
+
+/// One PE's four-counter state.
+#[derive(Clone, Debug, Default)]
+pub struct FourCounter {
+    sent: u64,
+    recv: u64,
+    busy: bool,
+    /// The wave this PE is taking part in, if its reading is still due.
+    pending: Option<u64>,
+    reports: u32,
+    acc: (u64, u64),
+    /// PE 0: totals of the previous wave.
+    prev: Option<(u64, u64)>,
+    one_wave: bool,
+}
+
+impl FourCounter {
+    /// A PE's detector (`mutant` may select the one-wave variant).
+    pub fn new(mutant: Option<Mutant>) -> Self {
+        FourCounter { one_wave: mutant == Some(Mutant::FourCounterOneWave), ..Default::default() }
+    }
+
+    /// Joins wave `k`: passes it down and reads when ready.
+    fn join<T>(&mut self, ctx: &mut Ctx<T>, wave: u64) {
+        self.pending = Some(wave);
+        self.reports = 0;
+        self.acc = (0, 0);
+        for c in tree_children(ctx.me, ctx.pes) {
+            ctx.send(c, Msg::WaveDown { wave });
+        }
+        self.try_report(ctx);
+    }
+
+    /// Sends this subtree's sums up once all children reported and the PE is idle.
+    fn try_report<T>(&mut self, ctx: &mut Ctx<T>) {
+        let Some(wave) = self.pending else { return };
+        if self.busy || self.reports < tree_children(ctx.me, ctx.pes).count() as u32 {
+            return;
+        }
+        self.pending = None;
+        let (sent, recv) = (self.acc.0 + self.sent, self.acc.1 + self.recv);
+        match tree_parent(ctx.me) {
+            Some(parent) => ctx.send(parent, Msg::WaveUp { wave, sent, recv }),
+            None => self.wave_done(ctx, wave, (sent, recv)),
+        }
+    }
+
+    /// PE 0: a wave completed with `totals`; announce or start the next.
+    fn wave_done<T>(&mut self, ctx: &mut Ctx<T>, wave: u64, totals: (u64, u64)) {
+        ctx.out.push(Command::Wave { wave, sent: totals.0, recv: totals.1 });
+        let balanced = totals.0 == totals.1;
+        if balanced && (self.one_wave || self.prev == Some(totals)) {
+            ctx.out.push(Command::Announce);
+            return;
+        }
+        self.prev = Some(totals);
+        self.join(ctx, wave + 1);
+    }
+}
+
+impl<T> Detector<T> for FourCounter {
+    fn start(&mut self, ctx: &mut Ctx<T>, holds_work: bool, _share: Option<super::dyadic::Dyadic>) {
+        self.busy = holds_work;
+        if ctx.me == 0 {
+            self.join(ctx, 1);
+        }
+    }
+
+    fn on_work_sent(&mut self, _ctx: &mut Ctx<T>) -> Option<super::dyadic::Dyadic> {
+        self.sent += 1;
+        None
+    }
+
+    fn on_work_received(&mut self, _ctx: &mut Ctx<T>, _energy: Option<super::dyadic::Dyadic>) {
+        self.recv += 1;
+        self.busy = true;
+    }
+
+    fn on_idle(&mut self, ctx: &mut Ctx<T>) {
+        self.busy = false;
+        self.try_report(ctx);
+    }
+
+    fn on_message(&mut self, ctx: &mut Ctx<T>, _from: PeId, msg: Msg<T>, _idle: bool) {
+        match msg {
+            Msg::WaveDown { wave } => self.join(ctx, wave),
+            Msg::WaveUp { wave, sent, recv } if self.pending == Some(wave) => {
+                self.acc = (self.acc.0 + sent, self.acc.1 + recv);
+                self.reports += 1;
+                self.try_report(ctx);
+            }
+            _ => {}
+        }
+    }
+}

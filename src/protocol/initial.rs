@@ -1,0 +1,47 @@
+//! The initial broadcast of 002 §3: every PE receives the root and splits it
+//! locally into (up to) P parts, keeping its own. Splitting is breadth-first
+//! and deterministic, so every PE computes the same partition; each part's
+//! energy (003 §14.7.4 rule 3) is halved along its splits, which keeps it
+//! dyadic and exact for any P. A root that cannot be split into P parts (a
+//! UTS root is one node) leaves the remaining PEs without work.
+
+use std::collections::VecDeque;
+
+use super::dyadic::Dyadic;
+use crate::problem::Subproblem;
+
+/// The parts of `root` for PEs `0..`, with their energy shares (at most `pes`).
+pub fn local_parts<T: Subproblem>(root: T, pes: u32) -> Vec<(T, Dyadic)> {
+    let mut open = VecDeque::from([(root, Dyadic::one())]);
+    let mut atomic = Vec::new();
+    while open.len() + atomic.len() < pes as usize {
+        let Some((mut t, e)) = open.pop_front() else { break };
+        match t.split() {
+            Some(other) => {
+                let half = e.half();
+                open.push_back((t, half.clone()));
+                open.push_back((other, half));
+            }
+            None => atomic.push((t, e)),
+        }
+    }
+    atomic.extend(open);
+    atomic
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{dfs::Strategy, Workload};
+
+    #[test]
+    fn parts_cover_the_root_and_energy_sums_to_one() {
+        let w: Workload = "synthetic:size=1000,atomic=1,split=uniform,seed=1".parse().unwrap();
+        let parts = local_parts(w.root(Strategy::default()), 7);
+        assert_eq!(parts.len(), 7);
+        let energy = parts.iter().fold(Dyadic::zero(), |a, (_, e)| &a + e);
+        assert!(energy.is_one());
+        let total: u64 = parts.into_iter().map(|(t, _)| crate::problem::sequential::run(t).work).sum();
+        assert_eq!(total, 1000);
+    }
+}

@@ -1,0 +1,312 @@
+//! Sans-IO protocols: per-PE state machines for load balancers and
+//! termination detectors (../shared/ARCHITECTURE.md "One protocol, many
+//! drivers").
+//!
+//! A protocol never reads a clock, spawns a thread or creates an RNG. A driver
+//! (the simulator, threads, loom, MPI) owns time, delivery and randomness and
+//! calls a [`Pe`]'s handlers in this order:
+//!
+//! 1. [`Pe::start`] once, at time 0, with the PE's initial part (if any);
+//! 2. then, in any order the driver's model allows: [`Pe::on_message`] when a
+//!    message reaches the PE; [`Pe::on_poll`] after each work slice (Δt
+//!    units, done by the driver on [`Pe::task_mut`]) while the PE still holds
+//!    work; [`Pe::on_exhausted`] once the PE's subproblem is empty.
+//!
+//! Every handler gets a [`Ctx`]: the time `now`, the PE's own random stream
+//! and an output buffer of [`Command`]s (effects as data) that the driver
+//! carries out: sending messages, charging a split, reporting energy held,
+//! waves, the announcement of termination.
+//!
+//! A [`Pe`] composes one [`Balancer`] with one [`Detector`]: the detector sees
+//! every work message sent and received and every transition to idle, may
+//! attach energy to work messages, and exchanges its own messages; the `Pe`
+//! also spreads the announcement down the reduction tree.
+
+pub mod dyadic;
+pub mod energy;
+pub mod four_counter;
+pub mod initial;
+pub mod random_polling;
+
+use rand_chacha::ChaCha8Rng;
+
+use crate::event::Kind;
+use crate::mutants::Mutant;
+use crate::problem::Subproblem;
+use dyadic::Dyadic;
+
+/// A PE's number, `0..P`.
+pub type PeId = u32;
+
+/// A message between PEs, carrying subproblems of type `T`.
+#[derive(Clone, Debug)]
+pub enum Msg<T> {
+    /// A request for work.
+    Request,
+    /// The empty reply to a request.
+    Reject,
+    /// A nonempty subproblem, with the energy the detector attached.
+    Work {
+        /// The subproblem.
+        task: T,
+        /// Energy sent along (energy detector), if any.
+        energy: Option<Dyadic>,
+    },
+    /// Energy returned towards PE 0.
+    Energy(Dyadic),
+    /// A four-counter wave travelling down the reduction tree.
+    WaveDown {
+        /// Wave number.
+        wave: u64,
+    },
+    /// A subtree's partial sums travelling up.
+    WaveUp {
+        /// Wave number.
+        wave: u64,
+        /// Σ work messages sent in the subtree.
+        sent: u64,
+        /// Σ work messages received in the subtree.
+        recv: u64,
+    },
+    /// Global termination.
+    Terminate,
+}
+
+impl<T> Msg<T> {
+    /// The message's kind in the event stream.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Msg::Request => Kind::Request,
+            Msg::Reject => Kind::Reject,
+            Msg::Work { .. } => Kind::Work,
+            Msg::Energy(_) => Kind::Energy,
+            Msg::WaveDown { .. } => Kind::WaveDown,
+            Msg::WaveUp { .. } => Kind::WaveUp,
+            Msg::Terminate => Kind::Terminate,
+        }
+    }
+}
+
+/// An effect a handler asks its driver to carry out.
+#[derive(Clone, Debug)]
+pub enum Command<T> {
+    /// Send `msg` to `to`.
+    Send {
+        /// Receiver.
+        to: PeId,
+        /// The message.
+        msg: Msg<T>,
+    },
+    /// The PE split its subproblem (the driver charges T_split); both parts
+    /// now have generation `gen`.
+    Split {
+        /// Generation of both parts.
+        gen: u32,
+    },
+    /// The PE's energy changed to this value.
+    Energy(Dyadic),
+    /// PE 0 completed a wave with these totals.
+    Wave {
+        /// Wave number.
+        wave: u64,
+        /// Σ work messages sent.
+        sent: u64,
+        /// Σ work messages received.
+        recv: u64,
+    },
+    /// PE 0 announces global termination.
+    Announce,
+    /// The PE learnt of termination and stops.
+    Terminated,
+}
+
+/// What a handler may use: the time, its identity, its random stream and the
+/// output buffer.
+pub struct Ctx<'a, T> {
+    /// Current time (driver units).
+    pub now: u64,
+    /// This PE.
+    pub me: PeId,
+    /// Number of PEs.
+    pub pes: u32,
+    /// This PE's own random stream, derived from (seed, PE, purpose).
+    pub rng: &'a mut ChaCha8Rng,
+    /// Effects, in order.
+    pub out: &'a mut Vec<Command<T>>,
+}
+
+impl<T> Ctx<'_, T> {
+    /// Queues a message.
+    pub fn send(&mut self, to: PeId, msg: Msg<T>) {
+        self.out.push(Command::Send { to, msg });
+    }
+}
+
+/// Parent of `pe` in the binary reduction tree rooted at PE 0.
+pub fn tree_parent(pe: PeId) -> Option<PeId> {
+    (pe > 0).then(|| (pe - 1) / 2)
+}
+
+/// Children of `pe` in the binary reduction tree of `pes` PEs.
+pub fn tree_children(pe: PeId, pes: u32) -> impl Iterator<Item = PeId> {
+    [2 * pe as u64 + 1, 2 * pe as u64 + 2].into_iter().filter(move |&c| c < pes as u64).map(|c| c as PeId)
+}
+
+/// A load balancer: the per-PE state machine that moves work (e.g. 001 Fig. 1).
+pub trait Balancer {
+    /// The subproblems it moves.
+    type Task: Subproblem;
+    /// Time 0: the PE starts with `part` (PE 0's root, or a local part).
+    fn start(&mut self, ctx: &mut Ctx<Self::Task>, part: Option<Self::Task>);
+    /// A balancer message (`Request`, `Reject`, `Work`) reached the PE.
+    fn on_message(&mut self, ctx: &mut Ctx<Self::Task>, from: PeId, msg: Msg<Self::Task>);
+    /// A work slice ended and the PE still holds work.
+    fn on_poll(&mut self, ctx: &mut Ctx<Self::Task>);
+    /// The PE's subproblem became empty.
+    fn on_exhausted(&mut self, ctx: &mut Ctx<Self::Task>);
+    /// The subproblem the driver works on, if any.
+    fn task_mut(&mut self) -> Option<&mut Self::Task>;
+    /// True while the PE holds a nonempty subproblem.
+    fn has_work(&self) -> bool;
+    /// Requests queued at this PE (what an arriving request finds).
+    fn queued_requests(&self) -> u32;
+}
+
+/// A termination detector: observes work moving and PEs going idle.
+pub trait Detector<T> {
+    /// Time 0, with the energy share of the PE's initial part, if any.
+    fn start(&mut self, ctx: &mut Ctx<T>, holds_work: bool, share: Option<Dyadic>);
+    /// The PE is about to send a work message: returns what to attach.
+    fn on_work_sent(&mut self, ctx: &mut Ctx<T>) -> Option<Dyadic>;
+    /// The PE received a work message carrying `energy`.
+    fn on_work_received(&mut self, ctx: &mut Ctx<T>, energy: Option<Dyadic>);
+    /// The PE ran out of work.
+    fn on_idle(&mut self, ctx: &mut Ctx<T>);
+    /// A detector message (`Energy`, `WaveDown`, `WaveUp`) reached the PE.
+    fn on_message(&mut self, ctx: &mut Ctx<T>, from: PeId, msg: Msg<T>, idle: bool);
+}
+
+/// One PE: a balancer and a detector composed, plus the announcement.
+pub struct Pe<B, D> {
+    /// The load balancer.
+    pub balancer: B,
+    /// The termination detector.
+    pub detector: D,
+    terminated: bool,
+}
+
+impl<B, D> Pe<B, D> {
+    /// Composes a balancer and a detector.
+    pub fn new(balancer: B, detector: D) -> Self {
+        Pe { balancer, detector, terminated: false }
+    }
+
+    /// True once the PE learnt of termination.
+    pub fn terminated(&self) -> bool {
+        self.terminated
+    }
+}
+
+impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
+    /// Time 0. `share` is the energy of an initial local part.
+    pub fn start(&mut self, ctx: &mut Ctx<T>, part: Option<T>, share: Option<Dyadic>) {
+        let holds = part.as_ref().is_some_and(|p| !p.is_empty());
+        let mark = ctx.out.len();
+        self.balancer.start(ctx, part);
+        self.attach_energy(ctx, mark);
+        self.detector.start(ctx, holds, share);
+        self.after(ctx);
+    }
+
+    /// A message reached the PE.
+    pub fn on_message(&mut self, ctx: &mut Ctx<T>, from: PeId, msg: Msg<T>) {
+        match msg {
+            Msg::Terminate => return self.terminate(ctx),
+            Msg::Request | Msg::Reject | Msg::Work { .. } if self.terminated => {
+                if let Msg::Request = msg {
+                    ctx.send(from, Msg::Reject); // still answer: every request gets a reply
+                }
+            }
+            Msg::Work { task, energy } => {
+                self.detector.on_work_received(ctx, energy);
+                self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, Msg::Work { task, energy: None }));
+            }
+            Msg::Request | Msg::Reject => self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, msg)),
+            _ if self.terminated => {}
+            _ => {
+                let idle = !self.balancer.has_work();
+                self.detector.on_message(ctx, from, msg, idle);
+            }
+        }
+        self.after(ctx);
+    }
+
+    /// A work slice ended while the PE still holds work.
+    pub fn on_poll(&mut self, ctx: &mut Ctx<T>) {
+        self.with_balancer(ctx, |b, ctx| b.on_poll(ctx));
+        self.after(ctx);
+    }
+
+    /// The PE's subproblem became empty.
+    pub fn on_exhausted(&mut self, ctx: &mut Ctx<T>) {
+        self.with_balancer(ctx, |b, ctx| b.on_exhausted(ctx));
+        if !self.balancer.has_work() && !self.terminated {
+            self.detector.on_idle(ctx);
+        }
+        self.after(ctx);
+    }
+
+    /// The subproblem to work on.
+    pub fn task_mut(&mut self) -> Option<&mut T> {
+        self.balancer.task_mut()
+    }
+
+    /// True while the PE holds work.
+    pub fn has_work(&self) -> bool {
+        self.balancer.has_work()
+    }
+
+    fn with_balancer(&mut self, ctx: &mut Ctx<T>, f: impl FnOnce(&mut B, &mut Ctx<T>)) {
+        let mark = ctx.out.len();
+        f(&mut self.balancer, ctx);
+        self.attach_energy(ctx, mark);
+    }
+
+    /// Lets the detector see (and attach energy to) every work message the
+    /// balancer just sent.
+    fn attach_energy(&mut self, ctx: &mut Ctx<T>, mark: usize) {
+        for i in mark..ctx.out.len() {
+            if matches!(ctx.out[i], Command::Send { msg: Msg::Work { .. }, .. }) {
+                let attach = self.detector.on_work_sent(ctx);
+                if let Command::Send { msg: Msg::Work { energy, .. }, .. } = &mut ctx.out[i] {
+                    *energy = attach;
+                }
+            }
+        }
+    }
+
+    /// Turns an `Announce` into the broadcast down the tree.
+    fn after(&mut self, ctx: &mut Ctx<T>) {
+        if !self.terminated && ctx.out.iter().any(|c| matches!(c, Command::Announce)) {
+            self.terminate(ctx);
+        }
+    }
+
+    fn terminate(&mut self, ctx: &mut Ctx<T>) {
+        if self.terminated {
+            return;
+        }
+        self.terminated = true;
+        for c in tree_children(ctx.me, ctx.pes) {
+            ctx.send(c, Msg::Terminate);
+        }
+        ctx.out.push(Command::Terminated);
+    }
+}
+
+/// Options shared by every protocol: which deliberate bug (if any) to run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The mutant to run instead of the reference, if any.
+    pub mutant: Option<Mutant>,
+}

@@ -1,0 +1,326 @@
+//! The discrete-event simulator of 001's machine (see [`super`]).
+//!
+//! Model choices: a work slice of `u` units takes `u × speed` time and is
+//! followed by a poll; a split charges T_split to the splitter, whose next
+//! slice starts T_split later, and the part sent arrives T_split + latency
+//! after the poll; a busy PE queues requests until its next poll, while
+//! detector messages are handled on arrival (they cost no time).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use rand::seq::index::sample;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use super::rng::{stream, Purpose};
+use super::SimConfig;
+use crate::event::{Event, Kind};
+use crate::problem::{Subproblem, WorkLog};
+use crate::protocol::dyadic::Dyadic;
+use crate::protocol::initial::local_parts;
+use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Simulator steps (queue events) processed.
+    pub steps: u64,
+    /// Time of the last event.
+    pub end_time: u64,
+    /// Why the run stopped.
+    pub stop: Stop,
+}
+
+/// Why a run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// No event was left (the trace ends with `end`).
+    Drained,
+    /// The step cap was reached.
+    StepCap,
+    /// No PE held work and no work was in flight for longer than the
+    /// detection horizon, and termination was still not announced.
+    NotAnnounced {
+        /// Time from which the computation was over.
+        quiet_since: u64,
+    },
+}
+
+impl Outcome {
+    /// True if the run finished normally (`Stop::Drained`).
+    pub fn finished(&self) -> bool {
+        self.stop == Stop::Drained
+    }
+}
+
+enum Item<T> {
+    Deliver { to: PeId, from: PeId, id: u64, msg: Msg<T> },
+    SliceEnd { pe: PeId },
+}
+
+struct Entry<T> {
+    time: u64,
+    seq: u64,
+    item: Item<T>,
+}
+
+impl<T> PartialEq for Entry<T> {
+    fn eq(&self, o: &Self) -> bool {
+        (self.time, self.seq) == (o.time, o.seq)
+    }
+}
+impl<T> Eq for Entry<T> {}
+impl<T> PartialOrd for Entry<T> {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<T> Ord for Entry<T> {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (self.time, self.seq).cmp(&(o.time, o.seq))
+    }
+}
+
+struct Slice {
+    units: u64,
+    gen: u32,
+    log: WorkLog,
+}
+
+struct Slot<B, D> {
+    pe: Pe<B, D>,
+    rng: ChaCha8Rng,
+    speed: u64,
+    busy: bool,
+    slice: Option<Slice>,
+}
+
+struct Sim<'s, T, B, D> {
+    cfg: SimConfig,
+    slots: Vec<Slot<B, D>>,
+    queue: BinaryHeap<Reverse<Entry<T>>>,
+    out: Vec<Command<T>>,
+    latency: ChaCha8Rng,
+    now: u64,
+    seq: u64,
+    next_id: u64,
+    /// PEs holding work, and work messages in flight (the driver's truth).
+    holding: u32,
+    work_in_flight: u64,
+    quiet_since: Option<u64>,
+    announced: bool,
+    sink: &'s mut dyn FnMut(Event),
+}
+
+/// Runs `root` on `cfg.pes` PEs built by `make`, feeding every event to `sink`.
+pub fn run<T, B, D>(cfg: &SimConfig, root: T, make: impl Fn(PeId) -> Pe<B, D>, sink: &mut dyn FnMut(Event)) -> Outcome
+where
+    T: Subproblem,
+    B: Balancer<Task = T>,
+    D: Detector<T>,
+{
+    if let Err(why) = cfg.validate() {
+        panic!("invalid simulator configuration: {why}");
+    }
+    let speeds = speeds(cfg);
+    let slots = (0..cfg.pes)
+        .map(|i| Slot {
+            pe: make(i),
+            rng: stream(cfg.seed, i, Purpose::Protocol),
+            speed: speeds[i as usize],
+            busy: false,
+            slice: None,
+        })
+        .collect();
+    let mut sim = Sim {
+        cfg: *cfg,
+        slots,
+        queue: BinaryHeap::new(),
+        out: Vec::new(),
+        latency: stream(cfg.seed, 0, Purpose::Latency),
+        now: 0,
+        seq: 0,
+        next_id: 0,
+        holding: 0,
+        work_in_flight: 0,
+        quiet_since: None,
+        announced: false,
+        sink,
+    };
+    sim.start_all(root);
+    sim.event_loop()
+}
+
+/// Time per work unit of each PE.
+fn speeds(cfg: &SimConfig) -> Vec<u64> {
+    let mut speeds = vec![1; cfg.pes as usize];
+    if let Some((count, factor)) = cfg.slow {
+        let mut rng = stream(cfg.seed, 0, Purpose::Speeds);
+        for i in sample(&mut rng, cfg.pes as usize, count.min(cfg.pes) as usize) {
+            speeds[i] = factor;
+        }
+    }
+    speeds
+}
+
+impl<T, B, D> Sim<'_, T, B, D>
+where
+    T: Subproblem,
+    B: Balancer<Task = T>,
+    D: Detector<T>,
+{
+    fn start_all(&mut self, root: T) {
+        let parts: Vec<Option<(T, Dyadic)>> = if self.cfg.initial_split {
+            let mut parts: Vec<_> = local_parts(root, self.cfg.pes).into_iter().map(Some).collect();
+            parts.resize_with(self.cfg.pes as usize, || None);
+            parts
+        } else {
+            let mut parts: Vec<_> = (0..self.cfg.pes).map(|_| None).collect();
+            parts[0] = Some((root, Dyadic::one()));
+            parts
+        };
+        for (i, part) in parts.into_iter().enumerate() {
+            let (task, share) = match part {
+                Some((t, e)) => (Some(t), self.cfg.initial_split.then_some(e)),
+                None => (None, self.cfg.initial_split.then(Dyadic::zero)),
+            };
+            let delay = task.as_ref().map_or(0, |t| t.generation() as u64 * self.cfg.t_split);
+            self.call(i as PeId, |pe, ctx| pe.start(ctx, task, share));
+            self.maybe_busy(i as PeId, delay);
+        }
+    }
+
+    fn event_loop(mut self) -> Outcome {
+        let (mut steps, horizon) = (0, self.cfg.detect_horizon());
+        while let Some(Reverse(entry)) = self.queue.pop() {
+            if steps == self.cfg.max_steps {
+                return Outcome { steps, end_time: self.now, stop: Stop::StepCap };
+            }
+            if let Some(quiet_since) = self.quiet_since.filter(|q| !self.announced && entry.time > q + horizon) {
+                return Outcome { steps, end_time: self.now, stop: Stop::NotAnnounced { quiet_since } };
+            }
+            steps += 1;
+            self.now = entry.time;
+            match entry.item {
+                Item::Deliver { to, from, id, msg } => self.deliver(to, from, id, msg),
+                Item::SliceEnd { pe } => self.slice_end(pe),
+            }
+            self.note_quiet();
+        }
+        (self.sink)(Event::End { t: self.now });
+        Outcome { steps, end_time: self.now, stop: Stop::Drained }
+    }
+
+    /// Records when the computation became over (no work held or in flight).
+    fn note_quiet(&mut self) {
+        let quiet = self.holding == 0 && self.work_in_flight == 0;
+        match (quiet, self.quiet_since) {
+            (true, None) => self.quiet_since = Some(self.now),
+            (false, Some(_)) => self.quiet_since = None,
+            _ => {}
+        }
+    }
+
+    fn push(&mut self, time: u64, item: Item<T>) {
+        self.seq += 1;
+        self.queue.push(Reverse(Entry { time, seq: self.seq, item }));
+    }
+
+    /// Runs a handler of PE `me` and carries out its commands; returns the
+    /// split time it charged.
+    fn call(&mut self, me: PeId, f: impl FnOnce(&mut Pe<B, D>, &mut Ctx<T>)) -> u64 {
+        let slot = &mut self.slots[me as usize];
+        let mut ctx = Ctx { now: self.now, me, pes: self.cfg.pes, rng: &mut slot.rng, out: &mut self.out };
+        f(&mut slot.pe, &mut ctx);
+        let mut out = std::mem::take(&mut self.out);
+        let cost = out.drain(..).fold(0, |cost, cmd| cost + self.apply(me, cmd, cost));
+        self.out = out;
+        cost
+    }
+
+    /// Carries out one command; returns the split time it adds.
+    fn apply(&mut self, me: PeId, cmd: Command<T>, cost: u64) -> u64 {
+        let t = self.now;
+        let event = match cmd {
+            Command::Send { to, msg } => return self.send(me, to, msg, cost),
+            Command::Split { gen } => {
+                (self.sink)(Event::Split { t, pe: me, gen });
+                return self.cfg.t_split;
+            }
+            Command::Energy(held) => Event::Energy { t, pe: me, held },
+            Command::Wave { wave, sent, recv } => Event::Wave { t, wave, sent, recv },
+            Command::Announce => {
+                self.announced = true;
+                Event::Announce { t, pe: me }
+            }
+            Command::Terminated => Event::Terminated { t, pe: me },
+        };
+        (self.sink)(event);
+        0
+    }
+
+    fn send(&mut self, from: PeId, to: PeId, msg: Msg<T>, cost: u64) -> u64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        let energy = match &msg {
+            Msg::Work { energy, .. } => energy.clone(),
+            Msg::Energy(e) => Some(e.clone()),
+            _ => None,
+        };
+        (self.sink)(Event::Send { t: self.now, from, to, id, kind: msg.kind(), energy });
+        self.work_in_flight += (msg.kind() == Kind::Work) as u64;
+        let latency = match self.cfg.latency {
+            Some((a, b)) => self.latency.random_range(a..=b),
+            None => self.cfg.t_rout,
+        };
+        self.push(self.now + cost + latency, Item::Deliver { to, from, id, msg });
+        0
+    }
+
+    fn deliver(&mut self, to: PeId, from: PeId, id: u64, msg: Msg<T>) {
+        let kind = msg.kind();
+        self.work_in_flight -= (kind == Kind::Work) as u64;
+        let queue = (kind == Kind::Request).then(|| self.slots[to as usize].pe.balancer.queued_requests());
+        (self.sink)(Event::Recv { t: self.now, pe: to, from, id, kind, queue });
+        let cost = self.call(to, |pe, ctx| pe.on_message(ctx, from, msg));
+        self.maybe_busy(to, cost);
+    }
+
+    /// Emits `busy` and starts working if the PE just got work.
+    fn maybe_busy(&mut self, pe: PeId, delay: u64) {
+        let slot = &mut self.slots[pe as usize];
+        if !slot.busy && slot.pe.has_work() {
+            slot.busy = true;
+            self.holding += 1;
+            (self.sink)(Event::Busy { t: self.now, pe });
+            self.start_slice(pe, self.now + delay);
+        }
+    }
+
+    fn start_slice(&mut self, pe: PeId, at: u64) {
+        let (dt, slot) = (self.cfg.dt, &mut self.slots[pe as usize]);
+        let task = slot.pe.task_mut().expect("a busy PE has a task");
+        let mut log = WorkLog::default();
+        let gen = task.generation();
+        let units = task.work(dt, &mut log);
+        let end = at + units * slot.speed;
+        slot.slice = Some(Slice { units, gen, log });
+        self.push(end, Item::SliceEnd { pe });
+    }
+
+    fn slice_end(&mut self, pe: PeId) {
+        let s = self.slots[pe as usize].slice.take().expect("a slice was running");
+        (self.sink)(Event::Work { t: self.now, pe, units: s.units, gen: s.gen, fp: s.log.fp });
+        if self.slots[pe as usize].pe.has_work() {
+            let cost = self.call(pe, |p, ctx| p.on_poll(ctx));
+            self.start_slice(pe, self.now + cost);
+        } else {
+            self.slots[pe as usize].busy = false;
+            self.holding -= 1;
+            (self.sink)(Event::Idle { t: self.now, pe });
+            let cost = self.call(pe, |p, ctx| p.on_exhausted(ctx));
+            self.maybe_busy(pe, cost);
+        }
+    }
+}

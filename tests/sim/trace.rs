@@ -1,0 +1,112 @@
+//! Determinism, the trace format, `check-trace`, and a JSON snapshot.
+
+use lbcheck::sim::scenario::DetectorKind;
+
+use super::{lbcheck, scenario};
+
+fn trace_bytes(s: &lbcheck::sim::scenario::Scenario) -> Vec<u8> {
+    let mut buf = Vec::new();
+    s.run(Some(&mut buf)).expect("trace into memory");
+    buf
+}
+
+#[test]
+fn same_seed_same_event_stream() {
+    for d in super::DETECTORS {
+        let mut s = scenario("uts:args=-t 0 -b 30 -q 0.2 -m 4 -r 11", d, 13, 77);
+        s.sim.latency = Some((1, 40));
+        let (a, b) = (trace_bytes(&s), trace_bytes(&s));
+        assert!(a.len() > 1000);
+        assert_eq!(a, b, "two runs of the same seed differ ({d})");
+        s.sim.seed += 1;
+        assert_ne!(a, trace_bytes(&s), "another seed should give another stream");
+    }
+}
+
+fn write_trace(name: &str, extra: &[&str]) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("lbcheck-{name}-{}.jsonl", std::process::id()));
+    let mut args = vec!["simulate", "--workload", "uts:default", "--pes", "8", "--seed", "5", "--trace"];
+    let p = path.to_str().unwrap().to_string();
+    args.push(&p);
+    args.extend_from_slice(extra);
+    let (code, _, err) = lbcheck(&args);
+    assert_eq!(code, 0, "{err}");
+    path
+}
+
+#[test]
+fn check_trace_accepts_the_simulators_trace() {
+    for t in ["energy", "energy-tree", "four-counter"] {
+        let path = write_trace(t, &["--termination", t]);
+        let (code, out, err) = lbcheck(&["check-trace", path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{out}{err}");
+        std::fs::remove_file(path).ok();
+    }
+}
+
+#[test]
+fn check_trace_rejects_a_lost_work_message() {
+    let path = write_trace("lost", &["--termination", "four-counter"]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lost = text.lines().position(|l| l.contains("\"ev\":\"recv\"") && l.contains("\"kind\":\"work\"")).unwrap();
+    let edited: Vec<&str> = text.lines().enumerate().filter(|(i, _)| *i != lost).map(|(_, l)| l).collect();
+    std::fs::write(&path, edited.join("\n") + "\n").unwrap();
+    let (code, _, err) = lbcheck(&["check-trace", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no_early_termination") && err.contains("line"), "{err}");
+    std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn check_trace_bad_input_exits_2() {
+    let path = std::env::temp_dir().join(format!("lbcheck-garbage-{}.jsonl", std::process::id()));
+    std::fs::write(&path, "{\"ev\":\"end\",\"t\":1}\nnot json\n").unwrap();
+    let (code, _, err) = lbcheck(&["check-trace", path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 2"), "{err}");
+    let (code, _, err) = lbcheck(&["check-trace", "/nonexistent/trace.jsonl"]);
+    assert_eq!(code, 2, "{err}");
+    std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn small_run_json_snapshot() {
+    let (code, out, err) = lbcheck(&[
+        "simulate",
+        "--workload",
+        "uts:default",
+        "--termination",
+        "four-counter",
+        "--pes",
+        "4",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    insta::assert_json_snapshot!(v);
+}
+
+#[test]
+fn simulate_bad_arguments_exit_2() {
+    let cases: &[&[&str]] = &[
+        &["simulate", "--workload", "uts:T9"],
+        &["simulate", "--workload", "uts:default", "--termination", "telepathy"],
+        &["simulate", "--workload", "uts:default", "--balancer", "magic"],
+        &["simulate", "--workload", "uts:default", "--pes", "0"],
+        &["simulate", "--workload", "uts:default", "--latency", "9..3"],
+        &["simulate", "--workload", "uts:default", "--slow", "2:0"],
+        &["simulate", "--workload", "uts:default", "--mutant", "gremlin"],
+        &["simulate", "--workload", "uts:default", "--dt", "0"],
+        &["simulate", "--workload", "uts:default", "--t-rout", "0"],
+        &["simulate", "--workload", "uts:default", "--latency", "0..5"],
+        &["simulate", "--workload", "uts:default", "--trace", "/nonexistent/dir/t.jsonl"],
+    ];
+    for args in cases {
+        let (code, _, err) = lbcheck(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let _ = DetectorKind::Energy;
+}
