@@ -16,12 +16,13 @@ for target in sim_run trace_parser; do
   cargo fuzz build -O "$target" 2>&1 | tail -n 3
   mkdir -p "fuzz/corpus/$target"
   echo "fuzzing $target for ${seconds}s"
-  cargo fuzz run -O "$target" "fuzz/corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=4096 2>&1 |
-    grep -E "^(#[0-9]+ *DONE|Done|==|SUMMARY|ERROR|thread)|panicked" | tail -n 5
-  status=${PIPESTATUS[0]}
-  if [ "$status" -ne 0 ]; then
-    echo "fuzz target $target failed (exit $status); see fuzz/artifacts/$target/"
+  log=$(mktemp)
+  if ! cargo fuzz run -O "$target" "fuzz/corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=4096 >"$log" 2>&1; then
+    grep -E "panicked|ERROR|SUMMARY|replay" "$log" | head -n 20
+    echo "fuzz target $target failed; the crashing input is in fuzz/artifacts/$target/ (full log: $log)"
     exit 1
   fi
+  grep -E "^Done" "$log" || tail -n 2 "$log"
+  rm -f "$log"
 done
 echo "fuzzing passed"
