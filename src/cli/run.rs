@@ -1,0 +1,118 @@
+//! `lbcheck run`: the protocols on real threads (`runtime::threads`); with
+//! `--check`, the recorded event stream is checked against every property
+//! (exit 1 if one fails).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use lbcheck::problem::{sequential, spec, Workload};
+use lbcheck::protocol::random_polling;
+use lbcheck::runtime::threads::{ThreadConfig, ThreadRun};
+use lbcheck::runtime::RealRun;
+use lbcheck::sim::scenario::DetectorKind;
+use serde_json::json;
+
+use super::verdicts;
+
+#[derive(Args, Debug)]
+#[command(after_help = format!("WORKLOAD forms:\n{}", spec::FORMS))]
+pub struct RunArgs {
+    /// Load balancer (only random-polling so far).
+    #[arg(long, default_value = "random-polling")]
+    balancer: String,
+    /// Termination detector: energy, energy-tree, four-counter.
+    #[arg(long, default_value = "four-counter")]
+    termination: String,
+    /// The workload (see the forms below).
+    #[arg(long)]
+    workload: String,
+    /// DFS-stack split strategy: bottom-one, bottom-half, all-half, cutoff:<depth>.
+    #[arg(long, default_value = "bottom-half")]
+    split: String,
+    /// Number of threads (one PE each).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// Seed of the PEs' random streams (default: $LBCHECK_SEED, else 0).
+    #[arg(long, env = "LBCHECK_SEED", default_value_t = 0)]
+    seed: u64,
+    /// Δt: work units (nodes) between polls.
+    #[arg(long, default_value_t = ThreadConfig::default().dt, value_parser = clap::value_parser!(u64).range(1..))]
+    dt: u64,
+    /// Reject requests that find this many queued (001 §4).
+    #[arg(long)]
+    queue_limit: Option<u32>,
+    /// Record the event stream and check every property (slower; also times the sequential reference).
+    #[arg(long)]
+    check: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
+    let spec = spec_of(&a)?;
+    let (run, check, t_seq_secs) = if a.check {
+        let start = Instant::now();
+        let seq = sequential::run(spec.workload.root(spec.split));
+        let t_seq_secs = start.elapsed().as_secs_f64();
+        let (run, check) = spec.run_checked(lbcheck::check::Reference { fp: seq.log.fp, t_seq: seq.work });
+        (run, Some(check), Some(t_seq_secs))
+    } else {
+        (spec.execute(), None, None)
+    };
+    let out = to_json(&spec, &run, check.as_ref(), t_seq_secs);
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        print!("{}", verdicts::human(&out));
+    }
+    Ok(match &check {
+        Some(c) => verdicts::exit_code(c, &spec.replay()),
+        None => ExitCode::SUCCESS,
+    })
+}
+
+fn spec_of(a: &RunArgs) -> anyhow::Result<RealRun> {
+    if a.balancer != "random-polling" {
+        bail!("unknown balancer `{}`; valid: random-polling", a.balancer);
+    }
+    let workload: Workload = a.workload.parse()?;
+    let detector: DetectorKind = a.termination.parse().map_err(anyhow::Error::msg)?;
+    let threads = ThreadConfig { pes: a.threads, seed: a.seed, dt: a.dt, record: a.check, mutant: None };
+    let polling = random_polling::Config { queue_limit: a.queue_limit, ..Default::default() };
+    Ok(RealRun { workload, split: a.split.parse().context("--split")?, detector, threads, polling })
+}
+
+/// The keys of `simulate`'s JSON, with times in seconds, plus `nodes_per_sec`.
+fn to_json(
+    s: &RealRun,
+    r: &ThreadRun,
+    check: Option<&lbcheck::check::CheckReport>,
+    t_seq: Option<f64>,
+) -> serde_json::Value {
+    let t_par = r.elapsed.as_secs_f64();
+    let nodes = r.total_units();
+    let m = check.map(|c| &c.metrics);
+    json!({
+        "t_par": t_par,
+        "t_last_work": m.and_then(|m| m.t_last_work).map(|t| t as f64 * 1e-9),
+        "t_seq": t_seq,
+        "efficiency": t_seq.map(|t| t / (f64::from(s.threads.pes) * t_par)),
+        "pes": s.threads.pes,
+        "messages": m.map(|m| &m.messages),
+        "max_gen": m.map(|m| m.max_gen),
+        "properties": check.map(|c| &c.properties),
+        "replay": s.replay(),
+        "metrics": m,
+        "steps": m.map(|m| m.events),
+        "finished": true,
+        "workload": s.workload.to_string(),
+        "termination": s.detector.to_string(),
+        "mutant": serde_json::Value::Null,
+        "nodes": nodes,
+        "nodes_per_sec": nodes as f64 / t_par,
+        "units_per_pe": r.units,
+    })
+}

@@ -1,0 +1,97 @@
+//! One PE's mailbox: a locked queue, a condition variable an idle PE blocks
+//! on, a length hint that a busy PE polls without locking, and a `sleeping`
+//! flag so that senders notify only a PE that is (about to be) blocked.
+//!
+//! Protocol: the receiver sets `sleeping` and waits *under the lock*, after
+//! finding the queue empty; a sender pushes and reads `sleeping` *under the
+//! same lock*, and notifies if it was set. The lock orders the two, so a
+//! notification is never lost. The two [`ThreadMutant`]s break exactly this.
+
+use std::collections::VecDeque;
+
+use super::mutants::ThreadMutant;
+use crate::protocol::{Msg, PeId};
+use crate::sync::{spin_hint, AtomicBool, AtomicUsize, Condvar, Mutex, Ordering, SPIN_LIMIT};
+
+/// A message with its sender and trace id.
+pub(crate) struct Envelope<T> {
+    pub(crate) from: PeId,
+    pub(crate) id: u64,
+    pub(crate) msg: Msg<T>,
+}
+
+/// One PE's mailbox (cache-line aligned so PEs do not share lines).
+#[repr(align(128))]
+pub(crate) struct Mailbox<T> {
+    queue: Mutex<VecDeque<Envelope<T>>>,
+    ready: Condvar,
+    /// Queue length as last published under the lock (a hint).
+    len: AtomicUsize,
+    /// The receiver is blocked, or about to block, on `ready`.
+    sleeping: AtomicBool,
+    mutant: Option<ThreadMutant>,
+}
+
+impl<T> Mailbox<T> {
+    /// An empty mailbox, possibly with a deliberate bug.
+    pub(crate) fn new(mutant: Option<ThreadMutant>) -> Self {
+        Mailbox {
+            queue: Mutex::new(VecDeque::new()),
+            ready: Condvar::new(),
+            len: AtomicUsize::new(0),
+            sleeping: AtomicBool::new(false),
+            mutant,
+        }
+    }
+
+    /// Delivers `env`, waking the receiver if it sleeps.
+    pub(crate) fn push(&self, env: Envelope<T>) {
+        let early = self.sleeping.load(Ordering::Relaxed); // only the mutant uses it
+        let mut q = self.queue.lock().expect("mailbox lock");
+        q.push_back(env);
+        self.len.store(q.len(), Ordering::Release);
+        let wake = match self.mutant {
+            Some(ThreadMutant::SleepFlagOutsideLock) => early,
+            _ => self.sleeping.load(Ordering::Relaxed),
+        };
+        drop(q);
+        if wake {
+            self.ready.notify_one();
+        }
+    }
+
+    /// Moves every queued message into `out` without blocking (a busy PE's
+    /// poll); returns at once, without locking, when the hint says empty.
+    pub(crate) fn drain_into(&self, out: &mut VecDeque<Envelope<T>>) {
+        if self.len.load(Ordering::Acquire) == 0 {
+            return;
+        }
+        let mut q = self.queue.lock().expect("mailbox lock");
+        out.append(&mut q);
+        self.len.store(0, Ordering::Relaxed);
+    }
+
+    /// The next message, blocking (after a short spin) while there is none.
+    pub(crate) fn pop_blocking(&self) -> Envelope<T> {
+        for _ in 0..SPIN_LIMIT {
+            if self.len.load(Ordering::Acquire) > 0 {
+                break;
+            }
+            spin_hint();
+        }
+        let mut q = self.queue.lock().expect("mailbox lock");
+        loop {
+            if let Some(env) = q.pop_front() {
+                self.len.store(q.len(), Ordering::Relaxed);
+                return env;
+            }
+            self.sleeping.store(true, Ordering::Relaxed);
+            if self.mutant == Some(ThreadMutant::LostWakeup) {
+                drop(q); // checked "empty", then parks without holding the lock
+                q = self.queue.lock().expect("mailbox lock");
+            }
+            q = self.ready.wait(q).expect("mailbox lock");
+            self.sleeping.store(false, Ordering::Relaxed);
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! The threaded driver: the unchanged sans-IO [`Pe`] (balancer + detector)
+//! on P OS threads (../shared/ARCHITECTURE.md "One protocol, many drivers").
+//!
+//! Each PE thread follows the call order of [`crate::protocol`]: it works
+//! Δt units (nodes) on its subproblem, handles every message that arrived
+//! meanwhile ([`Pe::on_message`]; a busy PE polls its mailbox's length hint
+//! without locking), then polls ([`Pe::on_poll`], 001 Fig. 1: serve one
+//! queued request) or, with its subproblem empty, goes idle
+//! ([`Pe::on_exhausted`]) and blocks on its mailbox until a message comes.
+//! A thread stops once its PE learnt of termination (the announcement spread
+//! down the reduction tree); messages still queued for it are dropped.
+//! Victims come from the PE's own seeded stream, so all nondeterminism is in
+//! the thread interleaving — which is what loom explores.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha8Rng;
+
+use super::mailbox::{Envelope, Mailbox};
+use super::mutants::ThreadMutant;
+use super::record::{merge, Recorder};
+use crate::event::{Event, Kind};
+use crate::problem::{Subproblem, WorkLog};
+use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
+use crate::sim::rng::{stream, Purpose};
+use crate::sync::{thread, Arc, AtomicU64};
+
+/// Parameters of a threaded run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadConfig {
+    /// Number of PEs, one thread each (P ≥ 1).
+    pub pes: u32,
+    /// Seed of the PEs' random streams (victim choice).
+    pub seed: u64,
+    /// Δt: work units (nodes) between polls, ≥ 1.
+    pub dt: u64,
+    /// Record the event stream (off for benchmarks).
+    pub record: bool,
+    /// A deliberate bug of the driver, if any.
+    pub mutant: Option<ThreadMutant>,
+}
+
+impl Default for ThreadConfig {
+    fn default() -> Self {
+        ThreadConfig { pes: 2, seed: 0, dt: 64, record: false, mutant: None }
+    }
+}
+
+/// What a threaded run did.
+#[derive(Debug)]
+pub struct ThreadRun {
+    /// Wall-clock time from before the threads start until all joined.
+    pub elapsed: Duration,
+    /// Work units done by each PE.
+    pub units: Vec<u64>,
+    /// The merged event stream ending with `end`, when recorded.
+    pub events: Option<Vec<Event>>,
+}
+
+impl ThreadRun {
+    /// Work units done by all PEs.
+    pub fn total_units(&self) -> u64 {
+        self.units.iter().sum()
+    }
+}
+
+struct Shared<T> {
+    boxes: Vec<Mailbox<T>>,
+    seq: AtomicU64,
+    start: Instant,
+    pes: u32,
+}
+
+struct Done {
+    units: u64,
+    batches: Option<Vec<(u64, Vec<Event>)>>,
+}
+
+/// Runs `root` (given to PE 0) on `cfg.pes` threads with PEs built by `make`.
+pub fn run<T, B, D>(cfg: &ThreadConfig, root: T, make: impl Fn(PeId) -> Pe<B, D>) -> ThreadRun
+where
+    T: Subproblem + 'static,
+    B: Balancer<Task = T> + Send + 'static,
+    D: Detector<T> + Send + 'static,
+{
+    assert!(cfg.pes >= 1 && cfg.dt >= 1, "need P >= 1 and Δt >= 1, got {cfg:?}");
+    let start = Instant::now();
+    let boxes = (0..cfg.pes).map(|_| Mailbox::new(cfg.mutant)).collect();
+    let shared = Arc::new(Shared { boxes, seq: AtomicU64::new(0), start, pes: cfg.pes });
+    let mut root = Some(root);
+    let handles: Vec<_> = (0..cfg.pes)
+        .map(|me| {
+            let worker = Worker::new(me, make(me), cfg, shared.clone());
+            let part = root.take();
+            thread::spawn(move || worker.run(part))
+        })
+        .collect();
+    let done: Vec<Done> =
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect();
+    let elapsed = start.elapsed();
+    let units = done.iter().map(|d| d.units).collect();
+    let events = cfg.record.then(|| merge(done.into_iter().filter_map(|d| d.batches).collect()));
+    ThreadRun { elapsed, units, events }
+}
+
+struct Worker<T, B, D> {
+    me: PeId,
+    pe: Pe<B, D>,
+    rng: ChaCha8Rng,
+    shared: Arc<Shared<T>>,
+    dt: u64,
+    busy: bool,
+    next_id: u64,
+    units: u64,
+    rec: Option<Recorder>,
+    out: Vec<Command<T>>,
+    inbox: VecDeque<Envelope<T>>,
+    outgoing: Vec<(PeId, Envelope<T>)>,
+}
+
+impl<T, B, D> Worker<T, B, D>
+where
+    T: Subproblem,
+    B: Balancer<Task = T>,
+    D: Detector<T>,
+{
+    fn new(me: PeId, pe: Pe<B, D>, cfg: &ThreadConfig, shared: Arc<Shared<T>>) -> Self {
+        Worker {
+            me,
+            pe,
+            rng: stream(cfg.seed, me, Purpose::Protocol),
+            shared,
+            dt: cfg.dt,
+            busy: false,
+            next_id: 0,
+            units: 0,
+            rec: cfg.record.then(Recorder::default),
+            out: Vec::new(),
+            inbox: VecDeque::new(),
+            outgoing: Vec::new(),
+        }
+    }
+
+    fn run(mut self, part: Option<T>) -> Done {
+        self.call(|pe, ctx| pe.start(ctx, part, None));
+        while !self.pe.terminated() {
+            if self.pe.has_work() {
+                self.slice();
+            } else {
+                let env = self.shared.boxes[self.me as usize].pop_blocking();
+                self.deliver(env);
+            }
+        }
+        self.flush();
+        Done { units: self.units, batches: self.rec.map(Recorder::into_batches) }
+    }
+
+    /// One work slice of Δt units, the messages that came meanwhile, then a
+    /// poll or, out of work, the transition to idle.
+    fn slice(&mut self) {
+        let task = self.pe.task_mut().expect("a PE with work has a task");
+        let gen = task.generation();
+        let mut log = WorkLog::default();
+        let units = task.work(self.dt, &mut log);
+        self.units += units;
+        let me = self.me;
+        self.note(|| Event::Work { t: 0, pe: me, units, gen, fp: log.fp });
+        self.shared.boxes[me as usize].drain_into(&mut self.inbox);
+        while let Some(env) = self.inbox.pop_front() {
+            self.deliver(env);
+            if self.pe.terminated() {
+                self.inbox.clear();
+                return;
+            }
+        }
+        if self.pe.has_work() {
+            self.call(|pe, ctx| pe.on_poll(ctx));
+        } else {
+            self.busy = false;
+            self.note(|| Event::Idle { t: 0, pe: me });
+            self.call(|pe, ctx| pe.on_exhausted(ctx));
+        }
+    }
+
+    fn deliver(&mut self, env: Envelope<T>) {
+        if let Some(rec) = &mut self.rec {
+            let kind = env.msg.kind();
+            let queue = (kind == Kind::Request).then(|| self.pe.balancer.queued_requests());
+            rec.push(Event::Recv { t: 0, pe: self.me, from: env.from, id: env.id, kind, queue });
+        }
+        let (from, msg) = (env.from, env.msg);
+        self.call(|pe, ctx| pe.on_message(ctx, from, msg));
+    }
+
+    /// Runs a handler, carries out its commands, records the batch, and only
+    /// then pushes the messages it sent (so each `send` precedes its `recv`).
+    fn call(&mut self, f: impl FnOnce(&mut Pe<B, D>, &mut Ctx<T>)) {
+        let mut ctx =
+            Ctx { now: self.units, me: self.me, pes: self.shared.pes, rng: &mut self.rng, out: &mut self.out };
+        f(&mut self.pe, &mut ctx);
+        let mut out = std::mem::take(&mut self.out);
+        out.drain(..).for_each(|cmd| self.apply(cmd));
+        self.out = out;
+        if !self.busy && self.pe.has_work() {
+            self.busy = true;
+            let me = self.me;
+            self.note(|| Event::Busy { t: 0, pe: me });
+        }
+        self.flush();
+        let mut outgoing = std::mem::take(&mut self.outgoing);
+        for (to, env) in outgoing.drain(..) {
+            self.shared.boxes[to as usize].push(env);
+        }
+        self.outgoing = outgoing;
+    }
+
+    fn apply(&mut self, cmd: Command<T>) {
+        let pe = self.me;
+        let event = match cmd {
+            Command::Send { to, msg } => return self.send(to, msg),
+            Command::Split { gen } => Event::Split { t: 0, pe, gen },
+            Command::Energy(held) => Event::Energy { t: 0, pe, held },
+            Command::Wave { wave, sent, recv } => Event::Wave { t: 0, wave, sent, recv },
+            Command::Announce => Event::Announce { t: 0, pe },
+            Command::Terminated => Event::Terminated { t: 0, pe },
+        };
+        self.note(|| event);
+    }
+
+    fn send(&mut self, to: PeId, msg: Msg<T>) {
+        self.next_id += 1;
+        let id = self.next_id * u64::from(self.shared.pes) + u64::from(self.me);
+        if let Some(rec) = &mut self.rec {
+            let energy = match &msg {
+                Msg::Work { energy, .. } => energy.clone(),
+                Msg::Energy(e) => Some(e.clone()),
+                _ => None,
+            };
+            rec.push(Event::Send { t: 0, from: self.me, to, id, kind: msg.kind(), energy });
+        }
+        self.outgoing.push((to, Envelope { from: self.me, id, msg }));
+    }
+
+    /// Records an event (built only when recording).
+    fn note(&mut self, event: impl FnOnce() -> Event) {
+        if let Some(rec) = &mut self.rec {
+            rec.push(event());
+        }
+    }
+
+    fn flush(&mut self) {
+        if let Some(rec) = &mut self.rec {
+            rec.flush(&self.shared.seq, self.shared.start);
+        }
+    }
+}
