@@ -6,13 +6,11 @@
 //! after the poll; a busy PE queues requests until its next poll, while
 //! detector messages are handled on arrival (they cost no time).
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use rand::seq::index::sample;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use super::agenda::Agenda;
 use super::rng::{stream, Purpose};
 use super::SimConfig;
 use crate::event::{Event, Kind};
@@ -59,29 +57,6 @@ enum Item<T> {
     SliceEnd { pe: PeId },
 }
 
-struct Entry<T> {
-    time: u64,
-    seq: u64,
-    item: Item<T>,
-}
-
-impl<T> PartialEq for Entry<T> {
-    fn eq(&self, o: &Self) -> bool {
-        (self.time, self.seq) == (o.time, o.seq)
-    }
-}
-impl<T> Eq for Entry<T> {}
-impl<T> PartialOrd for Entry<T> {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl<T> Ord for Entry<T> {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        (self.time, self.seq).cmp(&(o.time, o.seq))
-    }
-}
-
 struct Slice {
     units: u64,
     gen: u32,
@@ -99,11 +74,10 @@ struct Slot<B, D> {
 struct Sim<'s, T, B, D> {
     cfg: SimConfig,
     slots: Vec<Slot<B, D>>,
-    queue: BinaryHeap<Reverse<Entry<T>>>,
+    agenda: Agenda<Item<T>>,
     out: Vec<Command<T>>,
     latency: ChaCha8Rng,
     now: u64,
-    seq: u64,
     next_id: u64,
     /// PEs holding work, and work messages in flight (the driver's truth).
     holding: u32,
@@ -136,11 +110,10 @@ where
     let mut sim = Sim {
         cfg: *cfg,
         slots,
-        queue: BinaryHeap::new(),
+        agenda: Agenda::default(),
         out: Vec::new(),
         latency: stream(cfg.seed, 0, Purpose::Latency),
         now: 0,
-        seq: 0,
         next_id: 0,
         holding: 0,
         work_in_flight: 0,
@@ -193,16 +166,17 @@ where
 
     fn event_loop(mut self) -> Outcome {
         let (mut steps, horizon) = (0, self.cfg.detect_horizon());
-        while let Some(Reverse(entry)) = self.queue.pop() {
+        while let Some(time) = self.agenda.peek_time() {
             if steps == self.cfg.max_steps {
                 return Outcome { steps, end_time: self.now, stop: Stop::StepCap };
             }
-            if let Some(quiet_since) = self.quiet_since.filter(|q| !self.announced && entry.time > q + horizon) {
+            if let Some(quiet_since) = self.quiet_since.filter(|q| !self.announced && time > q + horizon) {
                 return Outcome { steps, end_time: self.now, stop: Stop::NotAnnounced { quiet_since } };
             }
             steps += 1;
-            self.now = entry.time;
-            match entry.item {
+            let (time, item) = self.agenda.pop().expect("peeked");
+            self.now = time;
+            match item {
                 Item::Deliver { to, from, id, msg } => self.deliver(to, from, id, msg),
                 Item::SliceEnd { pe } => self.slice_end(pe),
             }
@@ -220,11 +194,6 @@ where
             (false, Some(_)) => self.quiet_since = None,
             _ => {}
         }
-    }
-
-    fn push(&mut self, time: u64, item: Item<T>) {
-        self.seq += 1;
-        self.queue.push(Reverse(Entry { time, seq: self.seq, item }));
     }
 
     /// Runs a handler of PE `me` and carries out its commands; returns the
@@ -274,7 +243,7 @@ where
             Some((a, b)) => self.latency.random_range(a..=b),
             None => self.cfg.t_rout,
         };
-        self.push(self.now + cost + latency, Item::Deliver { to, from, id, msg });
+        self.agenda.push(self.now + cost + latency, Item::Deliver { to, from, id, msg });
         0
     }
 
@@ -306,7 +275,7 @@ where
         let units = task.work(dt, &mut log);
         let end = at + units * slot.speed;
         slot.slice = Some(Slice { units, gen, log });
-        self.push(end, Item::SliceEnd { pe });
+        self.agenda.push(end, Item::SliceEnd { pe });
     }
 
     fn slice_end(&mut self, pe: PeId) {

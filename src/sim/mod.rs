@@ -8,6 +8,7 @@
 //! (time, sequence number), all randomness comes from [`rng`] streams, and
 //! the same configuration and seed give the same event stream, byte for byte.
 
+pub mod agenda;
 pub mod logp;
 pub mod rng;
 pub mod scenario;
