@@ -21,7 +21,46 @@ pub enum Mutant {
     SplitDuplicates,
     /// Random polling: the part split off is sent to nobody (work lost).
     SplitLoses,
+    /// Random polling: an idle PE asks only PE (i+1) mod P (000 §1.1's
+    /// neighbourhood polling, whose busy clusters hide large subproblems).
+    PollNeighbour,
+    /// Random polling: the server gives away a single atomic unit
+    /// ([`crate::problem::Subproblem::split_small`]), so splits make no progress in h.
+    SplitTiny,
+    /// Random polling: a busy PE serves its queue only every 64th poll, as if
+    /// Δt were 64 times the configured value.
+    PollLazy,
+    /// Random polling: at a poll the first queued request is served and the
+    /// rest vanish (their senders wait forever).
+    ServeOneDropRest,
+    /// Random polling: every idle PE asks PE 0 (PE 0 asks PE 1), and PE 0
+    /// queues requests even while idle: requests pile up in one queue
+    /// (001 Lemma 1.3 needs uniform victims).
+    PollHotspot,
 }
+
+/// Which checker a mutant is shown failing under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checker {
+    /// An invariant of `check/`, on every run (`lbcheck simulate`).
+    Invariant,
+    /// A statistical claim of `bounds/` (`lbcheck bounds`).
+    Bounds,
+}
+
+/// The claims of `lbcheck bounds` (`crate::bounds`) a mutant can be listed
+/// under; every other `fails` names an invariant.
+pub const BOUND_CLAIMS: &[&str] = &[
+    "formula",
+    "lower_bound_eq1",
+    "t_par",
+    "t_par_trend",
+    "gen_depth",
+    "gen_depth_trend",
+    "queue",
+    "traffic",
+    "traffic_trend",
+];
 
 /// One catalogue entry.
 pub struct Entry {
@@ -81,7 +120,53 @@ pub const CATALOGUE: &[Entry] = &[
         detector: "any",
         what: "the server splits off a part and sends it to nobody (work lost), rejecting the request",
     },
+    Entry {
+        mutant: Mutant::PollNeighbour,
+        name: "poll-neighbour",
+        fails: "t_par",
+        detector: "any",
+        what: "an idle PE asks only PE (i+1) mod P: busy clusters hide large subproblems (000 §1.1)",
+    },
+    Entry {
+        mutant: Mutant::SplitTiny,
+        name: "split-tiny",
+        fails: "traffic",
+        detector: "any",
+        what: "the server gives away a single atomic unit, so splitting makes no progress in h",
+    },
+    Entry {
+        mutant: Mutant::PollLazy,
+        name: "poll-lazy",
+        fails: "t_par",
+        detector: "any",
+        what: "a busy PE serves requests only every 64th poll: Δt far larger than configured",
+    },
+    Entry {
+        mutant: Mutant::ServeOneDropRest,
+        name: "serve-one-drop-rest",
+        fails: "t_par",
+        detector: "any",
+        what: "at a poll only the first queued request is answered; the rest vanish",
+    },
+    Entry {
+        mutant: Mutant::PollHotspot,
+        name: "poll-hotspot",
+        fails: "queue",
+        detector: "any",
+        what: "every idle PE asks PE 0 (PE 0 asks PE 1), which queues them even while idle (001 Lemma 1.3)",
+    },
 ];
+
+impl Entry {
+    /// The checker this mutant is shown failing under: [`Checker::Bounds`]
+    /// if `fails` names a claim of [`BOUND_CLAIMS`], else [`Checker::Invariant`].
+    pub fn checker(&self) -> Checker {
+        match BOUND_CLAIMS.contains(&self.fails) {
+            true => Checker::Bounds,
+            false => Checker::Invariant,
+        }
+    }
+}
 
 impl Mutant {
     /// The mutant's catalogue entry.

@@ -134,6 +134,16 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
         Some(DfsStack { nodes: away, rule: self.rule.clone(), strategy: self.strategy, gen: self.gen })
     }
 
+    /// Gives away the top node alone (the deepest untried one).
+    fn split_small(&mut self) -> Option<Self> {
+        if self.nodes.len() < 2 {
+            return None;
+        }
+        let top = self.nodes.pop().expect("two nodes");
+        self.gen += 1;
+        Some(DfsStack { nodes: vec![top], rule: self.rule.clone(), strategy: self.strategy, gen: self.gen })
+    }
+
     fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }

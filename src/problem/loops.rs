@@ -97,6 +97,15 @@ impl Subproblem for LoopTask {
         Some(other)
     }
 
+    fn split_small(&mut self) -> Option<LoopTask> {
+        if self.hi - self.lo < 2 {
+            return None;
+        }
+        self.gen += 1;
+        self.hi -= 1;
+        Some(LoopTask { lo: self.hi, hi: self.hi + 1, gen: self.gen, cfg: self.cfg })
+    }
+
     fn is_empty(&self) -> bool {
         self.lo == self.hi
     }

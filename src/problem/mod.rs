@@ -45,6 +45,16 @@ pub trait Subproblem: Clone + Send + std::fmt::Debug {
     /// yield `None` and are unchanged.
     fn split(&mut self) -> Option<Self>;
 
+    /// Splits off the smallest part the subproblem allows (a single atomic
+    /// unit: one work unit, one loop iteration, one stack node) and returns
+    /// it; `self` keeps the rest. The generation rules are those of
+    /// [`split`](Subproblem::split). This is the deliberately useless split of
+    /// the `split-tiny` mutant (it makes no progress in h); the default is
+    /// [`split`](Subproblem::split).
+    fn split_small(&mut self) -> Option<Self> {
+        self.split()
+    }
+
     /// True when no work is left (T(I) = 0).
     fn is_empty(&self) -> bool;
 

@@ -210,6 +210,15 @@ impl Subproblem for SynthTask {
         Some(other)
     }
 
+    fn split_small(&mut self) -> Option<SynthTask> {
+        if self.size() <= self.cfg.atomic || self.size() < 2 {
+            return None;
+        }
+        self.gen += 1;
+        self.hi -= 1;
+        Some(SynthTask { lo: self.hi, hi: self.hi + 1, gen: self.gen, phase: Phase::Large, cfg: self.cfg })
+    }
+
     fn is_empty(&self) -> bool {
         self.lo == self.hi
     }
@@ -241,6 +250,14 @@ mod tests {
         let o = t.split().unwrap();
         assert_eq!((t.size(), o.size(), t.generation(), o.generation()), (9, 1, 1, 1));
         assert_eq!(cfg(10, 1, Policy::Peel).h(), 9);
+    }
+
+    #[test]
+    fn split_small_gives_one_unit() {
+        let mut t = cfg(10, 2, Policy::Balanced).root();
+        let o = t.split_small().unwrap();
+        assert_eq!((t.size(), o.size(), t.generation(), o.generation()), (9, 1, 1, 1));
+        assert!(cfg(2, 2, Policy::Balanced).root().split_small().is_none());
     }
 
     #[test]

@@ -41,6 +41,14 @@ impl Subproblem for Task {
         }
     }
 
+    fn split_small(&mut self) -> Option<Task> {
+        match self {
+            Task::Synthetic(t) => t.split_small().map(Task::Synthetic),
+            Task::Uts(t) => t.split_small().map(Task::Uts),
+            Task::Loop(t) => t.split_small().map(Task::Loop),
+        }
+    }
+
     fn is_empty(&self) -> bool {
         each!(self, t => t.is_empty())
     }

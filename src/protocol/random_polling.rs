@@ -34,12 +34,17 @@ pub struct RandomPolling<T> {
     cfg: Config,
     task: Option<T>,
     queue: VecDeque<PeId>,
+    /// Polls so far (the `poll-lazy` mutant serves every 64th).
+    polls: u64,
 }
+
+/// The `poll-lazy` mutant serves requests only at every this many polls.
+pub const LAZY_FACTOR: u64 = 64;
 
 impl<T: Subproblem> RandomPolling<T> {
     /// A PE with no work yet.
     pub fn new(cfg: Config) -> Self {
-        RandomPolling { cfg, task: None, queue: VecDeque::new() }
+        RandomPolling { cfg, task: None, queue: VecDeque::new(), polls: 0 }
     }
 
     /// Sends a request to a uniformly random other PE (none if P = 1).
@@ -47,10 +52,14 @@ impl<T: Subproblem> RandomPolling<T> {
         if ctx.pes < 2 {
             return;
         }
-        let mut victim = ctx.rng.random_range(0..ctx.pes - 1);
-        if victim >= ctx.me {
-            victim += 1;
-        }
+        let victim = match self.cfg.mutant {
+            Some(Mutant::PollNeighbour) => (ctx.me + 1) % ctx.pes,
+            Some(Mutant::PollHotspot) => (ctx.me == 0) as PeId,
+            _ => {
+                let v = ctx.rng.random_range(0..ctx.pes - 1);
+                v + (v >= ctx.me) as PeId
+            }
+        };
         ctx.send(victim, Msg::Request);
     }
 
@@ -59,6 +68,7 @@ impl<T: Subproblem> RandomPolling<T> {
         let task = self.task.as_mut().expect("serve only with work");
         let part = match self.cfg.mutant {
             Some(Mutant::SplitDuplicates) => task.clone().split(), // the whole is kept
+            Some(Mutant::SplitTiny) => task.split_small(),
             _ => task.split(),
         };
         match part {
@@ -77,7 +87,8 @@ impl<T: Subproblem> RandomPolling<T> {
 
     fn on_request(&mut self, ctx: &mut Ctx<T>, from: PeId) {
         let full = self.cfg.queue_limit.is_some_and(|l| self.queue.len() >= l as usize);
-        match (self.has_work() && !full, self.cfg.mutant) {
+        let hoard = self.cfg.mutant == Some(Mutant::PollHotspot) && ctx.me == 0; // queues even when idle
+        match ((self.has_work() || hoard) && !full, self.cfg.mutant) {
             (true, _) => self.queue.push_back(from),
             (false, Some(Mutant::RequestDropped)) => {} // dropped instead of rejected
             (false, _) => ctx.send(from, Msg::Reject),
@@ -108,8 +119,15 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
     }
 
     fn on_poll(&mut self, ctx: &mut Ctx<T>) {
+        self.polls += 1;
+        if self.cfg.mutant == Some(Mutant::PollLazy) && self.polls % LAZY_FACTOR != 0 {
+            return;
+        }
         if let Some(from) = self.queue.pop_front() {
             self.serve(ctx, from);
+        }
+        if self.cfg.mutant == Some(Mutant::ServeOneDropRest) {
+            self.queue.clear(); // the other requests vanish
         }
     }
 

@@ -93,7 +93,17 @@ impl Scenario {
 
     /// Runs the scenario, checking every event online and writing the trace
     /// to `trace` if given.
-    pub fn run(&self, mut trace: Option<&mut dyn Write>) -> std::io::Result<RunReport> {
+    pub fn run(&self, trace: Option<&mut dyn Write>) -> std::io::Result<RunReport> {
+        self.run_observed(trace, &mut |_| {})
+    }
+
+    /// [`Scenario::run`], also showing every event to `observe` (after the
+    /// checker has seen it).
+    pub fn run_observed(
+        &self,
+        mut trace: Option<&mut dyn Write>,
+        observe: &mut dyn FnMut(&Event),
+    ) -> std::io::Result<RunReport> {
         let header = self.header();
         let seq = sequential::run(self.workload.root(self.split));
         let mut checker = Checker::new(&header, Reference { fp: seq.log.fp, t_seq: seq.work });
@@ -105,6 +115,7 @@ impl Scenario {
         let mut sink = |e: Event| {
             line += 1;
             checker.observe(line, &e);
+            observe(&e);
             if let (Some(w), None) = (trace.as_deref_mut(), &io_err) {
                 io_err = write_event(w, &e).err();
             }

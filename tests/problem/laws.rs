@@ -34,7 +34,9 @@ fn measure(t: &Task) -> (u64, Fingerprint) {
 
 /// Applies `ops` (true = split, false = work `budget`) to a pool of pieces of
 /// the root and checks the laws at every step.
-fn check_ops(spec: &str, strategy: Strategy, ops: &[(bool, u8, u8)]) -> Result<(), TestCaseError> {
+/// With `small`, splits use [`Subproblem::split_small`], whose part given
+/// away must also be at most T_atomic where the workload knows it.
+fn check_ops(spec: &str, strategy: Strategy, ops: &[(bool, u8, u8)], small: bool) -> Result<(), TestCaseError> {
     let w: Workload = spec.parse().unwrap();
     let whole = measure(&w.root(strategy));
     let mut pieces = vec![w.root(strategy)];
@@ -44,9 +46,12 @@ fn check_ops(spec: &str, strategy: Strategy, ops: &[(bool, u8, u8)]) -> Result<(
         if split {
             let (before, before_fp) = measure(&pieces[i]);
             let gen = pieces[i].generation();
-            match pieces[i].split() {
+            match if small { pieces[i].split_small() } else { pieces[i].split() } {
                 Some(other) => {
                     let ((a, fa), (b, fb)) = (measure(&pieces[i]), measure(&other));
+                    if let (true, Some((t_atomic, _))) = (small, w.atomic_and_h()) {
+                        prop_assert!(b <= t_atomic, "split_small gave away {b} > T_atomic = {t_atomic}");
+                    }
                     prop_assert_eq!(a + b, before, "T(I) = T(I1) + T(I2)");
                     prop_assert_eq!(fa + fb, before_fp, "fingerprints merge");
                     prop_assert!(a > 0 && b > 0, "both parts non-empty");
@@ -79,7 +84,17 @@ proptest! {
         s in 0..4usize,
         ops in proptest::collection::vec((any::<bool>(), any::<u8>(), 1..40u8), 1..40),
     ) {
-        check_ops(WORKLOADS[w], strategies()[s], &ops)?;
+        check_ops(WORKLOADS[w], strategies()[s], &ops, false)?;
+    }
+
+    /// The same laws for the `split-tiny` mutant's split ([`Subproblem::split_small`]).
+    #[test]
+    fn split_small_obeys_the_same_laws(
+        w in 0..WORKLOADS.len(),
+        s in 0..4usize,
+        ops in proptest::collection::vec((any::<bool>(), any::<u8>(), 1..40u8), 1..40),
+    ) {
+        check_ops(WORKLOADS[w], strategies()[s], &ops, true)?;
     }
 
     /// Synthetic workloads: generation ≥ h ⇒ size ≤ T_atomic, along any split sequence.

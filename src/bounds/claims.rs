@@ -1,0 +1,221 @@
+//! The claims `lbcheck bounds` checks on the runs of [`super::suite`], each
+//! with its paper reference and its false-alarm probability α.
+//!
+//! Error control: the family-wise α is [`FAMILY_ALPHA`] = 1e-6, split by
+//! Bonferroni over the [`STAT_TESTS`] statistical tests (α = 1e-6/7 each);
+//! `formula` and `lower_bound_eq1` are exact (no α).
+//!
+//! Fitted constants (C of 001 Thm 1, c of 001 Lemma 3, the traffic constant)
+//! are the largest normalised value over the *calibration* runs, which always
+//! run the reference; the *test* runs (other seeds; the mutant under test if
+//! any) are checked against (1 + [`MARGIN`]) times that constant.
+
+use serde::Serialize;
+
+use super::papers::{lemma3_union, LEMMA3_C, QUEUE_MEAN_BOUND};
+use super::stats::{bonferroni, mean_upper, trend, TailTest};
+use super::suite::{Phase, Sample};
+
+mod formula;
+pub use formula::{formula_violations, GRID};
+
+/// Family-wise false-alarm probability of one `lbcheck bounds` run.
+pub const FAMILY_ALPHA: f64 = 1e-6;
+/// Statistical tests in the family (Bonferroni).
+pub const STAT_TESTS: usize = 7;
+/// Test runs are checked against (1 + MARGIN) × the calibrated constant.
+pub const MARGIN: f64 = 0.5;
+/// The upper quantile a fitted constant stands for: at most this fraction
+/// of test runs may exceed (1 + MARGIN)·constant (the null hypothesis).
+pub const Q0: f64 = 0.01;
+/// Largest tolerated slope of (normalised quantity / fitted constant) per
+/// doubling of P (upper confidence bound): "no upward trend in log2 P".
+pub const SLOPE_TOL: f64 = 0.15;
+
+/// The α of each statistical test.
+pub fn alpha() -> f64 {
+    bonferroni(FAMILY_ALPHA, STAT_TESTS)
+}
+
+/// One verdict row.
+#[derive(Clone, Debug, Serialize)]
+pub struct Claim {
+    /// Name (`--mutant` catalogue entries name the claim they fail).
+    pub name: &'static str,
+    /// The paper reference.
+    pub reference: &'static str,
+    /// Runs (or grid points) it was checked on.
+    pub n: u64,
+    /// The measured value.
+    pub measured: String,
+    /// The bound or fitted constant it is held to.
+    pub bound: String,
+    /// Confidence interval of the measured value.
+    pub ci: String,
+    /// False-alarm probability (`None`: exact check).
+    pub alpha: Option<f64>,
+    /// Verdict.
+    pub pass: bool,
+}
+
+/// The fitted constants (from calibration runs of the reference).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Constants {
+    /// C of 001 Thm 1: max R over calibration runs.
+    pub c_t_par: f64,
+    /// c of 001 Lemma 3: max requests-until-gen-h / (P·h) over calibration runs.
+    pub c_gen: f64,
+    /// The constant of 002 Thm 1's O(P·h) messages.
+    pub c_traffic: f64,
+}
+
+fn of(samples: &[Sample], phase: Phase) -> impl Iterator<Item = &Sample> {
+    samples.iter().filter(move |s| s.phase == phase)
+}
+
+fn max(xs: impl Iterator<Item = f64>) -> f64 {
+    xs.fold(0.0, f64::max)
+}
+
+/// Fits the constants on the calibration runs.
+pub fn fit(samples: &[Sample]) -> Constants {
+    let cal = || of(samples, Phase::Calibrate);
+    Constants {
+        c_t_par: max(cal().map(|s| s.r)),
+        c_gen: max(cal().filter_map(|s| s.gen_depth)),
+        c_traffic: max(cal().map(|s| s.traffic)),
+    }
+}
+
+/// Every claim, on `samples`.
+pub fn evaluate(samples: &[Sample]) -> (Constants, Vec<Claim>) {
+    let k = fit(samples);
+    let test: Vec<&Sample> = of(samples, Phase::Test).collect();
+    let r: Vec<(u32, f64)> = test.iter().map(|s| (s.pes, s.r)).collect();
+    let traffic: Vec<(u32, f64)> = test.iter().map(|s| (s.pes, s.traffic)).collect();
+    let gen: Vec<(u32, f64)> = test.iter().filter_map(|s| s.gen_depth.map(|g| (s.pes, g))).collect();
+    let claims = vec![
+        formula_claim(),
+        lower_claim(&test),
+        quantile("t_par", "001 Thm 1 / 002 Thm 1: R bounded", &r, k.c_t_par),
+        slope("t_par_trend", "001 Thm 1: R has no upward trend in log2 P", &r, k.c_t_par),
+        gen_tail(&test, &gen, k.c_gen),
+        slope("gen_depth_trend", "001 Lemma 3: requests/(P·h) no upward trend", &gen, k.c_gen),
+        queue_claim(&test),
+        quantile("traffic", "002 Thm 1: messages/(P·h) bounded", &traffic, k.c_traffic),
+        slope("traffic_trend", "002 Thm 1: messages/(P·h) no upward trend", &traffic, k.c_traffic),
+        invariants_claim(&test),
+    ];
+    (k, claims)
+}
+
+fn formula_claim() -> Claim {
+    let (bad, n) = formula_violations(super::papers::chernoff_lower, super::papers::chernoff_upper);
+    Claim {
+        name: "formula",
+        reference: "000 Lemma 1 eq. (2),(3) ≥ exact binomial tails",
+        n,
+        measured: format!("{bad} violations"),
+        bound: "0".into(),
+        ci: "exact".into(),
+        alpha: None,
+        pass: bad == 0,
+    }
+}
+
+fn lower_claim(test: &[&Sample]) -> Claim {
+    let bad = test.iter().filter(|s| !s.lower_ok).count();
+    let worst = test.iter().filter_map(|s| s.t_par.map(|t| t as f64 / s.lower)).fold(f64::INFINITY, f64::min);
+    Claim {
+        name: "lower_bound_eq1",
+        reference: "000 eq. (1): T_par ≥ max(T_seq/P, max_gen·T_split)",
+        n: test.len() as u64,
+        measured: format!("{bad} runs below; min T_par/bound = {worst:.3}"),
+        bound: "T_par/bound ≥ 1".into(),
+        ci: "exact".into(),
+        alpha: None,
+        pass: bad == 0,
+    }
+}
+
+/// At most a fraction Q0 of test values above (1 + MARGIN)·constant.
+fn quantile(name: &'static str, reference: &'static str, xs: &[(u32, f64)], constant: f64) -> Claim {
+    let limit = (1.0 + MARGIN) * constant;
+    let above = xs.iter().filter(|(_, x)| *x > limit).count() as u64;
+    let t = TailTest::new(above, xs.len().max(1) as u64, Q0, alpha());
+    let worst = max(xs.iter().map(|(_, x)| *x));
+    Claim {
+        name,
+        reference,
+        n: xs.len() as u64,
+        measured: format!("max {worst:.3}; {above} above {limit:.3}"),
+        bound: format!("fitted {constant:.3}; P[> (1+{MARGIN})·fit] ≤ {Q0}"),
+        ci: format!("exceed rate [{:.3}, {:.3}]", t.lower, t.upper),
+        alpha: Some(alpha()),
+        pass: !xs.is_empty() && t.holds(),
+    }
+}
+
+/// The slope of value/constant against log2 P stays below SLOPE_TOL.
+fn slope(name: &'static str, reference: &'static str, xs: &[(u32, f64)], constant: f64) -> Claim {
+    let finite = xs.iter().all(|(_, x)| x.is_finite()) && xs.len() >= 3 && constant > 0.0;
+    let (lx, ly): (Vec<f64>, Vec<f64>) = xs.iter().map(|&(p, x)| (f64::from(p).log2(), x / constant)).unzip();
+    let (measured, ci, pass) = match finite {
+        true => {
+            let t = trend(&lx, &ly, alpha());
+            (format!("slope {:+.4}/doubling", t.slope), format!("slope ≤ {:+.4}", t.upper), t.upper <= SLOPE_TOL)
+        }
+        false => ("unfinished runs (∞)".into(), "-".into(), false),
+    };
+    let bound = format!("slope of value/{constant:.3} ≤ {SLOPE_TOL}");
+    Claim { name, reference, n: xs.len() as u64, measured, bound, ci, alpha: Some(alpha()), pass }
+}
+
+/// 001 Lemma 3's shape: with c = 8 the chance that a run needs more than the
+/// (margined) fitted constant is at most P·h·e^(−h(8 − ln 8 − 2)).
+fn gen_tail(test: &[&Sample], gen: &[(u32, f64)], constant: f64) -> Claim {
+    let limit = (1.0 + MARGIN) * constant;
+    let bound = max(test.iter().filter(|s| s.gen_depth.is_some()).map(|s| lemma3_union(LEMMA3_C, s.machine.h, s.pes)));
+    let above = gen.iter().filter(|(_, x)| *x > limit).count() as u64;
+    let t = TailTest::new(above, gen.len().max(1) as u64, bound, alpha());
+    Claim {
+        name: "gen_depth",
+        reference: "001 Lemma 3: requests until gen ≥ h, / (P·h)",
+        n: gen.len() as u64,
+        measured: format!("max {:.3}; {above} above {limit:.3}", max(gen.iter().map(|(_, x)| *x))),
+        bound: format!("fitted c = {constant:.3}; tail ≤ P·h·e^(−h(8−ln 8−2)) ≤ {bound:.1e}"),
+        ci: format!("exceed rate [{:.2e}, {:.2e}]", t.lower, t.upper),
+        alpha: Some(alpha()),
+        pass: !gen.is_empty() && t.holds(),
+    }
+}
+
+fn queue_claim(test: &[&Sample]) -> Claim {
+    let ys: Vec<f64> = test.iter().filter_map(|s| s.queue_mean).collect();
+    let (mean, _, upper) = if ys.len() >= 2 { mean_upper(&ys, alpha()) } else { (f64::NAN, 0.0, f64::INFINITY) };
+    Claim {
+        name: "queue",
+        reference: "001 Lemma 1.3: E[queue met by a request] ≤ 1",
+        n: ys.len() as u64,
+        measured: format!("mean of run means {mean:.4}"),
+        bound: format!("{QUEUE_MEAN_BOUND}"),
+        ci: format!("mean ≤ {upper:.4}"),
+        alpha: Some(alpha()),
+        pass: upper <= QUEUE_MEAN_BOUND,
+    }
+}
+
+fn invariants_claim(test: &[&Sample]) -> Claim {
+    let bad: Vec<&Sample> = test.iter().copied().filter(|s| !s.failures.is_empty()).collect();
+    let names: std::collections::BTreeSet<&str> = bad.iter().flat_map(|s| s.failures.iter().copied()).collect();
+    Claim {
+        name: "invariants",
+        reference: "check/: every property on every test run",
+        n: test.len() as u64,
+        measured: format!("{} runs failed {:?}", bad.len(), names),
+        bound: "0".into(),
+        ci: "exact".into(),
+        alpha: None,
+        pass: bad.is_empty(),
+    }
+}

@@ -1,0 +1,56 @@
+//! The formula check: over a grid of (n, p, ε, α), each Chernoff bound of
+//! 000 Lemma 1 is ≥ the exact binomial tail (catches transcription errors).
+
+use crate::bounds::stats::{binomial_lower_tail, binomial_upper_tail};
+
+/// The grid: n, p, ε (eq. (2)) and α (eq. (3)).
+pub const GRID: (&[u64], &[f64], &[f64], &[f64]) =
+    (&[10, 100, 1000, 10_000], &[0.01, 0.1, 0.3, 0.5, 0.9], &[0.1, 0.3, 0.5, 0.9], &[1.1, 1.5, 2.0, 4.0]);
+
+/// (violations, grid points) of `lower(n, p, ε)` ≥ P[X ≤ (1−ε)np] and
+/// `upper(n, p, α)` ≥ P[X ≥ αnp] (α·p ≤ 1 only; above, the tail is 0).
+pub fn formula_violations(lower: fn(u64, f64, f64) -> f64, upper: fn(u64, f64, f64) -> f64) -> (u64, u64) {
+    let (ns, ps, epss, alphas) = GRID;
+    let (mut bad, mut points) = (0, 0);
+    for &n in ns {
+        for &p in ps {
+            for &eps in epss {
+                let k = ((1.0 - eps) * n as f64 * p).floor() as u64;
+                points += 1;
+                bad += (binomial_lower_tail(n, p, k) > lower(n, p, eps) * (1.0 + 1e-9)) as u64;
+            }
+            for &a in alphas.iter().filter(|&&a| a * p <= 1.0) {
+                let k = (a * n as f64 * p).ceil() as u64;
+                points += 1;
+                bad += (binomial_upper_tail(n, p, k) > upper(n, p, a) * (1.0 + 1e-9)) as u64;
+            }
+        }
+    }
+    (bad, points)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bounds::papers::{chernoff_lower, chernoff_upper};
+
+    #[test]
+    fn the_transcribed_bounds_pass() {
+        let (bad, n) = formula_violations(chernoff_lower, chernoff_upper);
+        assert_eq!(bad, 0);
+        assert!(n > 100);
+    }
+
+    /// Power: typical transcription errors fail the grid.
+    #[test]
+    fn mistranscribed_bounds_fail() {
+        fn no_square(n: u64, p: f64, e: f64) -> f64 {
+            (-e * e * e * n as f64 * p / 3.0).exp() // ε³ instead of ε²
+        }
+        fn sign_slip(n: u64, p: f64, a: f64) -> f64 {
+            ((1.0 - 1.0 / a - a.ln()) * a * a * n as f64 * p).exp() // α²np instead of αnp
+        }
+        assert!(formula_violations(no_square, chernoff_upper).0 > 0);
+        assert!(formula_violations(chernoff_lower, sign_slip).0 > 0);
+    }
+}

@@ -1,0 +1,109 @@
+//! What the bound tests run: the quick and full profiles, their cells
+//! (workload × P × machine) and the scenario of one run.
+
+use crate::mutants::Mutant;
+use crate::problem::dfs::Strategy;
+use crate::problem::Workload;
+use crate::protocol::random_polling;
+use crate::sim::scenario::{DetectorKind, Scenario};
+use crate::sim::SimConfig;
+
+/// The quick (CI) or the full profile; both run the same code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// P = 2^2..2^8, synthetic workloads: well under a minute on 2 cores.
+    Quick,
+    /// P = 2^2..2^12, synthetic workloads and a UTS tree.
+    Full,
+}
+
+/// T_atomic of the synthetic workloads.
+pub const ATOMIC: u64 = 4;
+/// Each PE's share of a synthetic workload is 2^SHARE_LOG · T_atomic units,
+/// so T_seq/P stays a few times the lower-order term as P grows.
+pub const SHARE_LOG: u32 = 10;
+/// The split policies of the synthetic workloads (their h is exact).
+pub const POLICIES: &[&str] = &["balanced", "uniform", "alpha:0.3"];
+/// The UTS tree of the full profile (h measured: the run's largest generation).
+pub const UTS: &str = "uts:args=-t 1 -a 3 -d 9 -b 4 -r 19";
+/// (Δt, T_rout, T_split) combinations.
+pub const MACHINES: &[(u64, u64, u64)] = &[(10, 10, 5), (5, 20, 10), (20, 5, 2)];
+
+/// One combination of workload, P and machine; runs repeat it with fresh seeds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    /// Split policy name, or the UTS workload.
+    pub workload: &'static str,
+    /// P.
+    pub pes: u32,
+    /// (Δt, T_rout, T_split).
+    pub machine: (u64, u64, u64),
+}
+
+impl Profile {
+    /// The P values (powers of two).
+    pub fn pes(self) -> Vec<u32> {
+        let top = if self == Profile::Quick { 8 } else { 12 };
+        (2..=top).map(|k| 1 << k).collect()
+    }
+
+    /// Calibration runs per cell (reference only) and test runs per cell.
+    pub fn runs(self) -> (u64, u64) {
+        match self {
+            Profile::Quick => (8, 8),
+            Profile::Full => (8, 8),
+        }
+    }
+
+    /// Every cell.
+    pub fn cells(self) -> Vec<Cell> {
+        let mut workloads = POLICIES.to_vec();
+        if self == Profile::Full {
+            workloads.push(UTS);
+        }
+        let mut cells = Vec::new();
+        for &workload in &workloads {
+            for pes in self.pes() {
+                cells.extend(MACHINES.iter().map(|&machine| Cell { workload, pes, machine }));
+            }
+        }
+        cells
+    }
+}
+
+impl Cell {
+    /// A name unique to the cell (part of each run's seed derivation).
+    pub fn label(&self) -> String {
+        let (dt, r, s) = self.machine;
+        format!("{}/P={}/dt={dt},rout={r},split={s}", self.workload, self.pes)
+    }
+
+    /// True for synthetic workloads (exact h and T_atomic).
+    pub fn synthetic(&self) -> bool {
+        !self.workload.starts_with("uts:")
+    }
+
+    /// The workload of a run with seed `seed`.
+    pub fn workload(&self, seed: u64) -> Workload {
+        let name = match self.synthetic() {
+            true => {
+                let size = u64::from(self.pes) * (ATOMIC << SHARE_LOG);
+                format!("synthetic:size={size},atomic={ATOMIC},split={},seed={}", self.workload, seed % 1_000_000)
+            }
+            false => self.workload.to_string(),
+        };
+        name.parse().expect("the plan's workloads parse")
+    }
+
+    /// The scenario of one run.
+    pub fn scenario(&self, seed: u64, mutant: Option<Mutant>) -> Scenario {
+        let (dt, t_rout, t_split) = self.machine;
+        Scenario {
+            workload: self.workload(seed),
+            split: Strategy::default(),
+            detector: DetectorKind::Energy,
+            sim: SimConfig { pes: self.pes, seed, dt, t_rout, t_split, max_steps: 50_000_000, ..SimConfig::default() },
+            polling: random_polling::Config { queue_limit: None, mutant },
+        }
+    }
+}
