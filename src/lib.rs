@@ -21,6 +21,9 @@
 //!   the workloads (synthetic with adversarial split policies, UTS trees as
 //!   DFS stacks with the 002 §4.1 strategies, interval loops of 002 §4.2) and
 //!   the sequential reference executor.
+//! - [`bounds`]: the papers' bounds as functions (000 Lemma 1, eq. (1);
+//!   001 Lemma 1.3, Lemma 3, Thm 1; 002 Thm 1) and the statistical tests
+//!   of a balancer against them (`lbcheck bounds`).
 //! - [`report`]: tables and JSON for the CLI.
 //! - The `lbcheck` binary (`src/main.rs`, `src/cli/`): `lbcheck tree WORKLOAD`.
 //!
@@ -36,6 +39,7 @@
 
 #![deny(missing_docs)]
 
+pub mod bounds;
 pub mod check;
 pub mod event;
 pub mod mutants;

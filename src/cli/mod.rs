@@ -1,5 +1,6 @@
 //! Subcommands of the `lbcheck` binary.
 
+mod bounds;
 mod check_trace;
 mod mutants;
 mod simulate;
@@ -28,6 +29,8 @@ enum Command {
     CheckTrace(check_trace::CheckTraceArgs),
     /// List the deliberately broken variants and the property each must fail.
     Mutants(mutants::MutantsArgs),
+    /// Statistical tests of a balancer against the papers' bounds (T_par, generation depth, queues, traffic).
+    Bounds(bounds::BoundsArgs),
 }
 
 /// Runs the chosen subcommand. `Err` means bad input (exit 2).
@@ -37,5 +40,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Simulate(a) => simulate::run(a),
         Command::CheckTrace(a) => check_trace::run(a),
         Command::Mutants(a) => mutants::run(a),
+        Command::Bounds(a) => bounds::run(a),
     }
 }
