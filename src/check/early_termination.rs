@@ -6,7 +6,7 @@
 //! message, which may come just before the `busy` — until its next `idle`.
 //! A work message is in flight from its `send` until the `recv` of its id.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use super::{list_some, Property, Verdict};
 use crate::event::{Event, Kind};
@@ -26,7 +26,7 @@ impl NoEarlyTermination {
         NoEarlyTermination {
             holds: vec![false; pes as usize],
             holding: 0,
-            work_in_flight: HashSet::new(),
+            work_in_flight: HashSet::default(),
             checked: 0,
             violation: None,
         }

@@ -13,7 +13,7 @@
 //! Totals are kept incrementally, so an event costs O(1) dyadic operations
 //! whatever the number of PEs.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{Property, Verdict};
 use crate::event::Event;
@@ -39,8 +39,8 @@ pub(super) struct EnergyConserved {
 impl Default for EnergyConserved {
     fn default() -> EnergyConserved {
         EnergyConserved {
-            held: HashMap::new(),
-            in_flight: HashMap::new(),
+            held: HashMap::default(),
+            in_flight: HashMap::default(),
             held_total: Dyadic::zero(),
             flight_total: Dyadic::zero(),
             active: false,

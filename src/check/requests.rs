@@ -10,7 +10,9 @@
 //! unanswered fails — unless it reached j after j had `terminated`: once the
 //! run is over no answer is due.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{list_some, Property, Verdict};
 use crate::event::{Event, Kind};
@@ -32,7 +34,7 @@ impl RequestsAnswered {
     /// For `pes` PEs.
     pub(super) fn new(pes: u32) -> RequestsAnswered {
         RequestsAnswered {
-            pending: HashMap::new(),
+            pending: HashMap::default(),
             terminated: vec![false; pes as usize],
             received: 0,
             replies: 0,

@@ -7,7 +7,7 @@
 //! Memory is proportional to the messages in flight (plus the gaps between
 //! the ids of delivered ones), not to the length of the run.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::idset::IdSet;
 use super::{Property, Verdict};
@@ -55,7 +55,7 @@ impl WellFormed {
             header_first: false,
             last_t: 0,
             end_line: None,
-            in_flight: HashMap::new(),
+            in_flight: HashMap::default(),
             delivered: IdSet::default(),
             sent: 0,
             received: 0,
