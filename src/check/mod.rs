@@ -163,6 +163,9 @@ pub struct Checker {
     metrics: metrics::Collector,
 }
 
+/// The largest PE count a trace may declare (the checker keeps state per PE).
+pub const MAX_PES: u32 = 1 << 24;
+
 impl Checker {
     /// A checker for a run described by `header`, compared with `reference`.
     pub fn new(header: &TraceHeader, reference: Reference) -> Checker {
@@ -222,6 +225,9 @@ pub fn check_events(
     let Some((_, Event::Header(header))) = events.first() else {
         return Ok(headerless());
     };
+    if header.pes > MAX_PES {
+        return Err(format!("line 1: header `pes` = {} exceeds the supported {MAX_PES}", header.pes));
+    }
     let mut checker = Checker::new(header, reference_for(header)?);
     for (line, event) in events {
         checker.observe(*line, event);

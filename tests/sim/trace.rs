@@ -64,6 +64,11 @@ fn check_trace_bad_input_exits_2() {
     let (code, _, err) = lbcheck(&["check-trace", path.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("line 2"), "{err}");
+    let huge = "{\"ev\":\"header\",\"version\":1,\"pes\":4000000000,\"workload\":\"uts:default\",\"split\":\"bottom-half\",\"balancer\":\"b\",\"detector\":\"energy\",\"t_split\":1}\n";
+    std::fs::write(&path, huge).unwrap();
+    let (code, _, err) = lbcheck(&["check-trace", path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("exceeds"), "{err}");
     let (code, _, err) = lbcheck(&["check-trace", "/nonexistent/trace.jsonl"]);
     assert_eq!(code, 2, "{err}");
     std::fs::remove_file(path).ok();
