@@ -12,6 +12,9 @@ cargo fmt --all -- --check
 step "cargo test --release (unit, property, golden, snapshot, CLI tests)"
 cargo test --release
 
+step "loom, quick profile (scripts/loom.sh --quick)"
+bash scripts/loom.sh --quick
+
 step "benchmarks compile"
 cargo bench --no-run -q
 

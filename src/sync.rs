@@ -33,6 +33,22 @@ pub(crate) fn spin_hint() {
     std::hint::spin_loop();
 }
 
+/// Called by an idle PE whose request was rejected, before it asks again.
+/// Under loom this is `yield_now`: the model checker then runs the other
+/// threads before this one again, which excludes only the unfair schedules
+/// where idle PEs bounce requests and rejects forever while a PE with work
+/// never runs (random polling's idle PEs keep asking, 001 Fig. 1). With OS
+/// threads the scheduler is fair and the PE asks again at once.
+#[cfg(loom)]
+pub(crate) fn backoff() {
+    loom::thread::yield_now();
+}
+
+/// Nothing with OS threads.
+#[cfg(not(loom))]
+#[inline]
+pub(crate) fn backoff() {}
+
 /// Event time stamps: nanoseconds since `start`, or under loom (where clocks
 /// are not modelled and would make runs irreproducible) the event's global
 /// sequence number.

@@ -3,6 +3,7 @@
 mod bounds;
 mod check_trace;
 mod mutants;
+mod run;
 mod simulate;
 mod tree;
 mod verdicts;
@@ -25,6 +26,8 @@ enum Command {
     Tree(tree::TreeArgs),
     /// Simulate a balancer and a termination detector on 001's machine and check every property.
     Simulate(simulate::SimulateArgs),
+    /// Run a balancer and a termination detector on real threads (optionally checking the event stream).
+    Run(run::RunArgs),
     /// Check a saved event stream (JSON Lines) against every property.
     CheckTrace(check_trace::CheckTraceArgs),
     /// List the deliberately broken variants and the property each must fail.
@@ -38,6 +41,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Tree(a) => tree::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Run(a) => run::run(a),
         Command::CheckTrace(a) => check_trace::run(a),
         Command::Mutants(a) => mutants::run(a),
         Command::Bounds(a) => bounds::run(a),

@@ -46,14 +46,12 @@ impl<T> Mailbox<T> {
 
     /// Delivers `env`, waking the receiver if it sleeps.
     pub(crate) fn push(&self, env: Envelope<T>) {
-        let early = self.sleeping.load(Ordering::Relaxed); // only the mutant uses it
+        let bug = self.mutant == Some(ThreadMutant::SleepFlagOutsideLock);
+        let early = bug && self.sleeping.load(Ordering::Relaxed); // outside the lock: the bug
         let mut q = self.queue.lock().expect("mailbox lock");
         q.push_back(env);
         self.len.store(q.len(), Ordering::Release);
-        let wake = match self.mutant {
-            Some(ThreadMutant::SleepFlagOutsideLock) => early,
-            _ => self.sleeping.load(Ordering::Relaxed),
-        };
+        let wake = if bug { early } else { self.sleeping.load(Ordering::Relaxed) };
         drop(q);
         if wake {
             self.ready.notify_one();

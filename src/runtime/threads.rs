@@ -24,7 +24,7 @@ use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
 use crate::sim::rng::{stream, Purpose};
-use crate::sync::{thread, Arc, AtomicU64};
+use crate::sync::{backoff, thread, Arc, AtomicU64};
 
 /// Parameters of a threaded run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,7 +190,11 @@ where
             rec.push(Event::Recv { t: 0, pe: self.me, from: env.from, id: env.id, kind, queue });
         }
         let (from, msg) = (env.from, env.msg);
+        let rejected = matches!(msg, Msg::Reject);
         self.call(|pe, ctx| pe.on_message(ctx, from, msg));
+        if rejected && !self.pe.has_work() {
+            backoff();
+        }
     }
 
     /// Runs a handler, carries out its commands, records the batch, and only
