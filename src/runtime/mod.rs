@@ -115,3 +115,50 @@ impl RealRun {
         cmd
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    fn spec(workload: &str, detector: DetectorKind, pes: u32, seed: u64) -> RealRun {
+        RealRun {
+            workload: workload.parse().expect("workload"),
+            split: Strategy::default(),
+            detector,
+            threads: ThreadConfig { pes, seed, dt: 4, record: true, mutant: None },
+            polling: random_polling::Config::default(),
+        }
+    }
+
+    /// Real threads, every detector, P = 1..4: every property holds on the recorded stream.
+    #[test]
+    fn reference_runs_pass_every_property() {
+        for detector in [DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter] {
+            for pes in 1..=4 {
+                let s = spec("uts:default", detector, pes, u64::from(pes));
+                let (run, report) = s.run_checked(s.reference());
+                assert!(report.all_pass(), "{detector} P={pes}: {:?}\n{}", report.failures(), s.replay());
+                assert_eq!(run.total_units(), 1732);
+            }
+        }
+    }
+
+    /// The checker sees a protocol mutant in a threaded run too (retried
+    /// until a split happens: PE 0 may finish before PE 1 even asks).
+    #[test]
+    fn split_loses_fails_work_conservation() {
+        let mut s = spec("synthetic:size=4000000,atomic=1", DetectorKind::FourCounter, 2, 0);
+        s.threads.dt = 1000;
+        s.polling.mutant = Some(crate::mutants::Mutant::SplitLoses);
+        let reference = s.reference();
+        for _ in 0..50 {
+            let (run, report) = s.run_checked(reference);
+            if run.events.expect("recorded").iter().any(|e| matches!(e, Event::Split { .. })) {
+                let failed: Vec<_> = report.failures().iter().map(|(n, _)| *n).collect();
+                assert!(failed.contains(&"work_conserved"), "{failed:?}");
+                return;
+            }
+        }
+        panic!("no run split in 50 tries");
+    }
+}
