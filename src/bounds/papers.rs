@@ -40,11 +40,12 @@ pub fn expected_queue(outstanding: u64, pes: u32) -> f64 {
 }
 
 /// 001 Lemma 3 (proof), one term: the probability that subproblem I⟨i⟩ is
-/// reached by exactly k of cPh red requests is P_k ≤ (c e² / k)^k e^(−ch).
+/// reached by exactly k of cPh red requests is P_k ≤ (c h e² / k)^k e^(−ch)
+/// (the paper's (chPe/k)^k P^(−k) e^(−(ch−k)); issue 4 writes it without the h).
 pub fn lemma3_term(c: f64, h: u64, k: u64) -> f64 {
     assert!(k >= 1, "001 Lemma 3's term needs k ≥ 1");
-    let k = k as f64;
-    (k * (c * std::f64::consts::E.powi(2) / k).ln() - c * h as f64).exp()
+    let (k, h) = (k as f64, h as f64);
+    (k * (c * h * std::f64::consts::E.powi(2) / k).ln() - c * h).exp()
 }
 
 /// 001 Lemma 3 (proof): the k = h bound P_k ≤ (ce²)^h e^(−ch) = e^(−h(c − ln c − 2)),

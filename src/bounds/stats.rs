@@ -148,7 +148,9 @@ mod tests {
         assert!(close(clopper_pearson_lower(10, 10, 0.01), 0.01f64.powf(0.1), 1e-6));
         assert_eq!((clopper_pearson_lower(0, 5, 0.1), clopper_pearson_upper(5, 5, 0.1)), (0.0, 1.0));
         let (lo, hi) = (clopper_pearson_lower(30, 100, 1e-6), clopper_pearson_upper(30, 100, 1e-6));
-        assert!(lo < 0.3 && 0.3 < hi && lo > 0.1 && hi < 0.5, "{lo} {hi}");
+        // duality with the exact tails: P[X ≥ 30 | lo] = α = P[X ≤ 30 | hi]
+        assert!(close(binomial_upper_tail(100, lo, 30), 1e-6, 1e-4), "{lo}");
+        assert!(close(binomial_lower_tail(100, hi, 30), 1e-6, 1e-4), "{hi}");
     }
 
     #[test]

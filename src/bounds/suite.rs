@@ -55,10 +55,11 @@ struct Job<'a> {
     index: u64,
 }
 
-/// Runs every calibration and test run of `profile` under base seed `base`;
-/// test runs use `mutant`. Samples come back in plan order.
-pub fn run_all(profile: Profile, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
-    let cells = profile.cells();
+/// Runs every calibration and test run of `profile` with P ≤ `max_pes`
+/// under base seed `base`; test runs use `mutant`. Samples come back in
+/// plan order.
+pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
+    let cells: Vec<Cell> = profile.cells().into_iter().filter(|c| c.pes <= max_pes).collect();
     let (cal, test) = profile.runs();
     let mut jobs = Vec::new();
     for cell in &cells {

@@ -27,6 +27,10 @@ pub struct BoundsArgs {
     /// Base of every run's seed (CI uses 1); fresh values rerun on fresh seeds.
     #[arg(long, default_value_t = CI_SEED_BASE)]
     seed_base: u64,
+    /// Only the cells with P ≤ this (a reduced profile, same code; used to
+    /// show the mutants failing quickly).
+    #[arg(long, default_value_t = u32::MAX)]
+    max_pes: u32,
     /// Test a deliberately broken variant (calibration still runs the reference).
     #[arg(long)]
     mutant: Option<String>,
@@ -42,7 +46,7 @@ pub fn run(a: BoundsArgs) -> anyhow::Result<ExitCode> {
     let mutant: Option<Mutant> = a.mutant.as_deref().map(str::parse).transpose().map_err(anyhow::Error::msg)?;
     let profile = if a.full { Profile::Full } else { Profile::Quick };
     let start = Instant::now();
-    let samples = suite::run_all(profile, a.seed_base, mutant);
+    let samples = suite::run_all(profile, a.max_pes, a.seed_base, mutant);
     let (k, claims) = claims::evaluate(&samples);
     let replay = replay(&a, profile);
     let secs = start.elapsed().as_secs_f64();
@@ -75,7 +79,10 @@ pub fn run(a: BoundsArgs) -> anyhow::Result<ExitCode> {
 
 fn replay(a: &BoundsArgs, profile: Profile) -> String {
     let p = if profile == Profile::Full { "--full" } else { "--quick" };
-    let m = a.mutant.as_ref().map(|m| format!(" --mutant {m}")).unwrap_or_default();
+    let mut m = a.mutant.as_ref().map(|m| format!(" --mutant {m}")).unwrap_or_default();
+    if a.max_pes != u32::MAX {
+        m += &format!(" --max-pes {}", a.max_pes);
+    }
     format!("lbcheck bounds --balancer {} {p} --seed-base {}{m}", a.balancer, a.seed_base)
 }
 

@@ -45,7 +45,7 @@ mod tests {
     #[test]
     fn mistranscribed_bounds_fail() {
         fn no_square(n: u64, p: f64, e: f64) -> f64 {
-            (-e * e * e * n as f64 * p / 3.0).exp() // ε³ instead of ε²
+            (-e * n as f64 * p / 3.0).exp() // ε instead of ε²
         }
         fn sign_slip(n: u64, p: f64, a: f64) -> f64 {
             ((1.0 - 1.0 / a - a.ln()) * a * a * n as f64 * p).exp() // α²np instead of αnp
