@@ -15,7 +15,7 @@ pub enum Mutant {
     EnergyEarlyReturn,
     /// Four-counter: announces after one wave with sent = received.
     FourCounterOneWave,
-    /// Random polling: a request is silently dropped instead of rejected.
+    /// Random polling: a request that should be rejected is silently dropped.
     RequestDropped,
     /// Random polling: the part given away is also kept (work done twice).
     SplitDuplicates,
@@ -104,7 +104,7 @@ pub const CATALOGUE: &[Entry] = &[
         name: "request-dropped",
         fails: "requests_answered",
         detector: "any",
-        what: "a busy PE silently drops a request instead of answering it",
+        what: "a request that should be rejected (idle PE, or queue over the limit) is silently dropped",
     },
     Entry {
         mutant: Mutant::SplitDuplicates,

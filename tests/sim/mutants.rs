@@ -74,7 +74,9 @@ fn mutants_command_lists_the_catalogue() {
     let (code, out, _) = lbcheck(&["mutants", "--json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v.as_array().unwrap().len(), CATALOGUE.len());
+    let thread_mutants = lbcheck::runtime::mutants::THREAD_CATALOGUE.len();
+    assert_eq!(v.as_array().unwrap().len(), CATALOGUE.len() + thread_mutants);
+    assert!(v.as_array().unwrap().iter().any(|e| e["name"] == "lost-wakeup" && e["checker"] == "loom"));
 }
 
 /// The one-wave mutant fails on some of 200 fixed seeds, and the reference
