@@ -224,6 +224,24 @@ impl Event {
             | Event::End { t } => *t,
         }
     }
+
+    /// The event's time field (`None` for the header).
+    pub fn time_mut(&mut self) -> Option<&mut u64> {
+        match self {
+            Event::Header(_) => None,
+            Event::Work { t, .. }
+            | Event::Split { t, .. }
+            | Event::Send { t, .. }
+            | Event::Recv { t, .. }
+            | Event::Busy { t, .. }
+            | Event::Idle { t, .. }
+            | Event::Energy { t, .. }
+            | Event::Wave { t, .. }
+            | Event::Announce { t, .. }
+            | Event::Terminated { t, .. }
+            | Event::End { t } => Some(t),
+        }
+    }
 }
 
 /// A line of a trace that could not be read.

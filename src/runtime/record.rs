@@ -46,7 +46,7 @@ impl Recorder {
         let first = seq.fetch_add(n, Ordering::Relaxed);
         let t = stamp(start, first);
         let mut batch = std::mem::take(&mut self.open);
-        batch.iter_mut().for_each(|e| set_time(e, t));
+        batch.iter_mut().filter_map(Event::time_mut).for_each(|time| *time = t);
         self.batches.push((first, batch));
     }
 
@@ -66,27 +66,11 @@ pub(crate) fn merge(per_pe: Vec<Vec<(u64, Vec<Event>)>>) -> Vec<Event> {
     let mut out = Vec::with_capacity(all.iter().map(|(_, b)| b.len()).sum::<usize>() + 1);
     for mut e in all.into_iter().flat_map(|(_, b)| b) {
         last = last.max(e.time());
-        set_time(&mut e, last);
+        if let Some(t) = e.time_mut() {
+            *t = last;
+        }
         out.push(e);
     }
     out.push(Event::End { t: last });
     out
-}
-
-/// Sets an event's time.
-fn set_time(e: &mut Event, time: u64) {
-    match e {
-        Event::Header(_) => {}
-        Event::Work { t, .. }
-        | Event::Split { t, .. }
-        | Event::Send { t, .. }
-        | Event::Recv { t, .. }
-        | Event::Busy { t, .. }
-        | Event::Idle { t, .. }
-        | Event::Energy { t, .. }
-        | Event::Wave { t, .. }
-        | Event::Announce { t, .. }
-        | Event::Terminated { t, .. }
-        | Event::End { t } => *t = time,
-    }
 }
