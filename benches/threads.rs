@@ -5,8 +5,8 @@
 //! `-t 0 -b 2000 -q 0.200014 -m 5 -r 7`, 111M nodes); `-- T1 T3` picks the
 //! quick 4M-node trees instead. For each tree: the sequential reference
 //! (`sequential::run`, with fingerprints like every driver), then
-//! `runtime::threads` (random polling + four-counter, Δt = 64, no recording)
-//! and the rayon baseline on 1 and 2 threads: seconds, M nodes/s, speedup
+//! `runtime::threads` (random polling + four-counter, Δt = 64, no recording;
+//! with the bottom-half and the all-half DFS split strategies) and the rayon baseline on 1 and 2 threads: seconds, M nodes/s, speedup
 //! over the sequential run, efficiency, and our time over rayon's. The
 //! load average is printed next to each tree: the machine may be shared.
 //! `LBCHECK_BENCH_REPS=N` keeps the best of N runs (default 1).
@@ -30,7 +30,7 @@ fn main() {
     }
     let reps: usize = std::env::var("LBCHECK_BENCH_REPS").ok().and_then(|r| r.parse().ok()).unwrap_or(1);
     println!(
-        "{:<5} {:<12} {:>3} {:>8} {:>10} {:>8} {:>6} {:>9}  load",
+        "{:<5} {:<16} {:>3} {:>8} {:>10} {:>8} {:>6} {:>9}  load",
         "tree", "runner", "P", "s", "Mnodes/s", "speedup", "eff", "÷rayon"
     );
     for name in &trees {
@@ -59,20 +59,22 @@ fn bench_tree(name: &str, reps: usize) {
             (start.elapsed().as_secs_f64(), n)
         });
         assert_eq!(n_rayon, nodes, "rayon baseline node count");
-        let spec = RealRun {
-            workload: w,
-            split: Strategy::default(),
-            detector: DetectorKind::FourCounter,
-            threads: ThreadConfig { pes: p, ..ThreadConfig::default() },
-            polling: Default::default(),
-        };
-        let (t_ours, n_ours) = best(reps, || {
-            let run = spec.execute();
-            (run.elapsed.as_secs_f64(), run.total_units())
-        });
-        assert_eq!(n_ours, nodes, "threads node count");
         row(name, "rayon", p, t_rayon, nodes, t_seq, None);
-        row(name, "threads", p, t_ours, nodes, t_seq, Some(t_ours / t_rayon));
+        for split in [Strategy::BottomHalf, Strategy::AllHalf] {
+            let spec = RealRun {
+                workload: w,
+                split,
+                detector: DetectorKind::FourCounter,
+                threads: ThreadConfig { pes: p, ..ThreadConfig::default() },
+                polling: Default::default(),
+            };
+            let (t_ours, n_ours) = best(reps, || {
+                let run = spec.execute();
+                (run.elapsed.as_secs_f64(), run.total_units())
+            });
+            assert_eq!(n_ours, nodes, "threads node count");
+            row(name, &format!("thr {split}"), p, t_ours, nodes, t_seq, Some(t_ours / t_rayon));
+        }
     }
 }
 
@@ -82,7 +84,7 @@ fn row(tree: &str, runner: &str, p: u32, secs: f64, nodes: u64, t_seq: f64, vs_r
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let load: String = load.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
     println!(
-        "{tree:<5} {runner:<12} {p:>3} {secs:>8.3} {:>10.2} {speedup:>8.3} {:>6.3} {ratio:>9}  {load}",
+        "{tree:<5} {runner:<16} {p:>3} {secs:>8.3} {:>10.2} {speedup:>8.3} {:>6.3} {ratio:>9}  {load}",
         nodes as f64 / secs / 1e6,
         speedup / f64::from(p)
     );
