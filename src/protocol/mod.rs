@@ -31,7 +31,6 @@ pub mod random_polling;
 use rand_chacha::ChaCha8Rng;
 
 use crate::event::Kind;
-use crate::mutants::Mutant;
 use crate::problem::Subproblem;
 use dyadic::Dyadic;
 
@@ -302,11 +301,4 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
         }
         ctx.out.push(Command::Terminated);
     }
-}
-
-/// Options shared by every protocol: which deliberate bug (if any) to run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// The mutant to run instead of the reference, if any.
-    pub mutant: Option<Mutant>,
 }
