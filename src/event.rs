@@ -206,41 +206,35 @@ mod fp_string {
     }
 }
 
+/// Matches the time field `t` of every timed variant (header: `$header`).
+macro_rules! with_time {
+    ($e:expr, $t:ident => $body:expr, header => $header:expr) => {
+        match $e {
+            Event::Header(_) => $header,
+            Event::Work { t: $t, .. }
+            | Event::Split { t: $t, .. }
+            | Event::Send { t: $t, .. }
+            | Event::Recv { t: $t, .. }
+            | Event::Busy { t: $t, .. }
+            | Event::Idle { t: $t, .. }
+            | Event::Energy { t: $t, .. }
+            | Event::Wave { t: $t, .. }
+            | Event::Announce { t: $t, .. }
+            | Event::Terminated { t: $t, .. }
+            | Event::End { t: $t } => $body,
+        }
+    };
+}
+
 impl Event {
     /// The event's time (0 for the header).
     pub fn time(&self) -> u64 {
-        match self {
-            Event::Header(_) => 0,
-            Event::Work { t, .. }
-            | Event::Split { t, .. }
-            | Event::Send { t, .. }
-            | Event::Recv { t, .. }
-            | Event::Busy { t, .. }
-            | Event::Idle { t, .. }
-            | Event::Energy { t, .. }
-            | Event::Wave { t, .. }
-            | Event::Announce { t, .. }
-            | Event::Terminated { t, .. }
-            | Event::End { t } => *t,
-        }
+        with_time!(self, t => *t, header => 0)
     }
 
     /// The event's time field (`None` for the header).
     pub fn time_mut(&mut self) -> Option<&mut u64> {
-        match self {
-            Event::Header(_) => None,
-            Event::Work { t, .. }
-            | Event::Split { t, .. }
-            | Event::Send { t, .. }
-            | Event::Recv { t, .. }
-            | Event::Busy { t, .. }
-            | Event::Idle { t, .. }
-            | Event::Energy { t, .. }
-            | Event::Wave { t, .. }
-            | Event::Announce { t, .. }
-            | Event::Terminated { t, .. }
-            | Event::End { t } => Some(t),
-        }
+        with_time!(self, t => Some(t), header => None)
     }
 }
 
