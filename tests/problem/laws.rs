@@ -76,25 +76,18 @@ fn check_ops(spec: &str, strategy: Strategy, ops: &[(bool, u8, u8)], small: bool
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(128))]
 
+    /// With `small`, the same laws for the `split-tiny` mutant's split
+    /// ([`Subproblem::split_small`]).
     #[test]
     fn sizes_add_and_fingerprints_merge(
         w in 0..WORKLOADS.len(),
         s in 0..4usize,
         ops in proptest::collection::vec((any::<bool>(), any::<u8>(), 1..40u8), 1..40),
+        small in any::<bool>(),
     ) {
-        check_ops(WORKLOADS[w], strategies()[s], &ops, false)?;
-    }
-
-    /// The same laws for the `split-tiny` mutant's split ([`Subproblem::split_small`]).
-    #[test]
-    fn split_small_obeys_the_same_laws(
-        w in 0..WORKLOADS.len(),
-        s in 0..4usize,
-        ops in proptest::collection::vec((any::<bool>(), any::<u8>(), 1..40u8), 1..40),
-    ) {
-        check_ops(WORKLOADS[w], strategies()[s], &ops, true)?;
+        check_ops(WORKLOADS[w], strategies()[s], &ops, small)?;
     }
 
     /// Synthetic workloads: generation ≥ h ⇒ size ≤ T_atomic, along any split sequence.
