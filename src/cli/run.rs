@@ -46,13 +46,33 @@ pub struct RunArgs {
     /// Record the event stream and check every property (slower; also times the sequential reference).
     #[arg(long)]
     check: bool,
+    /// Give up after this many seconds without global termination: print
+    /// the replay command and exit 1 (a hang guard for CI; 0 = no limit).
+    #[arg(long, default_value_t = 0)]
+    timeout: u64,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
 }
 
+/// Exits the process with code 1 if the run takes longer than `secs`: a
+/// deadlocked PE thread cannot be stopped from outside, so the watchdog ends
+/// the whole process after naming the property that failed.
+fn watchdog(secs: u64, replay: String) {
+    if secs == 0 {
+        return;
+    }
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(secs));
+        eprintln!("FAILED termination_detected: no global termination within {secs} s (deadlock or livelock?)");
+        eprintln!("replay with: {replay}");
+        std::process::exit(1);
+    });
+}
+
 pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     let spec = spec_of(&a)?;
+    watchdog(a.timeout, spec.replay());
     let (run, check, t_seq_secs) = if a.check {
         let start = Instant::now();
         let seq = sequential::run(spec.workload.root(spec.split));

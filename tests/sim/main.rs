@@ -3,6 +3,7 @@
 
 mod mutants;
 mod properties;
+mod run_cli;
 mod trace;
 
 use lbcheck::problem::dfs::Strategy;
