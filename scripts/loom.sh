@@ -3,11 +3,13 @@
 # driver (src/runtime/) on tiny workloads, checked by the trace checker; and
 # every concurrency mutant reported (tests/loom_threads.rs).
 #
-#   bash scripts/loom.sh --quick   # LOOM_MAX_PREEMPTIONS=2, P = 2 (and P = 3 energy, one split): 40 s on 2 loaded cores
-#   bash scripts/loom.sh --full    # LOOM_MAX_PREEMPTIONS=3, P = 3 for every mutant, the ignored P = 3
-#                                  # four-counter cases too: duration not measured yet; its P = 3
-#                                  # four-counter case alone ran past 300 s at bound 1 (issue 5 note)
+#   bash scripts/loom.sh --quick   # B = LOOM_MAX_PREEMPTIONS = 2: P = 2 at bound 2, P = 3 energy at 1,
+#                                  # P = 3 four-counter and the one-wave mutant at 0: 17 s with the build
+#   bash scripts/loom.sh --full    # B = 3: P = 2 at 3, P = 3 energy at 2, P = 3 four-counter at 1
+#                                  # (capped at 10^6 interleavings per seed), every mutant at P = 3,
+#                                  # 4 seeds: duration in tests/loom_threads.rs
 #
+# Bounds and their costs are explained at the top of tests/loom_threads.rs.
 # Builds with RUSTFLAGS="--cfg loom" into target/loom so the normal build is untouched.
 set -euo pipefail
 cd "$(dirname "$0")/.."

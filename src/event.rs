@@ -2,8 +2,9 @@
 //! on-disk form: JSON Lines, one event per line, a [`TraceHeader`] first.
 //!
 //! This is lbcheck's **trace format** (version 1), the contract with
-//! implementations in other languages: keep it stable. Times `t` are integer
-//! model time units for the simulator (nanoseconds for real-time drivers),
+//! implementations in other languages: keep it stable. Times `t` are integers
+//! in the header's [`Clock`]: model time units for the simulator (the
+//! default, one per work unit), nanoseconds for real-time drivers,
 //! PEs are numbered `0..pes`, message ids are unique within a trace, a
 //! fingerprint is the string form of [`Fingerprint`] and energy the string
 //! form of [`Dyadic`] (`0`, `1`, `m/2^e`).
@@ -42,6 +43,40 @@ pub struct TraceHeader {
     pub detector: String,
     /// Cost of one split, charged to the splitting PE (for `lower_bound`).
     pub t_split: u64,
+    /// What one unit of `t` is (absent: [`Clock::Work`]).
+    #[serde(default, skip_serializing_if = "Clock::is_work")]
+    pub clock: Clock,
+}
+
+/// What one unit of a trace's times `t` is. Only [`Clock::Work`] makes
+/// times comparable with work (the `lower_bound` property needs that).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Clock {
+    /// Model time: one unit per work unit, T_split per split (001 §1.2).
+    #[default]
+    Work,
+    /// Wall-clock nanoseconds since the run started (real threads).
+    Ns,
+    /// A global sequence number, no clock at all (real threads under loom).
+    Seq,
+}
+
+impl Clock {
+    /// True for the simulator's model time.
+    pub fn is_work(&self) -> bool {
+        *self == Clock::Work
+    }
+}
+
+impl std::fmt::Display for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Clock::Work => "work units",
+            Clock::Ns => "nanoseconds",
+            Clock::Seq => "sequence numbers",
+        })
+    }
 }
 
 /// Kinds of messages.

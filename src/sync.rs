@@ -6,32 +6,40 @@
 
 #[cfg(loom)]
 pub(crate) use loom::{
-    sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
+    sync::atomic::{AtomicBool, AtomicUsize, Ordering},
     sync::{Arc, Condvar, Mutex},
     thread,
 };
 
 #[cfg(not(loom))]
 pub(crate) use std::{
-    sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
+    sync::atomic::{AtomicBool, AtomicUsize, Ordering},
     sync::{Arc, Condvar, Mutex},
     thread,
 };
 
-/// How many times an idle PE checks its mailbox before it blocks. Spinning
-/// briefly saves the futex round trip when the reply is microseconds away;
-/// under loom a spin loop would only multiply the interleavings, so none.
-#[cfg(not(loom))]
-pub(crate) const SPIN_LIMIT: u32 = 1 << 12;
-/// No spinning under loom.
-#[cfg(loom)]
-pub(crate) const SPIN_LIMIT: u32 = 0;
+/// The trace recorder's sequence counter: std's atomic even under loom, on
+/// purpose: it is instrumentation, not part of the protocol under test, and
+/// loom runs one thread at a time, so std's atomic sees the execution order
+/// while loom needs no scheduling point (and no branch) for it.
+pub(crate) use std::sync::atomic::AtomicU64 as TraceSeq;
 
-/// A hint that the caller is spinning (a no-op under loom, where it is never reached).
+/// An idle PE checks `ready` up to 2^12 times before it blocks. Spinning
+/// briefly saves the futex round trip when the reply is microseconds away.
+#[cfg(not(loom))]
 #[inline]
-pub(crate) fn spin_hint() {
-    std::hint::spin_loop();
+pub(crate) fn spin_until(ready: impl Fn() -> bool) {
+    for _ in 0..1 << 12 {
+        if ready() {
+            return;
+        }
+        std::hint::spin_loop();
+    }
 }
+
+/// No spinning under loom: a spin loop would only multiply the interleavings.
+#[cfg(loom)]
+pub(crate) fn spin_until(_ready: impl Fn() -> bool) {}
 
 /// Called by an idle PE whose request was rejected, before it asks again.
 /// Under loom this is `yield_now`: the model checker then runs the other
@@ -49,6 +57,21 @@ pub(crate) fn backoff() {
 #[inline]
 pub(crate) fn backoff() {}
 
+/// Called by a busy PE after each work slice. Δt units of work take time,
+/// during which the other PEs run; under loom this is `yield_now`, so the
+/// other runnable threads get their turn at every slice boundary without
+/// spending the preemption bound (which is kept for switches inside the
+/// driver's synchronisation). Nothing with OS threads.
+#[cfg(loom)]
+pub(crate) fn slice_end() {
+    loom::thread::yield_now();
+}
+
+/// Nothing with OS threads.
+#[cfg(not(loom))]
+#[inline]
+pub(crate) fn slice_end() {}
+
 /// Event time stamps: nanoseconds since `start`, or under loom (where clocks
 /// are not modelled and would make runs irreproducible) the event's global
 /// sequence number.
@@ -56,6 +79,13 @@ pub(crate) fn backoff() {}
 pub(crate) fn stamp(start: std::time::Instant, _seq: u64) -> u64 {
     start.elapsed().as_nanos() as u64
 }
+
+/// What [`stamp`] measures.
+#[cfg(not(loom))]
+pub(crate) const CLOCK: crate::event::Clock = crate::event::Clock::Ns;
+/// Under loom: sequence numbers.
+#[cfg(loom)]
+pub(crate) const CLOCK: crate::event::Clock = crate::event::Clock::Seq;
 
 /// Under loom: the sequence number.
 #[cfg(loom)]

@@ -9,15 +9,18 @@
 //!
 //! T_par is the last `terminated` time (the last event's time if there is
 //! none). Both bounds assume one time unit per work unit, as the simulator
-//! charges it.
+//! charges it: for a trace whose header's `clock` is not `work` (real
+//! threads stamp nanoseconds) the property reports itself not applicable,
+//! with the figures, instead of comparing nanoseconds with node counts.
 
 use super::{Property, Verdict};
-use crate::event::{Event, TraceHeader};
+use crate::event::{Clock, Event, TraceHeader};
 
 /// State of the `lower_bound` check.
 pub(super) struct LowerBound {
     pes: u32,
     t_split: u64,
+    clock: Clock,
     t_seq: u128,
     max_gen: u32,
     t_par: Option<u64>,
@@ -27,7 +30,8 @@ pub(super) struct LowerBound {
 impl LowerBound {
     /// For the run of `header`.
     pub(super) fn new(header: &TraceHeader) -> LowerBound {
-        LowerBound { pes: header.pes, t_split: header.t_split, t_seq: 0, max_gen: 0, t_par: None, t_last: 0 }
+        let (pes, t_split, clock) = (header.pes, header.t_split, header.clock);
+        LowerBound { pes, t_split, clock, t_seq: 0, max_gen: 0, t_par: None, t_last: 0 }
     }
 }
 
@@ -61,6 +65,12 @@ impl Property for LowerBound {
             None => (self.t_last, "last event: no terminated event"),
         };
         let (p, t_seq, g, s) = (self.pes, self.t_seq, self.max_gen, self.t_split);
+        if !self.clock.is_work() {
+            let clock = self.clock;
+            return Verdict::pass(format!(
+                "not applicable: times are {clock}, the bounds need one time unit per work unit (T_par = {t_par} {clock}, T_seq = {t_seq} units, max_gen = {g})"
+            ));
+        }
         let work = u128::from(t_par) * u128::from(p);
         let splits = u128::from(g) * u128::from(s);
         let (work_ok, splits_ok) = (work >= t_seq, u128::from(t_par) >= splits);
@@ -108,6 +118,18 @@ mod tests {
         events.insert(1, Event::Split { t: 1, pe: 0, gen: 11 });
         let v = assert_fails(NAME, &run(1, events), None);
         assert!(v.detail.contains("T_par = 10 < max_gen·T_split = 11·1 = 11"), "{}", v.detail);
+    }
+
+    /// Real-time traces: the bound is not applied (1 ns for 30 units is no violation).
+    #[test]
+    fn other_clocks_are_not_applicable() {
+        let mut events = single_pe();
+        events.insert(1, work(5, 0, 0, 10, 30));
+        let h = TraceHeader { clock: Clock::Ns, ..header(1) };
+        let r = run_with_header(&h, reference_of(&events), events);
+        let detail = &r.properties[NAME].detail;
+        assert!(r.properties[NAME].pass && detail.starts_with("not applicable: times are nanoseconds"), "{detail}");
+        assert!(detail.contains("T_seq = 30 units"), "{detail}");
     }
 
     #[test]

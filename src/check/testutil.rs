@@ -15,6 +15,7 @@ pub fn header(pes: u32) -> TraceHeader {
         balancer: "random-polling".into(),
         detector: "energy".into(),
         t_split: 1,
+        clock: Default::default(),
     }
 }
 

@@ -2,13 +2,18 @@
 //! `--check`, the recorded event stream is checked against every property
 //! (exit 1 if one fails).
 
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::Args;
+use lbcheck::event::{write_event, Event};
+use lbcheck::mutants::Mutant;
 use lbcheck::problem::{sequential, spec, Workload};
 use lbcheck::protocol::random_polling;
+use lbcheck::runtime::mutants::ThreadMutant;
 use lbcheck::runtime::threads::{ThreadConfig, ThreadRun};
 use lbcheck::runtime::RealRun;
 use lbcheck::sim::scenario::DetectorKind;
@@ -43,6 +48,13 @@ pub struct RunArgs {
     /// Reject requests that find this many queued (001 §4).
     #[arg(long)]
     queue_limit: Option<u32>,
+    /// Start with the root split locally into one part per thread (002 §3).
+    #[arg(long)]
+    initial_split: bool,
+    /// Run a deliberately broken variant: a protocol or a thread mutant (see
+    /// `lbcheck mutants`). A thread mutant may deadlock: without --timeout, 60 s applies.
+    #[arg(long)]
+    mutant: Option<String>,
     /// Record the event stream and check every property (slower; also times the sequential reference).
     #[arg(long)]
     check: bool,
@@ -50,6 +62,10 @@ pub struct RunArgs {
     /// the replay command and exit 1 (a hang guard for CI; 0 = no limit).
     #[arg(long, default_value_t = 0)]
     timeout: u64,
+    /// Record the event stream and write it as JSON Lines to FILE (times in
+    /// nanoseconds; `lbcheck check-trace FILE` checks it).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<String>,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -72,7 +88,15 @@ fn watchdog(secs: u64, replay: String) {
 
 pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     let spec = spec_of(&a)?;
-    watchdog(a.timeout, spec.replay());
+    let timeout = match (a.timeout, spec.threads.mutant) {
+        (0, Some(m)) => {
+            eprintln!("note: thread mutant `{m}` may deadlock; giving up after 60 s (set --timeout to change)");
+            60
+        }
+        (t, _) => t,
+    };
+    watchdog(timeout, spec.replay());
+    let file = a.trace.as_ref().map(|p| File::create(p).with_context(|| format!("cannot create {p}"))).transpose()?;
     let (run, check, t_seq_secs) = if a.check {
         let start = Instant::now();
         let seq = sequential::run(spec.workload.root(spec.split));
@@ -82,6 +106,9 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         (spec.execute(), None, None)
     };
+    if let (Some(path), Some(file)) = (&a.trace, file) {
+        write_trace(file, &spec, &run).with_context(|| format!("writing the trace to {path}"))?;
+    }
     let out = to_json(&spec, &run, check.as_ref(), t_seq_secs);
     if a.json {
         println!("{}", serde_json::to_string_pretty(&out)?);
@@ -94,15 +121,45 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+fn write_trace(file: File, spec: &RealRun, run: &ThreadRun) -> anyhow::Result<()> {
+    let mut w = BufWriter::new(file);
+    write_event(&mut w, &Event::Header(spec.header()))?;
+    for e in run.events.as_deref().unwrap_or_default() {
+        write_event(&mut w, e)?;
+    }
+    Ok(w.flush()?)
+}
+
 fn spec_of(a: &RunArgs) -> anyhow::Result<RealRun> {
     if a.balancer != "random-polling" {
         bail!("unknown balancer `{}`; valid: random-polling", a.balancer);
     }
     let workload: Workload = a.workload.parse()?;
     let detector: DetectorKind = a.termination.parse().map_err(anyhow::Error::msg)?;
-    let threads = ThreadConfig { pes: a.threads, seed: a.seed, dt: a.dt, record: a.check, mutant: None };
-    let polling = random_polling::Config { queue_limit: a.queue_limit, ..Default::default() };
+    let (mutant, thread_mutant) = parse_mutant(a.mutant.as_deref())?;
+    let threads = ThreadConfig {
+        pes: a.threads,
+        seed: a.seed,
+        dt: a.dt,
+        record: a.check || a.trace.is_some(),
+        mutant: thread_mutant,
+        initial_split: a.initial_split,
+    };
+    let polling = random_polling::Config { queue_limit: a.queue_limit, mutant };
     Ok(RealRun { workload, split: a.split.parse().context("--split")?, detector, threads, polling })
+}
+
+/// A protocol mutant or a thread mutant, by name.
+fn parse_mutant(name: Option<&str>) -> anyhow::Result<(Option<Mutant>, Option<ThreadMutant>)> {
+    let Some(name) = name else { return Ok((None, None)) };
+    if let Ok(m) = name.parse::<Mutant>() {
+        return Ok((Some(m), None));
+    }
+    let m: ThreadMutant = name.parse().map_err(|thread_err: String| {
+        let protocol_err = name.parse::<Mutant>().err().unwrap_or_default();
+        anyhow::anyhow!("{protocol_err}; or a {}", thread_err.trim_start_matches("unknown "))
+    })?;
+    Ok((None, Some(m)))
 }
 
 /// The keys of `simulate`'s JSON, with times in seconds, plus `nodes_per_sec`.
@@ -130,7 +187,7 @@ fn to_json(
         "finished": true,
         "workload": s.workload.to_string(),
         "termination": s.detector.to_string(),
-        "mutant": serde_json::Value::Null,
+        "mutant": s.polling.mutant.map(|m| m.to_string()).or(s.threads.mutant.map(|m| m.to_string())),
         "nodes": nodes,
         "nodes_per_sec": nodes as f64 / t_par,
         "units_per_pe": r.units,

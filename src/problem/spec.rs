@@ -213,7 +213,7 @@ fn parse_loop(body: &str) -> Result<LoopConfig, String> {
         "heavy" => CostProfile::Heavy,
         "triangle" => CostProfile::Triangle,
         c => match c.strip_prefix("const:").and_then(|u| u.parse().ok()) {
-            Some(u) if u >= 1 && u <= 1 << 20 => CostProfile::Constant(u),
+            Some(u) if (1..=1 << 20).contains(&u) => CostProfile::Constant(u),
             _ => return Err(format!("unknown cost profile `{c}` (valid: {PROFILES}; const units in 1..=2^20)")),
         },
     };

@@ -29,6 +29,22 @@ pub fn local_parts<T: Subproblem>(root: T, pes: u32) -> Vec<(T, Dyadic)> {
     atomic
 }
 
+/// Every PE's start: its part (if any) and, with the initial split, the
+/// part's energy share (zero for a PE left without a part). Without the
+/// split PE 0 gets the root and no PE a share (energy starts at PE 0).
+pub fn assign<T: Subproblem>(root: T, pes: u32, split: bool) -> Vec<(Option<T>, Option<Dyadic>)> {
+    let n = pes as usize;
+    let mut out: Vec<(Option<T>, Option<Dyadic>)> = Vec::with_capacity(n);
+    if split {
+        out.extend(local_parts(root, pes).into_iter().map(|(t, e)| (Some(t), Some(e))));
+        out.resize_with(n, || (None, Some(Dyadic::zero())));
+    } else {
+        out.push((Some(root), None));
+        out.resize_with(n, || (None, None));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

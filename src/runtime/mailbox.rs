@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 use super::mutants::ThreadMutant;
 use crate::protocol::{Msg, PeId};
-use crate::sync::{spin_hint, AtomicBool, AtomicUsize, Condvar, Mutex, Ordering, SPIN_LIMIT};
+use crate::sync::{spin_until, AtomicBool, AtomicUsize, Condvar, Mutex, Ordering};
 
 /// A message with its sender and trace id.
 pub(crate) struct Envelope<T> {
@@ -71,12 +71,7 @@ impl<T> Mailbox<T> {
 
     /// The next message, blocking (after a short spin) while there is none.
     pub(crate) fn pop_blocking(&self) -> Envelope<T> {
-        for _ in 0..SPIN_LIMIT {
-            if self.len.load(Ordering::Acquire) > 0 {
-                break;
-            }
-            spin_hint();
-        }
+        spin_until(|| self.len.load(Ordering::Acquire) > 0);
         let mut q = self.queue.lock().expect("mailbox lock");
         loop {
             if let Some(env) = q.pop_front() {

@@ -43,7 +43,7 @@ pub struct RealRun {
 
 impl RealRun {
     /// The trace header of this run (`t_split` 0: real splits are not charged
-    /// separately; times are nanoseconds).
+    /// separately; times are nanoseconds, or sequence numbers under loom).
     pub fn header(&self) -> TraceHeader {
         TraceHeader {
             version: TRACE_VERSION,
@@ -53,6 +53,7 @@ impl RealRun {
             balancer: "random-polling".into(),
             detector: self.detector.to_string(),
             t_split: 0,
+            clock: crate::sync::CLOCK,
         }
     }
 
@@ -109,6 +110,15 @@ impl RealRun {
         if let Some(q) = self.polling.queue_limit {
             cmd += &format!(" --queue-limit {q}");
         }
+        if t.initial_split {
+            cmd += " --initial-split";
+        }
+        if let Some(m) = self.polling.mutant {
+            cmd += &format!(" --mutant {m}");
+        }
+        if let Some(m) = t.mutant {
+            cmd += &format!(" --mutant {m}");
+        }
         if t.record {
             cmd += " --check";
         }
@@ -125,19 +135,21 @@ mod tests {
             workload: workload.parse().expect("workload"),
             split: Strategy::default(),
             detector,
-            threads: ThreadConfig { pes, seed, dt: 4, record: true, mutant: None },
+            threads: ThreadConfig { pes, seed, dt: 4, record: true, ..Default::default() },
             polling: random_polling::Config::default(),
         }
     }
 
-    /// Real threads, every detector, P = 1..4: every property holds on the recorded stream.
+    /// Real threads, every detector, P = 1..4, with and without the initial
+    /// split (energy shares): every property holds on the recorded stream.
     #[test]
     fn reference_runs_pass_every_property() {
         for detector in [DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter] {
-            for pes in 1..=4 {
-                let s = spec("uts:default", detector, pes, u64::from(pes));
+            for (pes, initial_split) in (1..=4).flat_map(|p| [(p, false), (p, true)]) {
+                let mut s = spec("synthetic:size=1732,atomic=1,split=uniform", detector, pes, u64::from(pes));
+                s.threads.initial_split = initial_split;
                 let (run, report) = s.run_checked(s.reference());
-                assert!(report.all_pass(), "{detector} P={pes}: {:?}\n{}", report.failures(), s.replay());
+                assert!(report.all_pass(), "{:?}\n{}", report.failures(), s.replay());
                 assert_eq!(run.total_units(), 1732);
             }
         }

@@ -22,7 +22,7 @@
 use std::time::Instant;
 
 use crate::event::Event;
-use crate::sync::{stamp, AtomicU64, Ordering};
+use crate::sync::{stamp, Ordering, TraceSeq};
 
 /// One PE's recorded batches: `(first sequence number, events)`.
 #[derive(Default)]
@@ -37,14 +37,15 @@ impl Recorder {
         self.open.push(e);
     }
 
-    /// Closes the open batch: reserves its sequence numbers and stamps it.
-    pub(crate) fn flush(&mut self, seq: &AtomicU64, start: Instant) {
+    /// Closes the open batch: reserves its sequence numbers and stamps it
+    /// (with 0 if `at_zero`, for the PEs' starts).
+    pub(crate) fn flush(&mut self, seq: &TraceSeq, start: Instant, at_zero: bool) {
         if self.open.is_empty() {
             return;
         }
         let n = self.open.len() as u64;
         let first = seq.fetch_add(n, Ordering::Relaxed);
-        let t = stamp(start, first);
+        let t = if at_zero { 0 } else { stamp(start, first) };
         let mut batch = std::mem::take(&mut self.open);
         batch.iter_mut().filter_map(Event::time_mut).for_each(|time| *time = t);
         self.batches.push((first, batch));

@@ -22,9 +22,11 @@ use super::mutants::ThreadMutant;
 use super::record::{merge, Recorder};
 use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
+use crate::protocol::dyadic::Dyadic;
+use crate::protocol::initial::assign;
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
 use crate::sim::rng::{stream, Purpose};
-use crate::sync::{backoff, thread, Arc, AtomicU64};
+use crate::sync::{backoff, slice_end, thread, Arc, TraceSeq};
 
 /// Parameters of a threaded run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,11 +41,14 @@ pub struct ThreadConfig {
     pub record: bool,
     /// A deliberate bug of the driver, if any.
     pub mutant: Option<ThreadMutant>,
+    /// Start with the root split locally into P parts (002 §3) instead of
+    /// giving it all to PE 0.
+    pub initial_split: bool,
 }
 
 impl Default for ThreadConfig {
     fn default() -> Self {
-        ThreadConfig { pes: 2, seed: 0, dt: 64, record: false, mutant: None }
+        ThreadConfig { pes: 2, seed: 0, dt: 64, record: false, mutant: None, initial_split: false }
     }
 }
 
@@ -67,7 +72,7 @@ impl ThreadRun {
 
 struct Shared<T> {
     boxes: Vec<Mailbox<T>>,
-    seq: AtomicU64,
+    seq: TraceSeq,
     start: Instant,
     pes: u32,
 }
@@ -77,7 +82,8 @@ struct Done {
     batches: Option<Vec<(u64, Vec<Event>)>>,
 }
 
-/// Runs `root` (given to PE 0) on `cfg.pes` threads with PEs built by `make`.
+/// Runs `root` (given to PE 0, or split among the PEs with
+/// `cfg.initial_split`) on `cfg.pes` threads with PEs built by `make`.
 pub fn run<T, B, D>(cfg: &ThreadConfig, root: T, make: impl Fn(PeId) -> Pe<B, D>) -> ThreadRun
 where
     T: Subproblem + 'static,
@@ -87,15 +93,12 @@ where
     assert!(cfg.pes >= 1 && cfg.dt >= 1, "need P >= 1 and Δt >= 1, got {cfg:?}");
     let start = Instant::now();
     let boxes = (0..cfg.pes).map(|_| Mailbox::new(cfg.mutant)).collect();
-    let shared = Arc::new(Shared { boxes, seq: AtomicU64::new(0), start, pes: cfg.pes });
-    let mut root = Some(root);
-    let handles: Vec<_> = (0..cfg.pes)
-        .map(|me| {
-            let worker = Worker::new(me, make(me), cfg, shared.clone());
-            let part = root.take();
-            thread::spawn(move || worker.run(part))
-        })
+    let shared = Arc::new(Shared { boxes, seq: TraceSeq::new(0), start, pes: cfg.pes });
+    let workers: Vec<_> = (0..cfg.pes)
+        .zip(assign(root, cfg.pes, cfg.initial_split))
+        .map(|(me, (part, share))| Worker::new(me, make(me), cfg, shared.clone()).started(part, share))
         .collect();
+    let handles: Vec<_> = workers.into_iter().map(|worker| thread::spawn(move || worker.run())).collect();
     let done: Vec<Done> =
         handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect();
     let elapsed = start.elapsed();
@@ -111,6 +114,8 @@ struct Worker<T, B, D> {
     shared: Arc<Shared<T>>,
     dt: u64,
     busy: bool,
+    /// Stamp batches with t = 0 (while starting).
+    at_zero: bool,
     next_id: u64,
     units: u64,
     rec: Option<Recorder>,
@@ -133,6 +138,7 @@ where
             shared,
             dt: cfg.dt,
             busy: false,
+            at_zero: false,
             next_id: 0,
             units: 0,
             rec: cfg.record.then(Recorder::default),
@@ -142,8 +148,17 @@ where
         }
     }
 
-    fn run(mut self, part: Option<T>) -> Done {
-        self.call(|pe, ctx| pe.start(ctx, part, None));
+    /// Time 0: the PE starts. The driver starts every PE, in PE order, before
+    /// any thread runs, so the trace opens with all starts at t = 0 (the
+    /// initial split's energy shares are all held from the first time step).
+    fn started(mut self, part: Option<T>, share: Option<Dyadic>) -> Self {
+        self.at_zero = true;
+        self.call(|pe, ctx| pe.start(ctx, part, share));
+        self.at_zero = false;
+        self
+    }
+
+    fn run(mut self) -> Done {
         while !self.pe.terminated() {
             if self.pe.has_work() {
                 self.slice();
@@ -166,6 +181,7 @@ where
         self.units += units;
         let me = self.me;
         self.note(|| Event::Work { t: 0, pe: me, units, gen, fp: log.fp });
+        slice_end();
         self.shared.boxes[me as usize].drain_into(&mut self.inbox);
         while let Some(env) = self.inbox.pop_front() {
             self.deliver(env);
@@ -255,7 +271,7 @@ where
 
     fn flush(&mut self) {
         if let Some(rec) = &mut self.rec {
-            rec.flush(&self.shared.seq, self.shared.start);
+            rec.flush(&self.shared.seq, self.shared.start, self.at_zero);
         }
     }
 }

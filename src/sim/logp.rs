@@ -15,8 +15,7 @@ use super::rng::{stream, Purpose};
 use super::SimConfig;
 use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
-use crate::protocol::dyadic::Dyadic;
-use crate::protocol::initial::local_parts;
+use crate::protocol::initial::assign;
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
 
 /// How a run ended.
@@ -144,20 +143,7 @@ where
     D: Detector<T>,
 {
     fn start_all(&mut self, root: T) {
-        let parts: Vec<Option<(T, Dyadic)>> = if self.cfg.initial_split {
-            let mut parts: Vec<_> = local_parts(root, self.cfg.pes).into_iter().map(Some).collect();
-            parts.resize_with(self.cfg.pes as usize, || None);
-            parts
-        } else {
-            let mut parts: Vec<_> = (0..self.cfg.pes).map(|_| None).collect();
-            parts[0] = Some((root, Dyadic::one()));
-            parts
-        };
-        for (i, part) in parts.into_iter().enumerate() {
-            let (task, share) = match part {
-                Some((t, e)) => (Some(t), self.cfg.initial_split.then_some(e)),
-                None => (None, self.cfg.initial_split.then(Dyadic::zero)),
-            };
+        for (i, (task, share)) in assign(root, self.cfg.pes, self.cfg.initial_split).into_iter().enumerate() {
             let delay = task.as_ref().map_or(0, |t| t.generation() as u64 * self.cfg.t_split);
             self.call(i as PeId, |pe, ctx| pe.start(ctx, task, share));
             self.maybe_busy(i as PeId, delay);

@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use super::{run, Outcome, SimConfig};
 use crate::check::{CheckReport, Checker, Reference};
-use crate::event::{write_event, Event, TraceHeader, TRACE_VERSION};
+use crate::event::{write_event, Clock, Event, TraceHeader, TRACE_VERSION};
 use crate::mutants::Mutant;
 use crate::problem::dfs::Strategy;
 use crate::problem::{sequential, Task, Workload};
@@ -88,6 +88,7 @@ impl Scenario {
             balancer: "random-polling".into(),
             detector: self.detector.to_string(),
             t_split: self.sim.t_split,
+            clock: Clock::Work,
         }
     }
 

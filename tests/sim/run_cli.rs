@@ -1,5 +1,6 @@
 //! `lbcheck run` (real threads) from the command line: a checked run passes,
-//! and the `--timeout` hang guard fails a run that does not finish in time.
+//! a mutant's fails, bad mutant names exit 2, a recorded trace checks, and
+//! the `--timeout` hang guard fails a run that does not finish in time.
 
 use super::lbcheck;
 
@@ -16,4 +17,50 @@ fn timeout_fails_a_run_that_does_not_finish_in_time() {
     let (code, _, err) = lbcheck(&["run", "--workload", "uts:T1XL", "--threads", "2", "--timeout", "1"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("FAILED termination_detected") && err.contains("replay with:"), "{err}");
+}
+
+#[test]
+fn a_protocol_mutant_fails_the_check() {
+    // Retried while no split happened (PE 0 may finish before PE 1 asks).
+    for seed in 0..5 {
+        let seed = seed.to_string();
+        let args = ["run", "--workload", "uts:T1", "--mutant", "split-loses", "--check", "--json", "--seed", &seed];
+        let (code, out, err) = lbcheck(&args);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{out}{err}"));
+        assert_eq!(v["mutant"], "split-loses", "{out}");
+        if v["max_gen"] == 0 {
+            continue;
+        }
+        assert_eq!(code, 1, "{out}{err}");
+        assert_eq!(v["properties"]["work_conserved"]["pass"], false, "{out}");
+        assert!(err.contains("replay with:") && err.contains("--mutant split-loses"), "{err}");
+        return;
+    }
+    panic!("no run split in 5 tries");
+}
+
+#[test]
+fn unknown_mutants_list_both_catalogues() {
+    let (code, _, err) = lbcheck(&["run", "--workload", "uts:T1", "--mutant", "nope"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("four-counter-one-wave") && err.contains("lost-wakeup"), "{err}");
+}
+
+/// A real run's trace says its clock is nanoseconds, and `check-trace`
+/// passes it, with `lower_bound` not applicable (it needs model time).
+#[test]
+fn a_recorded_trace_checks_with_its_clock() {
+    let path = std::env::temp_dir().join(format!("lbcheck-run-trace-{}.jsonl", std::process::id()));
+    let path = path.to_str().unwrap();
+    let run = ["run", "--workload", "uts:default", "--threads", "3", "--initial-split", "--termination", "energy"];
+    let (code, out, err) = lbcheck(&[&run[..], &["--trace", path]].concat());
+    assert_eq!(code, 0, "{out}{err}");
+    let header = std::fs::read_to_string(path).unwrap().lines().next().unwrap().to_string();
+    assert!(header.contains(r#""clock":"ns""#), "{header}");
+    let (code, out, err) = lbcheck(&["check-trace", path, "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let lower = v["properties"]["lower_bound"]["detail"].as_str().unwrap();
+    assert!(lower.starts_with("not applicable: times are nanoseconds"), "{lower}");
+    std::fs::remove_file(path).unwrap();
 }
