@@ -6,8 +6,8 @@
 #   bash scripts/loom.sh --quick   # B = LOOM_MAX_PREEMPTIONS = 2: P = 2 at bound 2, P = 3 energy at 1,
 #                                  # P = 3 four-counter and the one-wave mutant at 0: 17 s with the build
 #   bash scripts/loom.sh --full    # B = 3: P = 2 at 3, P = 3 energy at 2, P = 3 four-counter at 1
-#                                  # (capped at 10^6 interleavings per seed), every mutant at P = 3,
-#                                  # 4 seeds: duration in tests/loom_threads.rs
+#                                  # (first 2·10^5 interleavings per seed; LBCHECK_LOOM_CAP=N for more),
+#                                  # every mutant at P = 3, 4 seeds: 400 s on 2 cores
 #
 # Bounds and their costs are explained at the top of tests/loom_threads.rs.
 # Builds with RUSTFLAGS="--cfg loom" into target/loom so the normal build is untouched.

@@ -41,36 +41,26 @@ pub(crate) fn spin_until(ready: impl Fn() -> bool) {
 #[cfg(loom)]
 pub(crate) fn spin_until(_ready: impl Fn() -> bool) {}
 
-/// Called by an idle PE whose request was rejected, before it asks again.
-/// Under loom this is `yield_now`: the model checker then runs the other
-/// threads before this one again, which excludes only the unfair schedules
-/// where idle PEs bounce requests and rejects forever while a PE with work
-/// never runs (random polling's idle PEs keep asking, 001 Fig. 1). With OS
-/// threads the scheduler is fair and the PE asks again at once.
+/// A point where a PE lets the others run: under loom `yield_now`, with OS
+/// threads nothing (the scheduler is fair and preempts). Two callers:
+///
+/// - an idle PE whose request was rejected, before it asks again: loom then
+///   runs the other threads first, which excludes only the unfair schedules
+///   where idle PEs bounce requests and rejects forever while a PE with work
+///   never runs (random polling's idle PEs keep asking, 001 Fig. 1);
+/// - a busy PE after each work slice: Δt units of work take time, during
+///   which the other PEs run, so loom interleaves PEs at slice boundaries
+///   without spending the preemption bound (kept for switches inside the
+///   driver's synchronisation).
 #[cfg(loom)]
-pub(crate) fn backoff() {
+pub(crate) fn let_others_run() {
     loom::thread::yield_now();
 }
 
 /// Nothing with OS threads.
 #[cfg(not(loom))]
 #[inline]
-pub(crate) fn backoff() {}
-
-/// Called by a busy PE after each work slice. Δt units of work take time,
-/// during which the other PEs run; under loom this is `yield_now`, so the
-/// other runnable threads get their turn at every slice boundary without
-/// spending the preemption bound (which is kept for switches inside the
-/// driver's synchronisation). Nothing with OS threads.
-#[cfg(loom)]
-pub(crate) fn slice_end() {
-    loom::thread::yield_now();
-}
-
-/// Nothing with OS threads.
-#[cfg(not(loom))]
-#[inline]
-pub(crate) fn slice_end() {}
+pub(crate) fn let_others_run() {}
 
 /// Event time stamps: nanoseconds since `start`, or under loom (where clocks
 /// are not modelled and would make runs irreproducible) the event's global

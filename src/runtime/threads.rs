@@ -1,8 +1,10 @@
 //! The threaded driver: the unchanged sans-IO [`Pe`] (balancer + detector)
 //! on P OS threads (../shared/ARCHITECTURE.md "One protocol, many drivers").
 //!
-//! Each PE thread follows the call order of [`crate::protocol`]: it works
-//! Δt units (nodes) on its subproblem, handles every message that arrived
+//! The driver starts every PE ([`Pe::start`], with the root at PE 0 or the
+//! 002 §3 initial split) at t = 0, before any thread runs. Then each PE
+//! thread follows the call order of [`crate::protocol`]: it works Δt units
+//! (nodes) on its subproblem (a loom yield point), handles every message that arrived
 //! meanwhile ([`Pe::on_message`]; a busy PE polls its mailbox's length hint
 //! without locking), then polls ([`Pe::on_poll`], 001 Fig. 1: serve one
 //! queued request) or, with its subproblem empty, goes idle
@@ -26,7 +28,7 @@ use crate::protocol::dyadic::Dyadic;
 use crate::protocol::initial::assign;
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
 use crate::sim::rng::{stream, Purpose};
-use crate::sync::{backoff, slice_end, thread, Arc, TraceSeq};
+use crate::sync::{let_others_run, thread, Arc, TraceSeq};
 
 /// Parameters of a threaded run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,7 +183,7 @@ where
         self.units += units;
         let me = self.me;
         self.note(|| Event::Work { t: 0, pe: me, units, gen, fp: log.fp });
-        slice_end();
+        let_others_run(); // Δt units took time
         self.shared.boxes[me as usize].drain_into(&mut self.inbox);
         while let Some(env) = self.inbox.pop_front() {
             self.deliver(env);
@@ -209,7 +211,7 @@ where
         let rejected = matches!(msg, Msg::Reject);
         self.call(|pe, ctx| pe.on_message(ctx, from, msg));
         if rejected && !self.pe.has_work() {
-            backoff();
+            let_others_run(); // before asking again
         }
     }
 
