@@ -60,4 +60,20 @@ mod tests {
         let total: u64 = parts.into_iter().map(|(t, _)| crate::problem::sequential::run(t).work).sum();
         assert_eq!(total, 1000);
     }
+
+    #[test]
+    fn assign_gives_every_pe_a_start() {
+        let w: Workload = "synthetic:size=3,atomic=1".parse().unwrap();
+        for pes in [1, 2, 5] {
+            let split = assign(w.root(Strategy::default()), pes, true);
+            assert_eq!(split.len(), pes as usize);
+            let energy = split.iter().fold(Dyadic::zero(), |a, (_, e)| &a + e.as_ref().expect("a share"));
+            assert!(energy.is_one(), "P={pes}");
+            let holders = split.iter().filter(|(t, _)| t.is_some()).count();
+            assert_eq!(holders, pes.min(3) as usize, "size 3 splits into at most 3 parts");
+            let root_only = assign(w.root(Strategy::default()), pes, false);
+            assert!(root_only[0].0.is_some() && root_only.iter().all(|(_, e)| e.is_none()));
+            assert!(root_only[1..].iter().all(|(t, _)| t.is_none()));
+        }
+    }
 }
