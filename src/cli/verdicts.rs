@@ -8,7 +8,21 @@ use lbcheck::report;
 /// Human form of a run's JSON: the headline numbers, then one row per property.
 pub fn human(out: &serde_json::Value) -> String {
     let mut rows: Vec<(&str, String)> = Vec::new();
-    for key in ["workload", "termination", "mutant", "pes", "t_par", "t_last_work", "t_seq", "efficiency", "max_gen"] {
+    const HEADLINE: [&str; 12] = [
+        "workload",
+        "termination",
+        "mutant",
+        "pes",
+        "t_par",
+        "t_last_work",
+        "t_seq",
+        "efficiency",
+        "nodes",
+        "nodes_per_sec",
+        "units_per_pe",
+        "max_gen",
+    ];
+    for key in HEADLINE {
         if let Some(v) = out.get(key).filter(|v| !v.is_null()) {
             rows.push((key, v.as_str().map_or_else(|| v.to_string(), str::to_string)));
         }
