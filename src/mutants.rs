@@ -74,6 +74,8 @@ pub struct Entry {
     pub detector: &'static str,
     /// What is broken.
     pub what: &'static str,
+    /// Also shown failing on real threads under loom (`tests/loom_threads.rs`).
+    pub loom: bool,
 }
 
 /// Every mutant.
@@ -84,6 +86,7 @@ pub const CATALOGUE: &[Entry] = &[
         fails: "energy_conserved",
         detector: "energy",
         what: "the server sends half its energy with the work but keeps all of it (003 §14.7.4 rule 4 broken)",
+        loom: false,
     },
     Entry {
         mutant: Mutant::EnergyEarlyReturn,
@@ -91,6 +94,7 @@ pub const CATALOGUE: &[Entry] = &[
         fails: "no_early_termination",
         detector: "energy",
         what: "the server returns its energy to PE 0 before the work message is sent; the work travels with none",
+        loom: true,
     },
     Entry {
         mutant: Mutant::FourCounterOneWave,
@@ -98,6 +102,7 @@ pub const CATALOGUE: &[Entry] = &[
         fails: "no_early_termination",
         detector: "four-counter",
         what: "PE 0 announces after a single wave with sent = received (001 §2 needs two)",
+        loom: true,
     },
     Entry {
         mutant: Mutant::RequestDropped,
@@ -105,6 +110,7 @@ pub const CATALOGUE: &[Entry] = &[
         fails: "requests_answered",
         detector: "any",
         what: "a request that should be rejected (idle PE, or queue over the limit) is silently dropped",
+        loom: true,
     },
     Entry {
         mutant: Mutant::SplitDuplicates,
@@ -112,6 +118,7 @@ pub const CATALOGUE: &[Entry] = &[
         fails: "work_conserved",
         detector: "any",
         what: "the server sends a part of its subproblem but keeps the whole (work done twice)",
+        loom: false,
     },
     Entry {
         mutant: Mutant::SplitLoses,
@@ -119,6 +126,7 @@ pub const CATALOGUE: &[Entry] = &[
         fails: "work_conserved",
         detector: "any",
         what: "the server splits off a part and sends it to nobody (work lost), rejecting the request",
+        loom: false,
     },
     Entry {
         mutant: Mutant::PollNeighbour,
@@ -126,6 +134,7 @@ pub const CATALOGUE: &[Entry] = &[
         fails: "t_par",
         detector: "any",
         what: "an idle PE asks only PE (i+1) mod P: busy clusters hide large subproblems (000 §1.1)",
+        loom: false,
     },
     Entry {
         mutant: Mutant::SplitTiny,
@@ -133,6 +142,7 @@ pub const CATALOGUE: &[Entry] = &[
         fails: "traffic",
         detector: "any",
         what: "the server gives away a single atomic unit, so splitting makes no progress in h",
+        loom: false,
     },
     Entry {
         mutant: Mutant::PollLazy,
@@ -140,6 +150,7 @@ pub const CATALOGUE: &[Entry] = &[
         fails: "t_par",
         detector: "any",
         what: "a busy PE serves requests only every 64th poll: Δt far larger than configured",
+        loom: false,
     },
     Entry {
         mutant: Mutant::ServeOneDropRest,
@@ -147,6 +158,7 @@ pub const CATALOGUE: &[Entry] = &[
         fails: "t_par",
         detector: "any",
         what: "at a poll only the first queued request is answered; the rest vanish",
+        loom: false,
     },
     Entry {
         mutant: Mutant::PollHotspot,
@@ -154,6 +166,7 @@ pub const CATALOGUE: &[Entry] = &[
         fails: "queue",
         detector: "any",
         what: "every idle PE asks PE 0 (PE 0 asks PE 1), which queues them even while idle (001 Lemma 1.3)",
+        loom: false,
     },
 ];
 

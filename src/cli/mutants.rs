@@ -18,9 +18,10 @@ pub struct MutantsArgs {
 /// thread-level mutants of the threaded driver (caught by loom).
 fn entries() -> Vec<Value> {
     let protocol = CATALOGUE.iter().map(|e| {
-        let checker = match e.checker() {
-            Checker::Invariant => "simulate",
-            Checker::Bounds => "bounds",
+        let checker = match (e.checker(), e.loom) {
+            (Checker::Invariant, false) => "simulate",
+            (Checker::Invariant, true) => "simulate+loom",
+            (Checker::Bounds, _) => "bounds",
         };
         json!({"name": e.name, "fails": e.fails, "checker": checker, "detector": e.detector, "what": e.what})
     });
@@ -40,7 +41,7 @@ pub fn run(a: MutantsArgs) -> anyhow::Result<ExitCode> {
     let width = list.iter().map(|e| field(e, "name").len()).max().unwrap_or(0);
     for e in &list {
         let (name, fails, checker) = (field(e, "name"), field(e, "fails"), field(e, "checker"));
-        println!("{name:<width$}  {checker:<8} fails {fails:<22} {}", field(e, "what"));
+        println!("{name:<width$}  {checker:<13} fails {fails:<22} {}", field(e, "what"));
     }
     Ok(ExitCode::SUCCESS)
 }

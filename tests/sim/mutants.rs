@@ -77,6 +77,21 @@ fn mutants_command_lists_the_catalogue() {
     let thread_mutants = lbcheck::runtime::mutants::THREAD_CATALOGUE.len();
     assert_eq!(v.as_array().unwrap().len(), CATALOGUE.len() + thread_mutants);
     assert!(v.as_array().unwrap().iter().any(|e| e["name"] == "lost-wakeup" && e["checker"] == "loom"));
+    assert!(v.as_array().unwrap().iter().any(|e| e["name"] == "request-dropped" && e["checker"] == "simulate+loom"));
+}
+
+/// The catalogue's `loom` flags match the loom suite: a protocol mutant is
+/// flagged exactly when `tests/loom_threads.rs` has a test expecting loom to
+/// report it (that suite only builds under `--cfg loom`, so read its text).
+#[test]
+fn loom_flags_match_the_loom_suite() {
+    let suite = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/loom_threads.rs")).unwrap();
+    for e in CATALOGUE {
+        let variant = format!("Mutant::{:?}", e.mutant);
+        let caught =
+            suite.contains(&format!("mutant: Some({variant})")) || suite.contains(&format!("Some({variant});"));
+        assert_eq!(e.loom, caught, "{}: catalogue says loom = {}, tests/loom_threads.rs disagrees", e.name, e.loom);
+    }
 }
 
 /// The one-wave mutant fails on some of 200 fixed seeds, and the reference
