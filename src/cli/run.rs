@@ -10,10 +10,10 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::Args;
 use lbcheck::event::{write_event, Event};
-use lbcheck::mutants::Mutant;
+use lbcheck::mutants::{Mutant, CATALOGUE};
 use lbcheck::problem::{sequential, spec, Workload};
 use lbcheck::protocol::random_polling;
-use lbcheck::runtime::mutants::ThreadMutant;
+use lbcheck::runtime::mutants::{ThreadMutant, THREAD_CATALOGUE};
 use lbcheck::runtime::threads::{ThreadConfig, ThreadRun};
 use lbcheck::runtime::RealRun;
 use lbcheck::sim::scenario::DetectorKind;
@@ -154,14 +154,19 @@ fn spec_of(a: &RunArgs) -> anyhow::Result<RealRun> {
 /// A protocol mutant or a thread mutant, by name.
 fn parse_mutant(name: Option<&str>) -> anyhow::Result<(Option<Mutant>, Option<ThreadMutant>)> {
     let Some(name) = name else { return Ok((None, None)) };
-    if let Ok(m) = name.parse::<Mutant>() {
-        return Ok((Some(m), None));
+    match (name.parse::<Mutant>(), name.parse::<ThreadMutant>()) {
+        (Ok(m), _) => Ok((Some(m), None)),
+        (_, Ok(m)) => Ok((None, Some(m))),
+        _ => {
+            let protocol: Vec<_> = CATALOGUE.iter().map(|e| e.name).collect();
+            let threads: Vec<_> = THREAD_CATALOGUE.iter().map(|e| e.name).collect();
+            bail!(
+                "unknown mutant `{name}`; protocol mutants: {}; thread mutants: {}",
+                protocol.join(", "),
+                threads.join(", ")
+            )
+        }
     }
-    let m: ThreadMutant = name.parse().map_err(|thread_err: String| {
-        let protocol_err = name.parse::<Mutant>().err().unwrap_or_default();
-        anyhow::anyhow!("{protocol_err}; or a {}", thread_err.trim_start_matches("unknown "))
-    })?;
-    Ok((None, Some(m)))
 }
 
 /// The keys of `simulate`'s JSON, with times in seconds, plus `nodes_per_sec`.
