@@ -20,8 +20,8 @@ use std::io::{self, BufRead, Write};
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::Dyadic;
 use crate::problem::Fingerprint;
-use crate::protocol::dyadic::Dyadic;
 
 /// Version of the trace format written and accepted.
 pub const TRACE_VERSION: u32 = 1;
@@ -46,6 +46,51 @@ pub struct TraceHeader {
     /// What one unit of `t` is (absent: [`Clock::Work`]).
     #[serde(default, skip_serializing_if = "Clock::is_work")]
     pub clock: Clock,
+    /// How lbcheck made the run, enough to replay it (absent in traces of
+    /// other implementations; checking never depends on it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<RunParams>,
+}
+
+/// The header's record of how lbcheck made a run: driver, seed, machine
+/// parameters and mutant (`lbcheck check-trace` turns it back into the
+/// replay command). Absent fields are the driver's defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunParams {
+    /// The driver (`sim`, `threads`, `loom`).
+    pub driver: String,
+    /// The seed of every random stream.
+    pub seed: u64,
+    /// The machine model (simulator: `async`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+    /// Δt: work units between polls.
+    pub dt: u64,
+    /// T_rout: the message latency (simulator, unless `latency`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t_rout: Option<u64>,
+    /// `[a, b]`: message latencies uniform in a..=b (simulator).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency: Option<[u64; 2]>,
+    /// `[count, factor]`: slow PEs (simulator).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slow: Option<(u32, u64)>,
+    /// The run started with the initial split of 002 §3.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub initial_split: bool,
+    /// Requests finding this many queued are rejected (001 §4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_limit: Option<u32>,
+    /// The deliberate bug the run had, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutant: Option<String>,
+    /// The simulator's step cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_steps: Option<u64>,
+    /// The simulator's detection horizon (0: automatic).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detect_horizon: Option<u64>,
 }
 
 /// What one unit of a trace's times `t` is. Only [`Clock::Work`] makes

@@ -76,9 +76,11 @@
 
 #![deny(missing_docs)]
 
+pub mod base;
 pub mod bounds;
 pub mod check;
 pub mod event;
+pub mod harness;
 pub mod mutants;
 pub mod problem;
 pub mod protocol;

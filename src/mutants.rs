@@ -1,9 +1,16 @@
-//! The catalogue of deliberately broken protocol variants ("mutants"). Each
-//! exists to show that a checker can fail: the test suite runs every mutant
-//! and expects the property named here to fail.
+//! The one catalogue of deliberately broken variants ("mutants"): bugs of a
+//! protocol, of the threaded driver, and of the statistical layer's
+//! formulas. Each exists to show that a checker can fail: the test suites
+//! run every mutant and expect the checker named here to report it.
+//!
+//! Every entry says where the bug acts (a balancer, detectors, the threaded
+//! driver, the bound formulas) and which checkers catch it, so that a
+//! combination where the mutant has no effect is refused and a run that
+//! cannot catch it says so ([`Mutant::not_applicable`], [`Mutant::uncaught_by`]).
 
-use std::fmt;
-use std::str::FromStr;
+use crate::base::registry::{Info, Registered};
+use crate::protocol::{BalancerKind, DetectorKind};
+use crate::registered_names;
 
 /// A deliberate bug, selected by name (`--mutant NAME`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,185 +28,343 @@ pub enum Mutant {
     SplitDuplicates,
     /// Random polling: the part split off is sent to nobody (work lost).
     SplitLoses,
-    /// Random polling: an idle PE asks only PE (i+1) mod P (000 §1.1's
-    /// neighbourhood polling, whose busy clusters hide large subproblems).
+    /// Random polling: an idle PE asks only PE (i+1) mod P.
     PollNeighbour,
     /// Random polling: the server gives away a single atomic unit
     /// ([`crate::problem::Subproblem::split_small`]), so splits make no progress in h.
     SplitTiny,
-    /// Random polling: a busy PE serves its queue only every 64th poll, as if
-    /// Δt were 64 times the configured value.
+    /// Random polling: a busy PE serves its queue only every 64th poll.
     PollLazy,
-    /// Random polling: at a poll the first queued request is served and the
-    /// rest vanish (their senders wait forever).
+    /// Random polling: at a poll the first queued request is served and the rest vanish.
     ServeOneDropRest,
-    /// Random polling: every idle PE asks PE 0 (PE 0 asks PE 1), and PE 0
-    /// queues requests even while idle: requests pile up in one queue
-    /// (001 Lemma 1.3 needs uniform victims).
+    /// Random polling: every idle PE asks PE 0, which queues requests even while idle.
     PollHotspot,
+    /// Threaded driver: the mailbox checks "empty", drops its lock, then
+    /// blocks without re-checking (a notification in between is lost).
+    LostWakeup,
+    /// Threaded driver: a sender reads the receiver's "sleeping" flag
+    /// outside the mailbox lock and may skip a needed notification.
+    SleepFlagOutsideLock,
+    /// Bound formulas: 000 Lemma 1 eq. (2) with ε instead of ε².
+    FormulaNoSquare,
+    /// Bound formulas: 000 Lemma 1 eq. (3) with α²np instead of αnp.
+    FormulaSignSlip,
 }
 
-/// Which checker a mutant is shown failing under.
+/// Where a mutant's bug is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Checker {
-    /// An invariant of `check/`, on every run (`lbcheck simulate`).
-    Invariant,
-    /// A statistical claim of `bounds/` (`lbcheck bounds`).
-    Bounds,
+pub enum Site {
+    /// In a balancer: acts whenever that balancer runs, on every driver.
+    Balancer(BalancerKind),
+    /// In a detector family: acts only with these detectors, on every driver.
+    Detectors(&'static [DetectorKind]),
+    /// In the threaded driver (`lbcheck run`, loom), whatever the protocols.
+    ThreadedDriver,
+    /// In the bound formulas of `lbcheck bounds`.
+    Formulas,
 }
 
-/// The claims of `lbcheck bounds` (`crate::bounds`) a mutant can be listed
-/// under; every other `fails` names an invariant.
-pub const BOUND_CLAIMS: &[&str] = &[
-    "formula",
-    "lower_bound_eq1",
-    "t_par",
-    "t_par_trend",
-    "gen_depth",
-    "gen_depth_trend",
-    "queue",
-    "traffic",
-    "traffic_trend",
-];
+/// A checker a mutant is shown failing under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Catcher {
+    /// The invariants of one checked run (`lbcheck simulate`; `lbcheck run --check`).
+    Run,
+    /// A statistical claim of `lbcheck bounds`.
+    Bounds,
+    /// loom's exhaustive interleavings of the threaded driver (`scripts/loom.sh`).
+    Loom,
+}
+
+impl Catcher {
+    /// The command that shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Catcher::Run => "simulate",
+            Catcher::Bounds => "bounds",
+            Catcher::Loom => "loom",
+        }
+    }
+}
 
 /// One catalogue entry.
 pub struct Entry {
     /// The mutant.
     pub mutant: Mutant,
-    /// Its name on the command line.
-    pub name: &'static str,
-    /// The property the checker must report as failed.
+    /// Name, the paper rule it breaks, what is broken.
+    pub info: Info,
+    /// Where the bug is.
+    pub site: Site,
+    /// What the checkers report: a property, a claim, or loom's "deadlock".
     pub fails: &'static str,
-    /// The detector it needs (mutants of a detector only act in it).
-    pub detector: &'static str,
-    /// What is broken.
-    pub what: &'static str,
-    /// Also shown failing on real threads under loom (`tests/loom_threads.rs`).
-    pub loom: bool,
+    /// The checkers shown reporting it.
+    pub caught_by: &'static [Catcher],
+}
+
+const RP: Site = Site::Balancer(BalancerKind::RandomPolling);
+const ENERGIES: Site = Site::Detectors(&[DetectorKind::Energy, DetectorKind::EnergyTree]);
+const RUN: &[Catcher] = &[Catcher::Run];
+const BOUNDS: &[Catcher] = &[Catcher::Bounds];
+
+const fn entry(mutant: Mutant, info: Info, site: Site, fails: &'static str, caught_by: &'static [Catcher]) -> Entry {
+    Entry { mutant, info, site, fails, caught_by }
 }
 
 /// Every mutant.
 pub const CATALOGUE: &[Entry] = &[
-    Entry {
-        mutant: Mutant::EnergyNotSplit,
-        name: "energy-not-split",
-        fails: "energy_conserved",
-        detector: "energy",
-        what: "the server sends half its energy with the work but keeps all of it (003 §14.7.4 rule 4 broken)",
-        loom: false,
-    },
-    Entry {
-        mutant: Mutant::EnergyEarlyReturn,
-        name: "energy-early-return",
-        fails: "no_early_termination",
-        detector: "energy",
-        what: "the server returns its energy to PE 0 before the work message is sent; the work travels with none",
-        loom: true,
-    },
-    Entry {
-        mutant: Mutant::FourCounterOneWave,
-        name: "four-counter-one-wave",
-        fails: "no_early_termination",
-        detector: "four-counter",
-        what: "PE 0 announces after a single wave with sent = received (001 §2 needs two)",
-        loom: true,
-    },
-    Entry {
-        mutant: Mutant::RequestDropped,
-        name: "request-dropped",
-        fails: "requests_answered",
-        detector: "any",
-        what: "a request that should be rejected (idle PE, or queue over the limit) is silently dropped",
-        loom: true,
-    },
-    Entry {
-        mutant: Mutant::SplitDuplicates,
-        name: "split-duplicates",
-        fails: "work_conserved",
-        detector: "any",
-        what: "the server sends a part of its subproblem but keeps the whole (work done twice)",
-        loom: false,
-    },
-    Entry {
-        mutant: Mutant::SplitLoses,
-        name: "split-loses",
-        fails: "work_conserved",
-        detector: "any",
-        what: "the server splits off a part and sends it to nobody (work lost), rejecting the request",
-        loom: false,
-    },
-    Entry {
-        mutant: Mutant::PollNeighbour,
-        name: "poll-neighbour",
-        fails: "t_par",
-        detector: "any",
-        what: "an idle PE asks only PE (i+1) mod P: busy clusters hide large subproblems (000 §1.1)",
-        loom: false,
-    },
-    Entry {
-        mutant: Mutant::SplitTiny,
-        name: "split-tiny",
-        fails: "traffic",
-        detector: "any",
-        what: "the server gives away a single atomic unit, so splitting makes no progress in h",
-        loom: false,
-    },
-    Entry {
-        mutant: Mutant::PollLazy,
-        name: "poll-lazy",
-        fails: "t_par",
-        detector: "any",
-        what: "a busy PE serves requests only every 64th poll: Δt far larger than configured",
-        loom: false,
-    },
-    Entry {
-        mutant: Mutant::ServeOneDropRest,
-        name: "serve-one-drop-rest",
-        fails: "t_par",
-        detector: "any",
-        what: "at a poll only the first queued request is answered; the rest vanish",
-        loom: false,
-    },
-    Entry {
-        mutant: Mutant::PollHotspot,
-        name: "poll-hotspot",
-        fails: "queue",
-        detector: "any",
-        what: "every idle PE asks PE 0 (PE 0 asks PE 1), which queues them even while idle (001 Lemma 1.3)",
-        loom: false,
-    },
+    entry(
+        Mutant::EnergyNotSplit,
+        Info::ships(
+            "energy-not-split",
+            "003 §14.7.4 rule 4",
+            "the server sends half its energy with the work but keeps all of it",
+        ),
+        ENERGIES,
+        "energy_conserved",
+        RUN,
+    ),
+    entry(
+        Mutant::EnergyEarlyReturn,
+        Info::ships(
+            "energy-early-return",
+            "003 §14.7.4",
+            "the server returns its energy to PE 0 before the work message is sent; the work travels with none",
+        ),
+        ENERGIES,
+        "no_early_termination",
+        &[Catcher::Run, Catcher::Loom],
+    ),
+    entry(
+        Mutant::FourCounterOneWave,
+        Info::ships("four-counter-one-wave", "001 §2", "PE 0 announces after a single wave with sent = received"),
+        Site::Detectors(&[DetectorKind::FourCounter]),
+        "no_early_termination",
+        &[Catcher::Run, Catcher::Loom],
+    ),
+    entry(
+        Mutant::RequestDropped,
+        Info::ships(
+            "request-dropped",
+            "001 Fig. 1",
+            "a request that should be rejected (idle PE, or queue over the limit) is silently dropped",
+        ),
+        RP,
+        "requests_answered",
+        &[Catcher::Run, Catcher::Loom],
+    ),
+    entry(
+        Mutant::SplitDuplicates,
+        Info::ships(
+            "split-duplicates",
+            "002 eq. (1)",
+            "the server sends a part of its subproblem but keeps the whole (work done twice)",
+        ),
+        RP,
+        "work_conserved",
+        RUN,
+    ),
+    entry(
+        Mutant::SplitLoses,
+        Info::ships(
+            "split-loses",
+            "002 eq. (1)",
+            "the server splits off a part and sends it to nobody (work lost), rejecting the request",
+        ),
+        RP,
+        "work_conserved",
+        RUN,
+    ),
+    entry(
+        Mutant::PollNeighbour,
+        Info::ships(
+            "poll-neighbour",
+            "001 Fig. 1",
+            "an idle PE asks only PE (i+1) mod P (not 000 §1.1's network neighbours): busy clusters hide work",
+        ),
+        RP,
+        "t_par",
+        BOUNDS,
+    ),
+    entry(
+        Mutant::SplitTiny,
+        Info::ships(
+            "split-tiny",
+            "001 §1.2",
+            "the server gives away a single atomic unit, so splitting makes no progress in h",
+        ),
+        RP,
+        "traffic",
+        BOUNDS,
+    ),
+    entry(
+        Mutant::PollLazy,
+        Info::ships(
+            "poll-lazy",
+            "001 Fig. 1",
+            "a busy PE serves requests only every 64th poll: Δt far larger than configured",
+        ),
+        RP,
+        "t_par",
+        BOUNDS,
+    ),
+    entry(
+        Mutant::ServeOneDropRest,
+        Info::ships(
+            "serve-one-drop-rest",
+            "001 Fig. 1",
+            "at a poll only the first queued request is answered; the rest vanish",
+        ),
+        RP,
+        "t_par",
+        BOUNDS,
+    ),
+    entry(
+        Mutant::PollHotspot,
+        Info::ships(
+            "poll-hotspot",
+            "001 Lemma 1.3",
+            "every idle PE asks PE 0 (PE 0 asks PE 1), which queues them even while idle",
+        ),
+        RP,
+        "queue",
+        BOUNDS,
+    ),
+    entry(
+        Mutant::LostWakeup,
+        Info::ships(
+            "lost-wakeup",
+            "threaded driver",
+            "the idle PE checks its mailbox is empty, drops the lock, then waits: a notification in between is lost",
+        ),
+        Site::ThreadedDriver,
+        "deadlock",
+        &[Catcher::Loom],
+    ),
+    entry(
+        Mutant::SleepFlagOutsideLock,
+        Info::ships(
+            "sleep-flag-outside-lock",
+            "threaded driver",
+            "a sender reads the receiver's `sleeping` flag outside the mailbox lock and skips a needed notification",
+        ),
+        Site::ThreadedDriver,
+        "deadlock",
+        &[Catcher::Loom],
+    ),
+    entry(
+        Mutant::FormulaNoSquare,
+        Info::ships("formula-no-square", "000 Lemma 1 eq. (2)", "the Chernoff lower tail with ε instead of ε²"),
+        Site::Formulas,
+        "formula",
+        BOUNDS,
+    ),
+    entry(
+        Mutant::FormulaSignSlip,
+        Info::ships("formula-sign-slip", "000 Lemma 1 eq. (3)", "the Chernoff upper tail with α²np instead of αnp"),
+        Site::Formulas,
+        "formula",
+        BOUNDS,
+    ),
 ];
-
-impl Entry {
-    /// The checker this mutant is shown failing under: [`Checker::Bounds`]
-    /// if `fails` names a claim of [`BOUND_CLAIMS`], else [`Checker::Invariant`].
-    pub fn checker(&self) -> Checker {
-        match BOUND_CLAIMS.contains(&self.fails) {
-            true => Checker::Bounds,
-            false => Checker::Invariant,
-        }
-    }
-}
 
 impl Mutant {
     /// The mutant's catalogue entry.
     pub fn entry(self) -> &'static Entry {
         CATALOGUE.iter().find(|e| e.mutant == self).expect("every mutant is catalogued")
     }
-}
 
-impl fmt::Display for Mutant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.entry().name)
+    /// Why this mutant has no effect in a run of `balancer` + `detector`
+    /// (on the threaded driver if `threaded`); `None` if it acts.
+    pub fn not_applicable(self, balancer: BalancerKind, detector: DetectorKind, threaded: bool) -> Option<String> {
+        let name = self.name();
+        match self.entry().site {
+            Site::Balancer(b) if b != balancer => Some(format!("mutant `{name}` acts only in the {b} balancer")),
+            Site::Detectors(ds) if !ds.contains(&detector) => {
+                let names: Vec<_> = ds.iter().map(|d| d.name()).collect();
+                Some(format!("mutant `{name}` acts only with --termination {}", names.join(" or ")))
+            }
+            Site::ThreadedDriver if !threaded => {
+                Some(format!("mutant `{name}` is a bug of the threaded driver: use `lbcheck run` (loom catches it)"))
+            }
+            Site::Formulas => Some(format!("mutant `{name}` breaks the bound formulas: use `lbcheck bounds`")),
+            _ => None,
+        }
+    }
+
+    /// If `catcher` is not among the checkers shown catching this mutant,
+    /// the note to print: which ones do.
+    pub fn uncaught_by(self, catcher: Catcher) -> Option<String> {
+        let e = self.entry();
+        if e.caught_by.contains(&catcher) {
+            return None;
+        }
+        let by: Vec<_> = e.caught_by.iter().map(|c| c.name()).collect();
+        Some(format!(
+            "note: mutant `{}` is caught by {} (it fails `{}`), not by this command: this run may well pass",
+            e.info.name,
+            by.join(" and "),
+            e.fails
+        ))
+    }
+
+    /// The checkers that catch it, joined by `+` ("simulate+loom").
+    pub fn checkers(self) -> String {
+        let names: Vec<_> = self.entry().caught_by.iter().map(|c| c.name()).collect();
+        names.join("+")
     }
 }
 
-impl FromStr for Mutant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Mutant, String> {
-        CATALOGUE.iter().find(|e| e.name == s).map(|e| e.mutant).ok_or_else(|| {
-            let names: Vec<_> = CATALOGUE.iter().map(|e| e.name).collect();
-            format!("unknown mutant `{s}`; valid: {}", names.join(", "))
-        })
+impl Registered for Mutant {
+    const KIND: &'static str = "mutant";
+    const ALL: &'static [Self] = &[
+        Mutant::EnergyNotSplit,
+        Mutant::EnergyEarlyReturn,
+        Mutant::FourCounterOneWave,
+        Mutant::RequestDropped,
+        Mutant::SplitDuplicates,
+        Mutant::SplitLoses,
+        Mutant::PollNeighbour,
+        Mutant::SplitTiny,
+        Mutant::PollLazy,
+        Mutant::ServeOneDropRest,
+        Mutant::PollHotspot,
+        Mutant::LostWakeup,
+        Mutant::SleepFlagOutsideLock,
+        Mutant::FormulaNoSquare,
+        Mutant::FormulaSignSlip,
+    ];
+
+    fn info(self) -> &'static Info {
+        &self.entry().info
+    }
+}
+
+registered_names!(Mutant);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogue_lists_every_variant_once_in_order() {
+        let listed: Vec<Mutant> = CATALOGUE.iter().map(|e| e.mutant).collect();
+        assert_eq!(listed, Mutant::ALL);
+        for m in Mutant::ALL {
+            assert_eq!(m.to_string().parse::<Mutant>(), Ok(*m));
+            assert!(!m.entry().caught_by.is_empty(), "{m}");
+        }
+    }
+
+    #[test]
+    fn inapplicable_combinations_say_why() {
+        let (rp, fc, en) = (BalancerKind::RandomPolling, DetectorKind::FourCounter, DetectorKind::Energy);
+        let why = Mutant::EnergyNotSplit.not_applicable(rp, fc, false).unwrap();
+        assert!(why.contains("--termination energy or energy-tree"), "{why}");
+        assert!(Mutant::EnergyNotSplit.not_applicable(rp, DetectorKind::EnergyTree, false).is_none());
+        assert!(Mutant::LostWakeup.not_applicable(rp, en, false).unwrap().contains("lbcheck run"));
+        assert!(Mutant::LostWakeup.not_applicable(rp, en, true).is_none());
+        assert!(Mutant::SplitLoses.not_applicable(rp, fc, true).is_none());
+        assert!(Mutant::FormulaNoSquare.not_applicable(rp, en, false).is_some());
+        assert!(Mutant::LostWakeup.uncaught_by(Catcher::Run).unwrap().contains("caught by loom"));
+        assert!(Mutant::SplitLoses.uncaught_by(Catcher::Run).is_none());
     }
 }

@@ -17,6 +17,7 @@ use super::stats::{bonferroni, mean_upper, trend, TailTest};
 use super::suite::{Phase, Sample};
 
 mod formula;
+use crate::mutants::Mutant;
 pub use formula::{formula_violations, GRID};
 
 /// Family-wise false-alarm probability of one `lbcheck bounds` run.
@@ -87,15 +88,16 @@ pub fn fit(samples: &[Sample]) -> Constants {
     }
 }
 
-/// Every claim, on `samples`.
-pub fn evaluate(samples: &[Sample]) -> (Constants, Vec<Claim>) {
+/// Every claim, on `samples`; the formula check uses the bound formulas
+/// `mutant` breaks, if it is a formula mutant.
+pub fn evaluate(samples: &[Sample], mutant: Option<Mutant>) -> (Constants, Vec<Claim>) {
     let k = fit(samples);
     let test: Vec<&Sample> = of(samples, Phase::Test).collect();
     let r: Vec<(u32, f64)> = test.iter().map(|s| (s.pes, s.r)).collect();
     let traffic: Vec<(u32, f64)> = test.iter().map(|s| (s.pes, s.traffic)).collect();
     let gen: Vec<(u32, f64)> = test.iter().filter_map(|s| s.gen_depth.map(|g| (s.pes, g))).collect();
     let claims = vec![
-        formula_claim(),
+        formula_claim(mutant),
         lower_claim(&test),
         quantile("t_par", "001 Thm 1 / 002 Thm 1: R bounded", &r, k.c_t_par),
         slope("t_par_trend", "001 Thm 1: R has no upward trend in log2 P", &r, k.c_t_par),
@@ -109,8 +111,9 @@ pub fn evaluate(samples: &[Sample]) -> (Constants, Vec<Claim>) {
     (k, claims)
 }
 
-fn formula_claim() -> Claim {
-    let (bad, n) = formula_violations(super::papers::chernoff_lower, super::papers::chernoff_upper);
+fn formula_claim(mutant: Option<Mutant>) -> Claim {
+    let (lower, upper) = formula::tails(mutant);
+    let (bad, n) = formula_violations(lower, upper);
     Claim {
         name: "formula",
         reference: "000 Lemma 1 eq. (2),(3) ≥ exact binomial tails",

@@ -7,7 +7,6 @@
 //!   proofs/Bounds.v), 001 Thm 1 / 002 Thm 1 (T_par and O(P·h) messages).
 //! - [`stats`]: exact Clopper–Pearson bounds and binomial tails, empirical
 //!   tail vs bound, t-based upper confidence bounds, the trend test.
-//! - [`seeds`]: each run's seed from (base seed, test name, run index).
 //! - [`plan`], [`suite`], [`observe`]: the quick and full profiles, the
 //!   simulated runs and what they measure.
 //! - [`claims`]: the claims checked on those runs, each with its α, the
@@ -17,6 +16,5 @@ pub mod claims;
 pub mod observe;
 pub mod papers;
 pub mod plan;
-pub mod seeds;
 pub mod stats;
 pub mod suite;

@@ -1,12 +1,18 @@
 //! What the bound tests run: the quick and full profiles, their cells
 //! (workload × P × machine) and the scenario of one run.
 
+use crate::harness::{Driver, RunSpec};
 use crate::mutants::Mutant;
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
-use crate::protocol::random_polling;
-use crate::sim::scenario::{DetectorKind, Scenario};
+use crate::protocol::{BalancerKind, DetectorKind, Protocols};
 use crate::sim::SimConfig;
+
+/// The base seed CI uses; `--seed-base N` reruns every test on fresh seeds.
+pub const CI_SEED_BASE: u64 = 1;
+
+/// The balancer the suite tests (the only one with bound claims so far).
+pub const BALANCER: BalancerKind = BalancerKind::RandomPolling;
 
 /// The quick (CI) or the full profile; both run the same code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,7 +54,7 @@ impl Profile {
     }
 
     /// Calibration runs per cell (reference only) and test runs per cell.
-    pub fn runs(self) -> (u64, u64) {
+    pub fn runs(self) -> (u32, u32) {
         match self {
             Profile::Quick => (8, 8),
             Profile::Full => (8, 8),
@@ -95,15 +101,12 @@ impl Cell {
         name.parse().expect("the plan's workloads parse")
     }
 
-    /// The scenario of one run.
-    pub fn scenario(&self, seed: u64, mutant: Option<Mutant>) -> Scenario {
+    /// The run with seed `seed` (with `mutant`'s protocol bug, if it has one).
+    pub fn spec(&self, seed: u64, mutant: Option<Mutant>) -> RunSpec {
         let (dt, t_rout, t_split) = self.machine;
-        Scenario {
-            workload: self.workload(seed),
-            split: Strategy::default(),
-            detector: DetectorKind::Energy,
-            sim: SimConfig { pes: self.pes, seed, dt, t_rout, t_split, max_steps: 50_000_000, ..SimConfig::default() },
-            polling: random_polling::Config { queue_limit: None, mutant },
-        }
+        let mut protocols = Protocols::new(BALANCER, DetectorKind::Energy);
+        protocols.mutant = mutant.filter(|m| m.not_applicable(BALANCER, DetectorKind::Energy, false).is_none());
+        let sim = SimConfig { pes: self.pes, seed, dt, t_rout, t_split, max_steps: 50_000_000, ..SimConfig::default() };
+        RunSpec { workload: self.workload(seed), split: Strategy::default(), protocols, driver: Driver::Sim(sim) }
     }
 }

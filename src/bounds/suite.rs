@@ -4,10 +4,9 @@
 
 use super::observe::GenDepth;
 use super::papers::{lower_bound_eq1, Machine};
-use super::plan::{Cell, Profile};
-use super::seeds::run_seed;
+use super::plan::{Cell, Profile, BALANCER};
+use crate::base::rng::derive_seed;
 use crate::mutants::Mutant;
-use crate::problem::{sequential, Workload};
 
 /// Calibration or test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +51,7 @@ pub struct Sample {
 struct Job<'a> {
     cell: &'a Cell,
     phase: Phase,
-    index: u64,
+    index: u32,
 }
 
 /// Runs every calibration and test run of `profile` with P ≤ `max_pes`
@@ -87,16 +86,16 @@ pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>
 
 fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
     let phase_name = if job.phase == Phase::Calibrate { "calibrate" } else { "test" };
-    let seed = run_seed(base, &format!("random-polling/{phase_name}/{}", job.cell.label()), job.index);
+    let seed = derive_seed(base, &format!("{BALANCER}/{phase_name}/{}", job.cell.label()), job.index);
     let mutant = if job.phase == Phase::Test { mutant } else { None };
-    let scenario = job.cell.scenario(seed, mutant);
-    let (t_atomic, h) = scenario.workload.atomic_and_h().unwrap_or((0, 0));
+    let spec = job.cell.spec(seed, mutant);
+    let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
     let mut depth = GenDepth::new(job.cell.pes, h);
-    let report = scenario.run_observed(None, &mut |e| depth.observe(e)).expect("no trace to write");
+    let report = spec.run_observed(None, &mut |e| depth.observe(e)).expect("no trace to write");
     let m = &report.check.metrics;
     let h = if job.cell.synthetic() { h } else { u64::from(m.max_gen).max(1) };
     let (dt, t_rout, t_split) = job.cell.machine;
-    let t_seq = reference_t_seq(&scenario.workload);
+    let t_seq = report.reference.t_seq;
     let machine = Machine { pes: job.cell.pes, t_seq, t_atomic, h, dt, t_rout, t_split };
     let t_par = m.t_par.filter(|_| report.outcome.finished());
     let pe_h = f64::from(job.cell.pes) * h as f64;
@@ -114,14 +113,6 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
         lower_ok: t_par.is_none_or(|t| t as f64 >= lower),
         lower,
         failures: report.check.failures().into_iter().map(|(name, _)| name).collect(),
-        replay: scenario.replay(),
-    }
-}
-
-/// T_seq of the sequential reference.
-fn reference_t_seq(w: &Workload) -> u64 {
-    match w {
-        Workload::Synthetic(c) => c.size,
-        _ => sequential::run(w.root(Default::default())).work,
+        replay: spec.replay(),
     }
 }

@@ -16,8 +16,8 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{Property, Verdict};
+use crate::base::Dyadic;
 use crate::event::Event;
-use crate::protocol::dyadic::Dyadic;
 
 /// State of the `energy_conserved` check.
 pub(super) struct EnergyConserved {

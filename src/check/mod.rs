@@ -30,6 +30,7 @@
 //! let header = TraceHeader {
 //!     version: TRACE_VERSION, pes: 1, workload: "w".into(), split: "s".into(),
 //!     balancer: "b".into(), detector: "d".into(), t_split: 1, clock: Default::default(),
+//!     run: None,
 //! };
 //! let mut fp = Fingerprint::EMPTY;
 //! fp.add_range(0, 10);

@@ -1,9 +1,9 @@
 //! Hand-made event streams for the property tests.
 
 use super::{CheckReport, Checker, Reference, Verdict};
+use crate::base::Dyadic;
 use crate::event::{Event, Kind, TraceHeader, TRACE_VERSION};
 use crate::problem::Fingerprint;
-use crate::protocol::dyadic::Dyadic;
 
 /// A header for `pes` PEs with T_split = 1.
 pub fn header(pes: u32) -> TraceHeader {
@@ -12,10 +12,11 @@ pub fn header(pes: u32) -> TraceHeader {
         pes,
         workload: "test".into(),
         split: "half".into(),
-        balancer: "random-polling".into(),
+        balancer: "test-balancer".into(),
         detector: "energy".into(),
         t_split: 1,
         clock: Default::default(),
+        run: None,
     }
 }
 

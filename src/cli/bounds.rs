@@ -7,17 +7,20 @@ use std::time::Instant;
 use anyhow::bail;
 use clap::Args;
 use lbcheck::bounds::claims::{self, Claim};
-use lbcheck::bounds::plan::Profile;
-use lbcheck::bounds::seeds::CI_SEED_BASE;
+use lbcheck::bounds::plan::{Profile, BALANCER, CI_SEED_BASE};
 use lbcheck::bounds::suite;
-use lbcheck::mutants::Mutant;
-use serde_json::json;
+use lbcheck::mutants::{Catcher, Mutant, Site};
+use lbcheck::protocol::{BalancerKind, DetectorKind};
+use lbcheck::report;
+use serde_json::{json, Value};
+
+use super::args::kind;
 
 #[derive(Args, Debug)]
 pub struct BoundsArgs {
-    /// Load balancer (only random-polling so far).
-    #[arg(long, default_value = "random-polling")]
-    balancer: String,
+    /// Load balancer (the only one with bound claims so far).
+    #[arg(long, default_value_t = BALANCER, value_parser = kind::<BalancerKind>)]
+    balancer: BalancerKind,
     /// The quick profile (P = 2^2..2^8; the default).
     #[arg(long, conflicts_with = "full")]
     quick: bool,
@@ -27,97 +30,81 @@ pub struct BoundsArgs {
     /// Base of every run's seed (CI uses 1); fresh values rerun on fresh seeds.
     #[arg(long, default_value_t = CI_SEED_BASE)]
     seed_base: u64,
-    /// Only the cells with P ≤ this (a reduced profile, same code; used to
-    /// show the mutants failing quickly).
-    #[arg(long, default_value_t = u32::MAX)]
+    /// Only the cells with P ≤ this, at least 4 (a reduced profile, same
+    /// code; used to show the mutants failing quickly).
+    #[arg(long, default_value_t = u32::MAX, value_parser = clap::value_parser!(u32).range(4..))]
     max_pes: u32,
     /// Test a deliberately broken variant (calibration still runs the reference).
-    #[arg(long)]
-    mutant: Option<String>,
+    #[arg(long, value_parser = kind::<Mutant>)]
+    mutant: Option<Mutant>,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(a: BoundsArgs) -> anyhow::Result<ExitCode> {
-    if a.balancer != "random-polling" {
-        bail!("unknown balancer `{}`; valid: random-polling", a.balancer);
-    }
-    let mutant: Option<Mutant> = a.mutant.as_deref().map(str::parse).transpose().map_err(anyhow::Error::msg)?;
+    check_mutant(a.mutant)?;
     let profile = if a.full { Profile::Full } else { Profile::Quick };
     let start = Instant::now();
-    let samples = suite::run_all(profile, a.max_pes, a.seed_base, mutant);
-    let (k, claims) = claims::evaluate(&samples);
-    let replay = replay(&a, profile);
-    let secs = start.elapsed().as_secs_f64();
-    if a.json {
-        let out = json!({"profile": format!("{profile:?}"), "seed_base": a.seed_base, "mutant": a.mutant,
-            "runs": samples.len(), "constants": k, "claims": claims, "seconds": secs, "replay": replay,
-            "family_alpha": claims::FAMILY_ALPHA, "correction": "Bonferroni"});
-        println!("{}", serde_json::to_string_pretty(&out)?);
-    } else {
-        print!("{}", table(&claims));
-        println!("fitted constants (calibration runs of the reference): C = {:.3} (001 Thm 1), c = {:.3} (001 Lemma 3), messages/(P·h) = {:.3} (002 Thm 1)", k.c_t_par, k.c_gen, k.c_traffic);
-        println!(
-            "{} runs in {secs:.1} s; family-wise α = {} (Bonferroni over {} tests)",
-            samples.len(),
-            claims::FAMILY_ALPHA,
-            claims::STAT_TESTS
-        );
-        println!("replay: {replay}");
+    let samples = suite::run_all(profile, a.max_pes, a.seed_base, a.mutant);
+    let (k, claims) = claims::evaluate(&samples, a.mutant);
+    let out = json!({"profile": format!("{profile:?}"), "seed_base": a.seed_base,
+        "mutant": a.mutant.map(|m| m.to_string()), "runs": samples.len(), "constants": k, "claims": claims,
+        "seconds": start.elapsed().as_secs_f64(), "replay": replay(&a, profile),
+        "family_alpha": claims::FAMILY_ALPHA, "correction": "Bonferroni"});
+    report::print(&out, a.json, |out| human(out, &claims));
+    Ok(exit_code(&claims, &replay(&a, profile)))
+}
+
+/// Refuses a mutant that does not act in the suite's runs (random polling
+/// with the energy detector on the simulator, and the bound formulas).
+fn check_mutant(mutant: Option<Mutant>) -> anyhow::Result<()> {
+    let Some(m) = mutant else { return Ok(()) };
+    if let Some(why) =
+        m.not_applicable(BALANCER, DetectorKind::Energy, false).filter(|_| m.entry().site != Site::Formulas)
+    {
+        bail!("{why}; the bounds suite runs {BALANCER} with --termination energy in the simulator");
     }
-    let failed: Vec<&str> = claims.iter().filter(|c| !c.pass).map(|c| c.name).collect();
+    if let Some(note) = m.uncaught_by(Catcher::Bounds) {
+        eprintln!("{note}");
+    }
+    Ok(())
+}
+
+fn human(out: &Value, claims: &[Claim]) -> String {
+    let k = &out["constants"];
+    let num = |v: &Value| v.as_f64().map_or("-".into(), |x| format!("{x:.3}"));
+    format!(
+        "{}fitted constants (calibration runs of the reference): C = {} (001 Thm 1), c = {} (001 Lemma 3), messages/(P·h) = {} (002 Thm 1)\n{} runs in {:.1} s; family-wise α = {} (Bonferroni over {} tests)\nreplay: {}\n",
+        report::bounds::table(claims),
+        num(&k["c_t_par"]),
+        num(&k["c_gen"]),
+        num(&k["c_traffic"]),
+        out["runs"],
+        out["seconds"].as_f64().unwrap_or(0.0),
+        claims::FAMILY_ALPHA,
+        claims::STAT_TESTS,
+        report::text(&out["replay"]),
+    )
+}
+
+fn exit_code(claims: &[Claim], replay: &str) -> ExitCode {
+    let failed: Vec<&Claim> = claims.iter().filter(|c| !c.pass).collect();
     if failed.is_empty() {
-        return Ok(ExitCode::SUCCESS);
+        return ExitCode::SUCCESS;
     }
-    for c in claims.iter().filter(|c| !c.pass) {
+    for c in failed {
         eprintln!("FAILED {} ({}): {} vs {}", c.name, c.reference, c.measured, c.bound);
     }
     eprintln!("replay with: {replay}");
-    Ok(ExitCode::from(1))
+    ExitCode::from(1)
 }
 
 fn replay(a: &BoundsArgs, profile: Profile) -> String {
     let p = if profile == Profile::Full { "--full" } else { "--quick" };
-    let mut m = a.mutant.as_ref().map(|m| format!(" --mutant {m}")).unwrap_or_default();
+    let mut m = a.mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
     if a.max_pes != u32::MAX {
         m += &format!(" --max-pes {}", a.max_pes);
     }
     format!("lbcheck bounds --balancer {} {p} --seed-base {}{m}", a.balancer, a.seed_base)
-}
-
-fn table(claims: &[Claim]) -> String {
-    let head = ["claim", "N", "measured", "bound / fitted constant", "confidence interval", "α", "verdict"];
-    let rows: Vec<[String; 7]> = claims
-        .iter()
-        .map(|c| {
-            let alpha = c.alpha.map_or("exact".into(), |a| format!("{a:.1e}"));
-            let v = if c.pass { "PASS" } else { "FAIL" };
-            [
-                format!("{} ({})", c.name, c.reference),
-                c.n.to_string(),
-                c.measured.clone(),
-                c.bound.clone(),
-                c.ci.clone(),
-                alpha,
-                v.into(),
-            ]
-        })
-        .collect();
-    let mut w = head.map(|h| h.chars().count());
-    for r in &rows {
-        for (i, s) in r.iter().enumerate() {
-            w[i] = w[i].max(s.chars().count());
-        }
-    }
-    let line = |cells: Vec<&str>| -> String {
-        let padded: Vec<String> =
-            cells.iter().enumerate().map(|(i, s)| format!("{s}{}", " ".repeat(w[i] - s.chars().count()))).collect();
-        padded.join("  ").trim_end().to_string() + "\n"
-    };
-    let mut out = line(head.to_vec());
-    for r in &rows {
-        out += &line(r.iter().map(String::as_str).collect());
-    }
-    out
 }

@@ -1,12 +1,14 @@
 //! Subcommands of the `lbcheck` binary.
 
+mod args;
 mod bounds;
 mod check_trace;
+mod list;
 mod mutants;
+mod output;
 mod run;
 mod simulate;
 mod tree;
-mod verdicts;
 
 use std::process::ExitCode;
 
@@ -27,11 +29,13 @@ enum Command {
     /// Simulate a balancer and a termination detector on 001's machine and check every property.
     Simulate(simulate::SimulateArgs),
     /// Run a balancer and a termination detector on real threads (optionally checking the event stream).
-    Run(run::RunArgs),
+    Run(run::ThreadsArgs),
     /// Check a saved event stream (JSON Lines) against every property.
     CheckTrace(check_trace::CheckTraceArgs),
-    /// List the deliberately broken variants and the property each must fail.
+    /// List the deliberately broken variants and the checker that catches each.
     Mutants(mutants::MutantsArgs),
+    /// List the registry: balancers, detectors, machines, drivers, workloads, mutants (shipping and planned).
+    List(list::ListArgs),
     /// Statistical tests of a balancer against the papers' bounds (T_par, generation depth, queues, traffic).
     Bounds(bounds::BoundsArgs),
 }
@@ -44,6 +48,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Run(a) => run::run(a),
         Command::CheckTrace(a) => check_trace::run(a),
         Command::Mutants(a) => mutants::run(a),
+        Command::List(a) => list::run(a),
         Command::Bounds(a) => bounds::run(a),
     }
 }

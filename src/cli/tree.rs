@@ -27,6 +27,13 @@ pub struct TreeArgs {
 pub fn run(a: TreeArgs) -> anyhow::Result<ExitCode> {
     let workload: Workload = a.workload.parse()?;
     let strategy: Strategy = a.split.parse()?;
+    report::print(&stats(&workload, strategy), a.json, human);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The exact statistics of the sequential run (tree shape for UTS; T_atomic,
+/// h and the deepest split generation for synthetic workloads).
+fn stats(workload: &Workload, strategy: Strategy) -> serde_json::Value {
     let run = sequential::run(workload.root(strategy));
     let is_tree = matches!(workload, Workload::Uts { .. });
     let atomic_h = workload.atomic_and_h();
@@ -35,7 +42,7 @@ pub fn run(a: TreeArgs) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     let tree_stat = |v: u64| is_tree.then_some(v);
-    let out = json!({
+    json!({
         "workload": workload.to_string(),
         "split": strategy.to_string(),
         "nodes": tree_stat(run.log.fp.units),
@@ -46,22 +53,11 @@ pub fn run(a: TreeArgs) -> anyhow::Result<ExitCode> {
         "t_atomic": atomic_h.map(|(a, _)| a),
         "h": atomic_h.map(|(_, h)| h),
         "max_split_gen": max_split_gen,
-    });
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
-    } else {
-        print!("{}", human(&out));
-    }
-    Ok(ExitCode::SUCCESS)
+    })
 }
 
 fn human(out: &serde_json::Value) -> String {
     let keys =
         ["workload", "split", "nodes", "depth", "leaves", "work", "fingerprint", "t_atomic", "h", "max_split_gen"];
-    let rows: Vec<(&str, String)> = keys
-        .iter()
-        .filter(|k| !out[**k].is_null())
-        .map(|k| (*k, out[*k].as_str().map_or_else(|| out[*k].to_string(), str::to_string)))
-        .collect();
-    report::table(&rows)
+    report::table(&report::rows(out, &keys))
 }

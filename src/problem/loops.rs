@@ -7,8 +7,8 @@
 
 use serde::Serialize;
 
-use super::synthetic::mix64;
 use super::{Subproblem, WorkLog};
+use crate::base::hash::mix64;
 
 /// Per-iteration cost profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -25,7 +25,7 @@ pub mod task;
 pub mod uts;
 
 pub use fingerprint::Fingerprint;
-pub use spec::{SpecError, Workload};
+pub use spec::{SpecError, Workload, WorkloadFamily};
 pub use task::Task;
 
 /// One subproblem of a tree-shaped computation (002 eq. (1), 001 §1.2).

@@ -12,14 +12,64 @@ use super::uts::params::UTS_FLAGS;
 use super::uts::samples::{self, Sample, SAMPLES};
 use super::uts::{self, UtsParams};
 use super::Task;
+use crate::base::registry::{Info, Registered};
+use crate::registered_names;
+
+/// The largest synthetic size and loop length, 10^9 (a sequential run
+/// of either takes seconds at most).
+pub const MAX_SIZE: u64 = 1_000_000_000;
 
 /// Every workload form, for error messages and `--help`.
 pub const FORMS: &str = "\
-  synthetic:size=N[,atomic=A][,split=POLICY][,seed=S]   1 <= A <= N; POLICY: uniform, alpha:<a in [0.001,0.999]>,
+  synthetic:size=N[,atomic=A][,split=POLICY][,seed=S]   1 <= A <= N <= 10^9; POLICY: uniform, alpha:<a in [0.001,0.999]>,
                                                         peel, balanced (default), fig3[:<n PEs>[:<spine>]]
   uts:NAME                                              NAME: default, T1, T5, T2, T4, T1L, T1XL, T3, T3L
   uts:args=<UTS flags>                                  e.g. uts:args=-t 0 -b 2000 -q 0.124875 -m 8 -r 42
-  loop:n=N[,cost=PROFILE][,seed=S]                      PROFILE: const, const:<units>, heavy, triangle";
+  loop:n=N[,cost=PROFILE][,seed=S]                      1 <= N <= 10^9; PROFILE: const, const:<units>, heavy, triangle";
+
+/// The workload families (the part of a workload name before `:`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WorkloadFamily {
+    /// Synthetic interval trees with adversarial split policies ([`super::synthetic`]).
+    Synthetic,
+    /// Unbalanced Tree Search trees as DFS stacks ([`super::uts`], [`super::dfs`]).
+    Uts,
+    /// Interval loops ([`super::loops`]).
+    Loop,
+}
+
+const SYNTHETIC: Info = Info::ships(
+    "synthetic",
+    "002 §2; 000 Fig. 3",
+    "interval trees with exact sizes, T_atomic and h under adversarial split policies",
+);
+const UTS: Info = Info::ships(
+    "uts",
+    "002 §4.1 (DFS stacks)",
+    "Unbalanced Tree Search trees (shared/uts.md), every published sample node for node",
+);
+const LOOP: Info = Info::ships("loop", "002 §4.2", "interval loop scheduling with per-iteration cost profiles");
+
+impl Registered for WorkloadFamily {
+    const KIND: &'static str = "workload family";
+    const ALL: &'static [Self] = &[WorkloadFamily::Synthetic, WorkloadFamily::Uts, WorkloadFamily::Loop];
+    const PLANNED: &'static [Info] = &[
+        Info::planned("knapsack", "002 §5.2", "0-1 knapsack branch-and-bound", 14),
+        Info::planned("tsp", "003 §14.5, §14.11", "travelling salesman branch-and-bound", 14),
+        Info::planned("golomb", "002 §5.1", "optimal Golomb rulers", 14),
+        Info::planned("puzzle15", "002 §5.3", "15-puzzle by IDA*", 14),
+    ];
+
+    fn info(self) -> &'static Info {
+        match self {
+            WorkloadFamily::Synthetic => &SYNTHETIC,
+            WorkloadFamily::Uts => &UTS,
+            WorkloadFamily::Loop => &LOOP,
+        }
+    }
+}
+
+registered_names!(WorkloadFamily);
 
 /// A workload name that could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -43,6 +93,9 @@ pub enum SpecError {
         /// What is wrong with it.
         why: String,
     },
+    /// A workload family the papers define that does not ship yet.
+    #[error("{0}; valid forms:\n{FORMS}")]
+    Planned(crate::base::UnknownName),
     /// Unknown DFS split strategy.
     #[error("unknown split strategy `{0}`; valid: {STRATEGIES}")]
     Strategy(String),
@@ -68,17 +121,29 @@ impl FromStr for Workload {
     type Err = SpecError;
     fn from_str(s: &str) -> Result<Workload, SpecError> {
         let (kind, body) = s.split_once(':').ok_or_else(|| SpecError::Unknown(s.into()))?;
+        let family = WorkloadFamily::lookup(kind).map_err(|e| match e.planned {
+            Some(_) => SpecError::Planned(e),
+            None => SpecError::Unknown(s.into()),
+        })?;
         let params = |why: String| SpecError::Params { spec: s.into(), why };
-        match kind {
-            "synthetic" => parse_synthetic(body).map(Workload::Synthetic).map_err(params),
-            "loop" => parse_loop(body).map(Workload::Loop).map_err(params),
-            "uts" => parse_uts(body),
-            _ => Err(SpecError::Unknown(s.into())),
+        match family {
+            WorkloadFamily::Synthetic => parse_synthetic(body).map(Workload::Synthetic).map_err(params),
+            WorkloadFamily::Loop => parse_loop(body).map(Workload::Loop).map_err(params),
+            WorkloadFamily::Uts => parse_uts(body),
         }
     }
 }
 
 impl Workload {
+    /// The workload's family.
+    pub fn family(&self) -> WorkloadFamily {
+        match self {
+            Workload::Synthetic(_) => WorkloadFamily::Synthetic,
+            Workload::Uts { .. } => WorkloadFamily::Uts,
+            Workload::Loop(_) => WorkloadFamily::Loop,
+        }
+    }
+
     /// The root subproblem (DFS-stack workloads split with `strategy`).
     pub fn root(&self, strategy: Strategy) -> Task {
         match self {
@@ -154,8 +219,8 @@ fn parse_synthetic(body: &str) -> Result<SynthConfig, String> {
     let map = key_values(body, &["size", "atomic", "split", "seed"])?;
     let size: u64 = get(&map, "size", None)?;
     let atomic: u64 = get(&map, "atomic", Some(1))?;
-    if size == 0 || atomic == 0 || atomic > size {
-        return Err(format!("need 1 <= atomic <= size, got size={size}, atomic={atomic}"));
+    if size == 0 || atomic == 0 || atomic > size || size > MAX_SIZE {
+        return Err(format!("need 1 <= atomic <= size <= {MAX_SIZE}, got size={size}, atomic={atomic}"));
     }
     let policy = parse_policy(map.get("split").copied().unwrap_or("balanced"), size, atomic)?;
     Ok(SynthConfig { size, atomic, policy, seed: get(&map, "seed", Some(0))? })
@@ -205,8 +270,8 @@ fn parse_fig3(rest: &[&str], size: u64, atomic: u64) -> Result<Policy, String> {
 fn parse_loop(body: &str) -> Result<LoopConfig, String> {
     let map = key_values(body, &["n", "cost", "seed"])?;
     let n: u64 = get(&map, "n", None)?;
-    if n == 0 || n > 1_000_000_000 {
-        return Err(format!("need 1 <= n <= 1e9, got n={n}"));
+    if n == 0 || n > MAX_SIZE {
+        return Err(format!("need 1 <= n <= {MAX_SIZE}, got n={n}"));
     }
     let profile = match map.get("cost").copied().unwrap_or("const") {
         "const" => CostProfile::Constant(1),

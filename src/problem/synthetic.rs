@@ -12,6 +12,7 @@
 use serde::Serialize;
 
 use super::{Subproblem, WorkLog};
+use crate::base::hash::mix64;
 
 /// How a split divides a subproblem of size `s > T_atomic` (the adversary).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -154,14 +155,6 @@ fn iterations_to_atomic(mut s: u64, atomic: u64, f: impl Fn(u64) -> u64) -> u64 
         h += 1;
     }
     h
-}
-
-/// SplitMix64 finaliser: a fixed, version-stable mixing of one word.
-pub(crate) fn mix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 impl SynthTask {

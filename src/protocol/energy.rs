@@ -14,8 +14,8 @@
 //! powers of two, the tally stays a short big integer even when generations
 //! (exponents) reach the thousands.
 
-use super::dyadic::Dyadic;
 use super::{tree_parent, Command, Ctx, Detector, Msg, PeId};
+use crate::base::Dyadic;
 use crate::mutants::Mutant;
 
 /// One PE's energy detector state.

@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use super::dyadic::Dyadic;
+use crate::base::Dyadic;
 use crate::problem::Subproblem;
 
 /// The parts of `root` for PEs `0..`, with their energy shares (at most `pes`).

@@ -22,17 +22,21 @@
 //! attach energy to work messages, and exchanges its own messages; the `Pe`
 //! also spreads the announcement down the reduction tree.
 
-pub mod dyadic;
+pub mod compose;
 pub mod energy;
 pub mod four_counter;
 pub mod initial;
+pub mod kinds;
 pub mod random_polling;
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::event::Kind;
+use crate::base::Dyadic;
+use crate::event::{Event, Kind};
 use crate::problem::Subproblem;
-use dyadic::Dyadic;
+
+pub use compose::{Drive, Protocols};
+pub use kinds::{BalancerKind, DetectorKind};
 
 /// A PE's number, `0..P`.
 pub type PeId = u32;
@@ -84,6 +88,21 @@ impl<T> Msg<T> {
             Msg::Terminate => Kind::Terminate,
         }
     }
+
+    /// The energy the message carries (a work message's attachment, or
+    /// returned energy).
+    pub fn energy(&self) -> Option<Dyadic> {
+        match self {
+            Msg::Work { energy, .. } => energy.clone(),
+            Msg::Energy(e) => Some(e.clone()),
+            _ => None,
+        }
+    }
+
+    /// The `send` event of this message, numbered `id`, from `from` to `to` at `t`.
+    pub fn send_event(&self, t: u64, from: PeId, to: PeId, id: u64) -> Event {
+        Event::Send { t, from, to, id, kind: self.kind(), energy: self.energy() }
+    }
 }
 
 /// An effect a handler asks its driver to carry out.
@@ -117,6 +136,22 @@ pub enum Command<T> {
     Announce,
     /// The PE learnt of termination and stops.
     Terminated,
+}
+
+impl<T> Command<T> {
+    /// The event recording this command, carried out by PE `pe` at `t`;
+    /// `None` for [`Command::Send`], whose event needs the driver's message
+    /// id ([`Msg::send_event`]).
+    pub fn event(&self, t: u64, pe: PeId) -> Option<Event> {
+        Some(match *self {
+            Command::Send { .. } => return None,
+            Command::Split { gen } => Event::Split { t, pe, gen },
+            Command::Energy(ref held) => Event::Energy { t, pe, held: held.clone() },
+            Command::Wave { wave, sent, recv } => Event::Wave { t, wave, sent, recv },
+            Command::Announce => Event::Announce { t, pe },
+            Command::Terminated => Event::Terminated { t, pe },
+        })
+    }
 }
 
 /// What a handler may use: the time, its identity, its random stream and the

@@ -1,4 +1,18 @@
-//! Output for people and machines: aligned tables and JSON.
+//! Output for people and machines: what every subcommand prints.
+//!
+//! - [`table`], [`rows`], [`print`]: aligned tables and the JSON-or-table choice.
+//! - [`run`]: the JSON of a checked run, the same keys in the same units
+//!   for every driver, and its human form.
+//! - [`verdicts`]: failed properties, the replay command and the exit code.
+//! - [`listing`]: the registry as a table or Markdown (`lbcheck list`).
+//! - [`bounds`]: the claims of `lbcheck bounds` as a table.
+
+pub mod bounds;
+pub mod listing;
+pub mod run;
+pub mod verdicts;
+
+use serde_json::Value;
 
 /// Formats `(label, value)` rows as a two-column table with aligned values.
 pub fn table(rows: &[(&str, String)]) -> String {
@@ -6,11 +20,64 @@ pub fn table(rows: &[(&str, String)]) -> String {
     rows.iter().map(|(k, v)| format!("{k:<width$}  {v}\n")).collect()
 }
 
+/// The rows of `out`'s non-null `keys`, strings without their quotes.
+pub fn rows<'k>(out: &Value, keys: &[&'k str]) -> Vec<(&'k str, String)> {
+    keys.iter().filter_map(|&k| out.get(k).filter(|v| !v.is_null()).map(|v| (k, text(v)))).collect()
+}
+
+/// A JSON value as text (strings without quotes).
+pub fn text(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
+/// `out` as pretty JSON if `json`, else `human(out)`.
+pub fn print(out: &Value, json: bool, human: impl FnOnce(&Value) -> String) {
+    if json {
+        println!("{}", serde_json::to_string_pretty(out).expect("a JSON value serialises"));
+    } else {
+        print!("{}", human(out));
+    }
+}
+
+/// Formats rows of cells as columns separated by two spaces, with a header.
+pub fn columns<const N: usize>(head: [&str; N], rows: &[[String; N]]) -> String {
+    let mut w = head.map(|h| h.chars().count());
+    for r in rows {
+        for (i, s) in r.iter().enumerate() {
+            w[i] = w[i].max(s.chars().count());
+        }
+    }
+    let line = |cells: Vec<&str>| -> String {
+        let padded: Vec<String> =
+            cells.iter().enumerate().map(|(i, s)| format!("{s}{}", " ".repeat(w[i] - s.chars().count()))).collect();
+        padded.join("  ").trim_end().to_string() + "\n"
+    };
+    let mut out = line(head.to_vec());
+    for r in rows {
+        out += &line(r.iter().map(String::as_str).collect());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     #[test]
     fn aligns_values() {
         let t = super::table(&[("a", "1".into()), ("long", "2".into())]);
         assert_eq!(t, "a     1\nlong  2\n");
+    }
+
+    #[test]
+    fn rows_skip_nulls_and_unquote_strings() {
+        let out = json!({"a": "x", "b": null, "c": 3});
+        assert_eq!(super::rows(&out, &["a", "b", "c", "d"]), [("a", "x".to_string()), ("c", "3".to_string())]);
+    }
+
+    #[test]
+    fn columns_pad_to_the_widest_cell() {
+        let t = super::columns(["k", "value"], &[["long".into(), "1".into()]]);
+        assert_eq!(t, "k     value\nlong  1\n");
     }
 }

@@ -5,11 +5,11 @@
 //! Protocol: the receiver sets `sleeping` and waits *under the lock*, after
 //! finding the queue empty; a sender pushes and reads `sleeping` *under the
 //! same lock*, and notifies if it was set. The lock orders the two, so a
-//! notification is never lost. The two [`ThreadMutant`]s break exactly this.
+//! notification is never lost. The two [`Mutant`]s break exactly this.
 
 use std::collections::VecDeque;
 
-use super::mutants::ThreadMutant;
+use crate::mutants::Mutant;
 use crate::protocol::{Msg, PeId};
 use crate::sync::{spin_until, AtomicBool, AtomicUsize, Condvar, Mutex, Ordering};
 
@@ -29,12 +29,12 @@ pub(crate) struct Mailbox<T> {
     len: AtomicUsize,
     /// The receiver is blocked, or about to block, on `ready`.
     sleeping: AtomicBool,
-    mutant: Option<ThreadMutant>,
+    mutant: Option<Mutant>,
 }
 
 impl<T> Mailbox<T> {
     /// An empty mailbox, possibly with a deliberate bug.
-    pub(crate) fn new(mutant: Option<ThreadMutant>) -> Self {
+    pub(crate) fn new(mutant: Option<Mutant>) -> Self {
         Mailbox {
             queue: Mutex::new(VecDeque::new()),
             ready: Condvar::new(),
@@ -46,7 +46,7 @@ impl<T> Mailbox<T> {
 
     /// Delivers `env`, waking the receiver if it sleeps.
     pub(crate) fn push(&self, env: Envelope<T>) {
-        let bug = self.mutant == Some(ThreadMutant::SleepFlagOutsideLock);
+        let bug = self.mutant == Some(Mutant::SleepFlagOutsideLock);
         let early = bug && self.sleeping.load(Ordering::Relaxed); // outside the lock: the bug
         let mut q = self.queue.lock().expect("mailbox lock");
         q.push_back(env);
@@ -79,7 +79,7 @@ impl<T> Mailbox<T> {
                 return env;
             }
             self.sleeping.store(true, Ordering::Relaxed);
-            if self.mutant == Some(ThreadMutant::LostWakeup) {
+            if self.mutant == Some(Mutant::LostWakeup) {
                 drop(q); // checked "empty", then parks without holding the lock
                 q = self.queue.lock().expect("mailbox lock");
             }

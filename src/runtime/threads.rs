@@ -20,14 +20,14 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 
 use super::mailbox::{Envelope, Mailbox};
-use super::mutants::ThreadMutant;
 use super::record::{merge, Recorder};
+use crate::base::rng::{stream, Purpose};
+use crate::base::Dyadic;
 use crate::event::{Event, Kind};
+use crate::mutants::Mutant;
 use crate::problem::{Subproblem, WorkLog};
-use crate::protocol::dyadic::Dyadic;
 use crate::protocol::initial::assign;
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
-use crate::sim::rng::{stream, Purpose};
 use crate::sync::{let_others_run, thread, Arc, TraceSeq};
 
 /// Parameters of a threaded run.
@@ -41,11 +41,30 @@ pub struct ThreadConfig {
     pub dt: u64,
     /// Record the event stream (off for benchmarks).
     pub record: bool,
-    /// A deliberate bug of the driver, if any.
-    pub mutant: Option<ThreadMutant>,
+    /// A deliberate bug of the driver, if any (other mutants are ignored
+    /// here: they act in the protocols).
+    pub mutant: Option<Mutant>,
     /// Start with the root split locally into P parts (002 §3) instead of
     /// giving it all to PE 0.
     pub initial_split: bool,
+}
+
+/// The most threads a run may start.
+pub const MAX_THREADS: u32 = 1024;
+/// The largest Δt, 10^9 nodes.
+pub const MAX_DT: u64 = 1_000_000_000;
+
+impl ThreadConfig {
+    /// Checks the parameters: 1 ≤ P ≤ [`MAX_THREADS`], 1 ≤ Δt ≤ [`MAX_DT`].
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=MAX_THREADS).contains(&self.pes) {
+            return Err(format!("--threads = {} is out of range: valid 1..={MAX_THREADS}", self.pes));
+        }
+        if !(1..=MAX_DT).contains(&self.dt) {
+            return Err(format!("--dt = {} is out of range: valid 1..={MAX_DT}", self.dt));
+        }
+        Ok(())
+    }
 }
 
 impl Default for ThreadConfig {
@@ -237,30 +256,22 @@ where
         self.outgoing = outgoing;
     }
 
+    /// Carries out one command (times are stamped when the batch closes).
     fn apply(&mut self, cmd: Command<T>) {
-        let pe = self.me;
-        let event = match cmd {
-            Command::Send { to, msg } => return self.send(to, msg),
-            Command::Split { gen } => Event::Split { t: 0, pe, gen },
-            Command::Energy(held) => Event::Energy { t: 0, pe, held },
-            Command::Wave { wave, sent, recv } => Event::Wave { t: 0, wave, sent, recv },
-            Command::Announce => Event::Announce { t: 0, pe },
-            Command::Terminated => Event::Terminated { t: 0, pe },
-        };
-        self.note(|| event);
+        match cmd {
+            Command::Send { to, msg } => self.send(to, msg),
+            cmd => {
+                let me = self.me;
+                self.note(|| cmd.event(0, me).expect("not a send"));
+            }
+        }
     }
 
     fn send(&mut self, to: PeId, msg: Msg<T>) {
         self.next_id += 1;
         let id = self.next_id * u64::from(self.shared.pes) + u64::from(self.me);
-        if let Some(rec) = &mut self.rec {
-            let energy = match &msg {
-                Msg::Work { energy, .. } => energy.clone(),
-                Msg::Energy(e) => Some(e.clone()),
-                _ => None,
-            };
-            rec.push(Event::Send { t: 0, from: self.me, to, id, kind: msg.kind(), energy });
-        }
+        let me = self.me;
+        self.note(|| msg.send_event(0, me, to, id));
         self.outgoing.push((to, Envelope { from: self.me, id, msg }));
     }
 

@@ -11,8 +11,8 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::agenda::Agenda;
-use super::rng::{stream, Purpose};
 use super::SimConfig;
+use crate::base::rng::{stream, Purpose};
 use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
 use crate::protocol::initial::assign;
@@ -42,6 +42,9 @@ pub enum Stop {
         /// Time from which the computation was over.
         quiet_since: u64,
     },
+    /// Model time would have passed 2^64 − 1 (the run is too long for the
+    /// simulator's clock).
+    TimeOverflow,
 }
 
 impl Outcome {
@@ -83,6 +86,7 @@ struct Sim<'s, T, B, D> {
     work_in_flight: u64,
     quiet_since: Option<u64>,
     announced: bool,
+    overflow: bool,
     sink: &'s mut dyn FnMut(Event),
 }
 
@@ -118,6 +122,7 @@ where
         work_in_flight: 0,
         quiet_since: None,
         announced: false,
+        overflow: false,
         sink,
     };
     sim.start_all(root);
@@ -144,7 +149,7 @@ where
 {
     fn start_all(&mut self, root: T) {
         for (i, (task, share)) in assign(root, self.cfg.pes, self.cfg.initial_split).into_iter().enumerate() {
-            let delay = task.as_ref().map_or(0, |t| t.generation() as u64 * self.cfg.t_split);
+            let delay = task.as_ref().map_or(0, |t| u64::from(t.generation()).saturating_mul(self.cfg.t_split));
             self.call(i as PeId, |pe, ctx| pe.start(ctx, task, share));
             self.maybe_busy(i as PeId, delay);
         }
@@ -156,7 +161,11 @@ where
             if steps == self.cfg.max_steps {
                 return Outcome { steps, end_time: self.now, stop: Stop::StepCap };
             }
-            if let Some(quiet_since) = self.quiet_since.filter(|q| !self.announced && time > q + horizon) {
+            if self.overflow {
+                return Outcome { steps, end_time: self.now, stop: Stop::TimeOverflow };
+            }
+            if let Some(quiet_since) = self.quiet_since.filter(|q| !self.announced && time > q.saturating_add(horizon))
+            {
                 return Outcome { steps, end_time: self.now, stop: Stop::NotAnnounced { quiet_since } };
             }
             steps += 1;
@@ -196,41 +205,38 @@ where
 
     /// Carries out one command; returns the split time it adds.
     fn apply(&mut self, me: PeId, cmd: Command<T>, cost: u64) -> u64 {
-        let t = self.now;
-        let event = match cmd {
-            Command::Send { to, msg } => return self.send(me, to, msg, cost),
-            Command::Split { gen } => {
-                (self.sink)(Event::Split { t, pe: me, gen });
-                return self.cfg.t_split;
-            }
-            Command::Energy(held) => Event::Energy { t, pe: me, held },
-            Command::Wave { wave, sent, recv } => Event::Wave { t, wave, sent, recv },
-            Command::Announce => {
-                self.announced = true;
-                Event::Announce { t, pe: me }
-            }
-            Command::Terminated => Event::Terminated { t, pe: me },
-        };
-        (self.sink)(event);
-        0
+        if let Command::Send { to, msg } = cmd {
+            self.send(me, to, msg, cost);
+            return 0;
+        }
+        self.announced |= matches!(cmd, Command::Announce);
+        (self.sink)(cmd.event(self.now, me).expect("not a send"));
+        match cmd {
+            Command::Split { .. } => self.cfg.t_split,
+            _ => 0,
+        }
     }
 
-    fn send(&mut self, from: PeId, to: PeId, msg: Msg<T>, cost: u64) -> u64 {
+    fn send(&mut self, from: PeId, to: PeId, msg: Msg<T>, cost: u64) {
         self.next_id += 1;
         let id = self.next_id;
-        let energy = match &msg {
-            Msg::Work { energy, .. } => energy.clone(),
-            Msg::Energy(e) => Some(e.clone()),
-            _ => None,
-        };
-        (self.sink)(Event::Send { t: self.now, from, to, id, kind: msg.kind(), energy });
+        (self.sink)(msg.send_event(self.now, from, to, id));
         self.work_in_flight += (msg.kind() == Kind::Work) as u64;
         let latency = match self.cfg.latency {
             Some((a, b)) => self.latency.random_range(a..=b),
             None => self.cfg.t_rout,
         };
-        self.agenda.push(self.now + cost + latency, Item::Deliver { to, from, id, msg });
-        0
+        let at = self.later(self.now, cost.checked_add(latency));
+        self.agenda.push(at, Item::Deliver { to, from, id, msg });
+    }
+
+    /// `base + delay`; if that passes 2^64 − 1 (or `delay` is `None`, an
+    /// overflow already), the end of model time, and the run stops.
+    fn later(&mut self, base: u64, delay: Option<u64>) -> u64 {
+        delay.and_then(|d| base.checked_add(d)).unwrap_or_else(|| {
+            self.overflow = true;
+            u64::MAX
+        })
     }
 
     fn deliver(&mut self, to: PeId, from: PeId, id: u64, msg: Msg<T>) {
@@ -249,7 +255,8 @@ where
             slot.busy = true;
             self.holding += 1;
             (self.sink)(Event::Busy { t: self.now, pe });
-            self.start_slice(pe, self.now + delay);
+            let at = self.later(self.now, Some(delay));
+            self.start_slice(pe, at);
         }
     }
 
@@ -259,8 +266,9 @@ where
         let mut log = WorkLog::default();
         let gen = task.generation();
         let units = task.work(dt, &mut log);
-        let end = at + units * slot.speed;
+        let took = units.checked_mul(slot.speed);
         slot.slice = Some(Slice { units, gen, log });
+        let end = self.later(at, took);
         self.agenda.push(end, Item::SliceEnd { pe });
     }
 
@@ -269,7 +277,8 @@ where
         (self.sink)(Event::Work { t: self.now, pe, units: s.units, gen: s.gen, fp: s.log.fp });
         if self.slots[pe as usize].pe.has_work() {
             let cost = self.call(pe, |p, ctx| p.on_poll(ctx));
-            self.start_slice(pe, self.now + cost);
+            let at = self.later(self.now, Some(cost));
+            self.start_slice(pe, at);
         } else {
             self.slots[pe as usize].busy = false;
             self.holding -= 1;

@@ -7,13 +7,62 @@
 //! discrete-event loop over integer model time: events are ordered by
 //! (time, sequence number), all randomness comes from [`rng`] streams, and
 //! the same configuration and seed give the same event stream, byte for byte.
+//!
+//! [`MachineKind`] is this layer's registry: the machine models of the papers.
 
 pub mod agenda;
 pub mod logp;
-pub mod rng;
-pub mod scenario;
 
 pub use logp::{run, Outcome, Stop};
+
+use crate::base::registry::{Info, Registered};
+use crate::registered_names;
+
+/// The machine models a simulator implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MachineKind {
+    /// 001 §1.1's asynchronous machine ([`logp`]).
+    Async,
+}
+
+const ASYNC: Info = Info::ships(
+    "async",
+    "001 §1.1-§1.2",
+    "asynchronous PEs on a crossbar: latency T_rout (or random a..b), T_split, Δt polling, slow PEs",
+);
+
+impl Registered for MachineKind {
+    const KIND: &'static str = "machine";
+    const ALL: &'static [Self] = &[MachineKind::Async];
+    const PLANNED: &'static [Info] = &[
+        Info::planned(
+            "phased",
+            "000 §2.1, §3",
+            "global phases of T_phase work with barriers on hypercube, butterfly, mesh or fat tree",
+            12,
+        ),
+        Info::planned("atomic", "004 §2", "synchronous steps, one send and one receive buffer per node, arbiters", 13),
+    ];
+
+    fn info(self) -> &'static Info {
+        match self {
+            MachineKind::Async => &ASYNC,
+        }
+    }
+}
+
+registered_names!(MachineKind);
+
+/// The largest accepted time parameter (Δt, T_rout, latency bounds,
+/// T_split), 10^9: with it the detection horizon and every per-event time
+/// step fit in 64 bits.
+pub const MAX_TIME_PARAM: u64 = 1_000_000_000;
+/// The largest accepted slow-PE factor (time units per work unit), 10^6.
+pub const MAX_SLOW_FACTOR: u64 = 1_000_000;
+/// The largest accepted explicit detection horizon, 10^15.
+pub const MAX_HORIZON: u64 = 1_000_000_000_000_000;
+/// The largest number of PEs, 2^24.
+pub const MAX_PES: u32 = 1 << 24;
 
 /// Parameters of a simulated machine and run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,30 +93,56 @@ pub struct SimConfig {
 }
 
 impl SimConfig {
-    /// Checks the parameters: P ≥ 1, Δt ≥ 1, and every latency ≥ 1 (with
-    /// zero latency idle PEs could exchange requests forever at one instant).
+    /// Checks every parameter against its range (each message names the
+    /// flag and the range): 1 ≤ P ≤ 2^24; 1 ≤ Δt, T_rout, a ≤ b ≤ 10^9
+    /// (with zero latency idle PEs could exchange requests forever at one
+    /// instant); 0 ≤ T_split ≤ 10^9; 0 ≤ COUNT ≤ P and 1 ≤ FACTOR ≤ 10^6
+    /// for slow PEs; max_steps ≥ 1; horizon ≤ 10^15.
     pub fn validate(&self) -> Result<(), String> {
-        let min_latency = self.latency.map_or(self.t_rout, |(a, _)| a);
-        match () {
-            _ if self.pes == 0 => Err("need at least one PE".into()),
-            _ if self.dt == 0 => Err("Δt (--dt) must be at least 1".into()),
-            _ if min_latency == 0 => Err("message latency (--t-rout, --latency a..b) must be at least 1".into()),
-            _ if self.latency.is_some_and(|(a, b)| a > b) => Err("--latency a..b needs a <= b".into()),
-            _ if self.slow.is_some_and(|(_, f)| f == 0) => Err("--slow COUNT:FACTOR needs FACTOR >= 1".into()),
-            _ => Ok(()),
+        let time = |flag: &str, v: u64, min: u64| {
+            let ok = (min..=MAX_TIME_PARAM).contains(&v);
+            ok.then_some(()).ok_or(format!("{flag} = {v} is out of range: valid {min}..={MAX_TIME_PARAM}"))
+        };
+        if !(1..=MAX_PES).contains(&self.pes) {
+            return Err(format!("--pes = {} is out of range: valid 1..={MAX_PES}", self.pes));
         }
+        time("--dt", self.dt, 1)?;
+        time("--t-rout", self.t_rout, 1)?;
+        time("--t-split", self.t_split, 0)?;
+        if let Some((a, b)) = self.latency {
+            time("--latency a", a, 1)?;
+            time("--latency b", b, a.max(1))?;
+        }
+        if let Some((count, factor)) = self.slow {
+            if count > self.pes || !(1..=MAX_SLOW_FACTOR).contains(&factor) {
+                let p = self.pes;
+                return Err(format!("--slow {count}:{factor} is out of range: valid COUNT in 0..={p} (P), FACTOR in 1..={MAX_SLOW_FACTOR}"));
+            }
+        }
+        if self.max_steps == 0 {
+            return Err("--max-steps = 0 is out of range: valid 1..=2^64-1".into());
+        }
+        if self.horizon > MAX_HORIZON {
+            return Err(format!(
+                "--detect-horizon = {} is out of range: valid 0..={MAX_HORIZON} (0: automatic)",
+                self.horizon
+            ));
+        }
+        Ok(())
     }
 
     /// The detection horizon in time units: `horizon`, or automatically
     /// 1000 × (Δt + T_split + the largest latency + 1) × (⌈log2 P⌉ + 2),
-    /// far above the O(T_rout log P) delay of 001 Lemma 6.
+    /// far above the O(T_rout log P) delay of 001 Lemma 6. Within the
+    /// ranges of [`SimConfig::validate`] it is below 10^14.
     pub fn detect_horizon(&self) -> u64 {
         if self.horizon > 0 {
             return self.horizon;
         }
         let latency = self.latency.map_or(self.t_rout, |(_, b)| b);
-        let log_p = 64 - (self.pes.max(1) - 1).leading_zeros() as u64;
-        1000 * (self.dt + self.t_split + latency + 1) * (log_p + 2)
+        let log_p = u64::from(u32::BITS - (self.pes.max(1) - 1).leading_zeros());
+        let per_level = self.dt.saturating_add(self.t_split).saturating_add(latency).saturating_add(1);
+        per_level.saturating_mul(1000).saturating_mul(log_p + 2)
     }
 }
 

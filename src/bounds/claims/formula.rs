@@ -1,7 +1,32 @@
 //! The formula check: over a grid of (n, p, ε, α), each Chernoff bound of
 //! 000 Lemma 1 is ≥ the exact binomial tail (catches transcription errors).
 
+use crate::bounds::papers::{chernoff_lower, chernoff_upper};
 use crate::bounds::stats::{binomial_lower_tail, binomial_upper_tail};
+use crate::mutants::Mutant;
+
+/// A tail bound as a function of (n, p, ε or α).
+pub type Tail = fn(u64, f64, f64) -> f64;
+
+/// The lower and upper tails of 000 Lemma 1 as checked: the transcribed
+/// ones, or the ones a formula mutant breaks.
+pub fn tails(mutant: Option<Mutant>) -> (Tail, Tail) {
+    match mutant {
+        Some(Mutant::FormulaNoSquare) => (no_square, chernoff_upper),
+        Some(Mutant::FormulaSignSlip) => (chernoff_lower, sign_slip),
+        _ => (chernoff_lower, chernoff_upper),
+    }
+}
+
+/// Mutant `formula-no-square`: eq. (2) with ε instead of ε².
+fn no_square(n: u64, p: f64, e: f64) -> f64 {
+    (-e * n as f64 * p / 3.0).exp()
+}
+
+/// Mutant `formula-sign-slip`: eq. (3) with α²np instead of αnp.
+fn sign_slip(n: u64, p: f64, a: f64) -> f64 {
+    ((1.0 - 1.0 / a - a.ln()) * a * a * n as f64 * p).exp()
+}
 
 /// The grid: n, p, ε (eq. (2)) and α (eq. (3)).
 pub const GRID: (&[u64], &[f64], &[f64], &[f64]) =
@@ -9,7 +34,7 @@ pub const GRID: (&[u64], &[f64], &[f64], &[f64]) =
 
 /// (violations, grid points) of `lower(n, p, ε)` ≥ P[X ≤ (1−ε)np] and
 /// `upper(n, p, α)` ≥ P[X ≥ αnp] (α·p ≤ 1 only; above, the tail is 0).
-pub fn formula_violations(lower: fn(u64, f64, f64) -> f64, upper: fn(u64, f64, f64) -> f64) -> (u64, u64) {
+pub fn formula_violations(lower: Tail, upper: Tail) -> (u64, u64) {
     let (ns, ps, epss, alphas) = GRID;
     let (mut bad, mut points) = (0, 0);
     for &n in ns {
@@ -32,7 +57,6 @@ pub fn formula_violations(lower: fn(u64, f64, f64) -> f64, upper: fn(u64, f64, f
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bounds::papers::{chernoff_lower, chernoff_upper};
 
     #[test]
     fn the_transcribed_bounds_pass() {
@@ -41,16 +65,12 @@ mod tests {
         assert!(n > 100);
     }
 
-    /// Power: typical transcription errors fail the grid.
+    /// Power: the formula mutants (typical transcription errors) fail the grid.
     #[test]
     fn mistranscribed_bounds_fail() {
-        fn no_square(n: u64, p: f64, e: f64) -> f64 {
-            (-e * n as f64 * p / 3.0).exp() // ε instead of ε²
+        for m in [Mutant::FormulaNoSquare, Mutant::FormulaSignSlip] {
+            let (lower, upper) = tails(Some(m));
+            assert!(formula_violations(lower, upper).0 > 0, "{m}");
         }
-        fn sign_slip(n: u64, p: f64, a: f64) -> f64 {
-            ((1.0 - 1.0 / a - a.ln()) * a * a * n as f64 * p).exp() // α²np instead of αnp
-        }
-        assert!(formula_violations(no_square, chernoff_upper).0 > 0);
-        assert!(formula_violations(chernoff_lower, sign_slip).0 > 0);
     }
 }

@@ -1,0 +1,96 @@
+//! The arguments every checked run takes (`simulate` and `run` flatten
+//! them), resolved once into a validated [`RunSpec`].
+
+use anyhow::{bail, Context};
+use clap::Args;
+use lbcheck::base::{Registered, UnknownName};
+use lbcheck::harness::{Driver, RunSpec};
+use lbcheck::mutants::{Catcher, Mutant};
+use lbcheck::problem::{dfs::Strategy, Workload};
+use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
+
+/// Parses a registry name (the error lists the valid names).
+pub fn kind<K: Registered>(s: &str) -> Result<K, UnknownName> {
+    K::lookup(s)
+}
+
+/// Arguments of one checked run, whatever the driver.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Load balancer (`lbcheck list` shows every one, shipping or planned).
+    #[arg(long, default_value_t = BalancerKind::RandomPolling, value_parser = kind::<BalancerKind>)]
+    pub balancer: BalancerKind,
+    /// Termination detector: energy, energy-tree, four-counter [default: energy for simulate, four-counter for run].
+    #[arg(long, value_parser = kind::<DetectorKind>)]
+    pub termination: Option<DetectorKind>,
+    /// The workload (see the forms below).
+    #[arg(long)]
+    pub workload: String,
+    /// DFS-stack split strategy: bottom-one, bottom-half, all-half, cutoff:<depth>
+    /// [default: bottom-half for simulate; all-half for run, which matches rayon on 2 threads].
+    #[arg(long)]
+    pub split: Option<String>,
+    /// Seed of every random stream (default: $LBCHECK_SEED, else 0).
+    #[arg(long, env = "LBCHECK_SEED", default_value_t = 0)]
+    pub seed: u64,
+    /// Δt: work units between polls, 1..=10^9 [default: 10 for simulate, 64 for run].
+    #[arg(long)]
+    pub dt: Option<u64>,
+    /// Reject requests that find this many queued (001 §4).
+    #[arg(long)]
+    pub queue_limit: Option<u32>,
+    /// Start with the root split locally into one part per PE (002 §3).
+    #[arg(long)]
+    pub initial_split: bool,
+    /// Run a deliberately broken variant (`lbcheck mutants`); a mutant that
+    /// has no effect in this run is refused.
+    #[arg(long, value_parser = kind::<Mutant>)]
+    pub mutant: Option<Mutant>,
+    /// Write the event stream as JSON Lines to FILE (`lbcheck check-trace FILE` checks it).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<String>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A command's defaults for the arguments it leaves out.
+pub struct Defaults {
+    /// `--termination`.
+    pub detector: DetectorKind,
+    /// `--split`.
+    pub split: Strategy,
+    /// `--dt`.
+    pub dt: u64,
+}
+
+impl RunArgs {
+    /// Δt, or the command's default.
+    pub fn dt(&self, d: &Defaults) -> u64 {
+        self.dt.unwrap_or(d.dt)
+    }
+
+    /// The run these arguments describe on `driver`, validated.
+    pub fn spec(&self, d: &Defaults, driver: Driver) -> anyhow::Result<RunSpec> {
+        let workload: Workload = self.workload.parse()?;
+        let split = self.split.as_deref().map(str::parse).transpose().context("--split")?.unwrap_or(d.split);
+        let protocols = Protocols {
+            balancer: self.balancer,
+            detector: self.termination.unwrap_or(d.detector),
+            queue_limit: self.queue_limit,
+            mutant: self.mutant,
+        };
+        let spec = RunSpec { workload, split, protocols, driver };
+        if let Err(why) = spec.validate() {
+            bail!(why);
+        }
+        Ok(spec)
+    }
+
+    /// Tells on stderr when `catcher` cannot catch the chosen mutant.
+    pub fn note_uncaught(&self, catcher: Catcher) {
+        if let Some(note) = self.mutant.and_then(|m| m.uncaught_by(catcher)) {
+            eprintln!("{note}");
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! The drivers registry and a run's driver configuration.
+
+use crate::base::registry::{Info, Registered};
+use crate::registered_names;
+use crate::runtime::threads::ThreadConfig;
+use crate::sim::SimConfig;
+
+/// The drivers: what turns protocol effects into events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DriverKind {
+    /// The deterministic discrete-event simulator ([`crate::sim`]).
+    Sim,
+    /// OS threads, one per PE ([`crate::runtime::threads`]).
+    Threads,
+    /// The threaded driver under loom (`tests/loom_threads.rs`).
+    Loom,
+}
+
+const SIM: Info =
+    Info::ships("sim", "001 §1.1", "deterministic discrete-event simulator of a machine model (`lbcheck simulate`)");
+const THREADS: Info =
+    Info::ships("threads", "ARCHITECTURE.md", "the same PEs on OS threads, one mailbox each (`lbcheck run`)");
+const LOOM: Info = Info::ships(
+    "loom",
+    "ARCHITECTURE.md",
+    "the threaded driver under loom's exhaustive interleavings (`scripts/loom.sh`)",
+);
+
+impl Registered for DriverKind {
+    const KIND: &'static str = "driver";
+    const ALL: &'static [Self] = &[DriverKind::Sim, DriverKind::Threads, DriverKind::Loom];
+    const PLANNED: &'static [Info] = &[
+        Info::planned("explorer", "ARCHITECTURE.md", "exhaustive message-order explorer of tiny instances", 16),
+        Info::planned("mpi", "003 §14.7", "the references over MPI (feature `mpi`, mpirun)", 17),
+    ];
+
+    fn info(self) -> &'static Info {
+        match self {
+            DriverKind::Sim => &SIM,
+            DriverKind::Threads => &THREADS,
+            DriverKind::Loom => &LOOM,
+        }
+    }
+}
+
+registered_names!(DriverKind);
+
+/// A run's driver and its parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Driver {
+    /// The simulator of 001's machine.
+    Sim(SimConfig),
+    /// OS threads (loom's when built with `--cfg loom`).
+    Threads(ThreadConfig),
+}
+
+impl Driver {
+    /// The registry kind of this driver (threads under `--cfg loom` are loom).
+    pub fn kind(&self) -> DriverKind {
+        match self {
+            Driver::Sim(_) => DriverKind::Sim,
+            Driver::Threads(_) if cfg!(loom) => DriverKind::Loom,
+            Driver::Threads(_) => DriverKind::Threads,
+        }
+    }
+
+    /// Number of PEs.
+    pub fn pes(&self) -> u32 {
+        match self {
+            Driver::Sim(c) => c.pes,
+            Driver::Threads(c) => c.pes,
+        }
+    }
+
+    /// The seed of every random stream.
+    pub fn seed(&self) -> u64 {
+        match self {
+            Driver::Sim(c) => c.seed,
+            Driver::Threads(c) => c.seed,
+        }
+    }
+
+    /// True if the run starts with the initial split of 002 §3.
+    pub fn initial_split(&self) -> bool {
+        match self {
+            Driver::Sim(c) => c.initial_split,
+            Driver::Threads(c) => c.initial_split,
+        }
+    }
+
+    /// Δt: work units between polls.
+    pub fn dt(&self) -> u64 {
+        match self {
+            Driver::Sim(c) => c.dt,
+            Driver::Threads(c) => c.dt,
+        }
+    }
+
+    /// Checks the driver's parameters (each message names the flag and its range).
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            Driver::Sim(c) => c.validate(),
+            Driver::Threads(c) => c.validate(),
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! Everything the registry holds, family by family: what `lbcheck list`
+//! prints and what the README's status table is generated from.
+
+use serde::Serialize;
+
+use super::driver::DriverKind;
+use crate::base::registry::{Info, Registered};
+use crate::mutants::{Mutant, Site};
+use crate::problem::WorkloadFamily;
+use crate::protocol::{BalancerKind, DetectorKind};
+use crate::sim::MachineKind;
+
+/// The whole registry.
+#[derive(Clone, Debug, Serialize)]
+pub struct Listing {
+    /// Load balancers (`--balancer`).
+    pub balancers: Vec<Info>,
+    /// Termination detectors (`--termination`).
+    pub detectors: Vec<Info>,
+    /// Machine models (`--machine`).
+    pub machines: Vec<Info>,
+    /// Drivers (`simulate`, `run`, loom).
+    pub drivers: Vec<Info>,
+    /// Workload families (`--workload FAMILY:...`).
+    pub workloads: Vec<Info>,
+    /// The mutant catalogue (`--mutant`).
+    pub mutants: Vec<MutantInfo>,
+}
+
+/// A mutant's registry entry with where it acts and what catches it.
+#[derive(Clone, Debug, Serialize)]
+pub struct MutantInfo {
+    /// Name, paper rule broken, what is broken, status.
+    #[serde(flatten)]
+    pub info: Info,
+    /// Where the bug is ("balancer random-polling", "detectors energy, energy-tree", …).
+    pub acts_in: String,
+    /// The property, claim or loom report that fails.
+    pub fails: &'static str,
+    /// The checkers that catch it, joined by `+` ("simulate+loom").
+    pub checker: String,
+}
+
+/// The registry, every family in listing order.
+pub fn listing() -> Listing {
+    Listing {
+        balancers: BalancerKind::listing(),
+        detectors: DetectorKind::listing(),
+        machines: MachineKind::listing(),
+        drivers: DriverKind::listing(),
+        workloads: WorkloadFamily::listing(),
+        mutants: Mutant::ALL.iter().map(|&m| mutant_info(m)).collect(),
+    }
+}
+
+fn mutant_info(m: Mutant) -> MutantInfo {
+    let e = m.entry();
+    let acts_in = match e.site {
+        Site::Balancer(b) => format!("balancer {b}"),
+        Site::Detectors(ds) => format!("detectors {}", ds.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ")),
+        Site::ThreadedDriver => "driver threads".into(),
+        Site::Formulas => "bound formulas".into(),
+    };
+    MutantInfo { info: e.info, acts_in, fails: e.fails, checker: m.checkers() }
+}

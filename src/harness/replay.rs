@@ -1,0 +1,55 @@
+//! The one command line that reproduces a run (../shared/STYLE.md item 8).
+
+use std::fmt::Write;
+
+use super::driver::Driver;
+use super::spec::RunSpec;
+use crate::sim::SimConfig;
+
+impl RunSpec {
+    /// The command line that reproduces this run: event for event in the
+    /// simulator; with the same seeds (thread interleavings differ) on threads.
+    pub fn replay(&self) -> String {
+        let p = &self.protocols;
+        let mut cmd = match &self.driver {
+            Driver::Sim(_) => "lbcheck simulate".to_string(),
+            Driver::Threads(_) => "lbcheck run".to_string(),
+        };
+        let (w, s) = (&self.workload, self.split);
+        let _ = write!(cmd, " --balancer {} --termination {} --workload '{w}' --split {s}", p.balancer, p.detector);
+        match &self.driver {
+            Driver::Sim(c) => sim_flags(&mut cmd, c),
+            Driver::Threads(c) => {
+                let _ = write!(cmd, " --threads {} --seed {} --dt {}", c.pes, c.seed, c.dt);
+            }
+        }
+        if self.driver.initial_split() {
+            cmd += " --initial-split";
+        }
+        flag(&mut cmd, "--queue-limit", p.queue_limit);
+        flag(&mut cmd, "--mutant", p.mutant);
+        if let Driver::Sim(c) = &self.driver {
+            let default_steps = SimConfig::default().max_steps;
+            flag(&mut cmd, "--max-steps", Some(c.max_steps).filter(|&s| s != default_steps));
+            flag(&mut cmd, "--detect-horizon", Some(c.horizon).filter(|&h| h != 0));
+        }
+        if matches!(self.driver, Driver::Threads(_)) {
+            cmd += " --check";
+        }
+        cmd
+    }
+}
+
+fn sim_flags(cmd: &mut String, c: &SimConfig) {
+    let _ =
+        write!(cmd, " --pes {} --seed {} --dt {} --t-rout {} --t-split {}", c.pes, c.seed, c.dt, c.t_rout, c.t_split);
+    flag(cmd, "--latency", c.latency.map(|(a, b)| format!("{a}..{b}")));
+    flag(cmd, "--slow", c.slow.map(|(n, f)| format!("{n}:{f}")));
+}
+
+/// Appends ` NAME VALUE` if there is a value.
+fn flag(cmd: &mut String, name: &str, value: Option<impl std::fmt::Display>) {
+    if let Some(v) = value {
+        let _ = write!(cmd, " {name} {v}");
+    }
+}

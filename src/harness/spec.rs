@@ -1,0 +1,132 @@
+//! [`RunSpec`]: everything that defines a run, whatever the driver; its
+//! validation, its trace header, and its reconstruction from a header.
+
+use crate::base::registry::Registered;
+use crate::event::{RunParams, TraceHeader, TRACE_VERSION};
+use crate::mutants::Mutant;
+use crate::problem::dfs::Strategy;
+use crate::problem::Workload;
+use crate::protocol::Protocols;
+use crate::runtime::threads::ThreadConfig;
+use crate::sim::{MachineKind, SimConfig};
+
+use super::driver::{Driver, DriverKind};
+
+/// Everything that defines a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSpec {
+    /// What is computed.
+    pub workload: Workload,
+    /// DFS-stack split strategy.
+    pub split: Strategy,
+    /// Balancer, detector, their parameters, the mutant.
+    pub protocols: Protocols,
+    /// The driver and its parameters.
+    pub driver: Driver,
+}
+
+impl RunSpec {
+    /// The deliberate bug of the run, if any.
+    pub fn mutant(&self) -> Option<Mutant> {
+        self.protocols.mutant
+    }
+
+    /// Checks the driver's parameters and that the mutant acts in this run.
+    pub fn validate(&self) -> Result<(), String> {
+        self.driver.validate()?;
+        let Some(m) = self.mutant() else { return Ok(()) };
+        let threaded = matches!(self.driver, Driver::Threads(_));
+        match m.not_applicable(self.protocols.balancer, self.protocols.detector, threaded) {
+            Some(why) => Err(format!("{why}; it would have no effect in this run")),
+            None => Ok(()),
+        }
+    }
+
+    /// The trace header of this run: what ran, and how to replay it.
+    pub fn header(&self) -> TraceHeader {
+        let (t_split, clock) = match &self.driver {
+            Driver::Sim(c) => (c.t_split, crate::event::Clock::Work),
+            Driver::Threads(_) => (0, crate::runtime::CLOCK),
+        };
+        TraceHeader {
+            version: TRACE_VERSION,
+            pes: self.driver.pes(),
+            workload: self.workload.to_string(),
+            split: self.split.to_string(),
+            balancer: self.protocols.balancer.to_string(),
+            detector: self.protocols.detector.to_string(),
+            t_split,
+            clock,
+            run: Some(self.run_params()),
+        }
+    }
+
+    fn run_params(&self) -> RunParams {
+        let p = &self.protocols;
+        let common = RunParams {
+            driver: self.driver.kind().to_string(),
+            seed: self.driver.seed(),
+            dt: self.driver.dt(),
+            initial_split: self.driver.initial_split(),
+            queue_limit: p.queue_limit,
+            mutant: p.mutant.map(|m| m.to_string()),
+            ..RunParams::default()
+        };
+        match &self.driver {
+            Driver::Sim(c) => RunParams {
+                machine: Some(MachineKind::Async.to_string()),
+                t_rout: Some(c.t_rout),
+                latency: c.latency.map(|(a, b)| [a, b]),
+                slow: c.slow,
+                max_steps: Some(c.max_steps),
+                detect_horizon: Some(c.horizon),
+                ..common
+            },
+            Driver::Threads(_) => common,
+        }
+    }
+
+    /// The run a header written by lbcheck describes (`None` for a trace
+    /// without the `run` record, e.g. from another implementation).
+    pub fn from_header(h: &TraceHeader) -> Result<Option<RunSpec>, String> {
+        let Some(r) = &h.run else { return Ok(None) };
+        let bad = |what: &str, e: String| format!("header `{what}`: {e}");
+        let mut protocols = Protocols::new(
+            h.balancer.parse().map_err(|e: crate::base::UnknownName| bad("balancer", e.to_string()))?,
+            h.detector.parse().map_err(|e: crate::base::UnknownName| bad("detector", e.to_string()))?,
+        );
+        protocols.queue_limit = r.queue_limit;
+        protocols.mutant =
+            r.mutant.as_deref().map(Mutant::lookup).transpose().map_err(|e| bad("run.mutant", e.to_string()))?;
+        let driver = driver_of(h, r)?;
+        let workload = h.workload.parse().map_err(|e: crate::problem::SpecError| bad("workload", e.to_string()))?;
+        let split = h.split.parse().map_err(|e: crate::problem::SpecError| bad("split", e.to_string()))?;
+        Ok(Some(RunSpec { workload, split, protocols, driver }))
+    }
+}
+
+/// The driver a header's `run` record describes.
+fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
+    let kind = DriverKind::lookup(&r.driver).map_err(|e| format!("header `run.driver`: {e}"))?;
+    let (pes, seed, dt, initial_split) = (h.pes, r.seed, r.dt, r.initial_split);
+    Ok(match kind {
+        DriverKind::Sim => {
+            let d = SimConfig::default();
+            Driver::Sim(SimConfig {
+                pes,
+                seed,
+                dt,
+                t_rout: r.t_rout.unwrap_or(d.t_rout),
+                t_split: h.t_split,
+                latency: r.latency.map(|[a, b]| (a, b)),
+                slow: r.slow,
+                initial_split,
+                max_steps: r.max_steps.unwrap_or(d.max_steps),
+                horizon: r.detect_horizon.unwrap_or(0),
+            })
+        }
+        DriverKind::Threads | DriverKind::Loom => {
+            Driver::Threads(ThreadConfig { pes, seed, dt, initial_split, ..ThreadConfig::default() })
+        }
+    })
+}

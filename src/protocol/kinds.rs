@@ -1,0 +1,109 @@
+//! The registry of the protocol layer: balancers and termination detectors
+//! ([`crate::base::registry`]). Adding a protocol is one file in this folder,
+//! one arm here and one arm in [`super::compose`].
+
+use crate::base::registry::{Info, Registered};
+use crate::registered_names;
+
+/// The load balancers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BalancerKind {
+    /// Asynchronous random polling ([`super::random_polling`]).
+    RandomPolling,
+}
+
+const RANDOM_POLLING: Info = Info::ships(
+    "random-polling",
+    "001 Fig. 1; 002 Thm 1",
+    "asynchronous random polling: an idle PE asks a uniformly random PE; a busy one serves a request per Δt",
+);
+
+impl Registered for BalancerKind {
+    const KIND: &'static str = "balancer";
+    const ALL: &'static [Self] = &[BalancerKind::RandomPolling];
+    const PLANNED: &'static [Info] = &[
+        Info::planned("sync-random-polling", "001 §1.3", "synchronous random polling in global phases", 12),
+        Info::planned(
+            "poll-and-shuffle",
+            "000 §3-§5, Fig. 2, Fig. 4",
+            "poll along a dimension per phase, random permutations, on hypercube, butterfly, mesh or fat tree",
+            12,
+        ),
+        Info::planned("neighbour-polling", "000 §1.1", "requests to network neighbours only", 12),
+        Info::planned("simd-phase", "000 §1.1", "SIMD phases with a trigger and prefix-sum matching", 12),
+        Info::planned(
+            "pacheco",
+            "003 §14.7.2-§14.7.3",
+            "Service_requests / Send_all_rejects / New_request with random, local or global round robin",
+            14,
+        ),
+        Info::planned(
+            "random-destination",
+            "004 §4.1, §5",
+            "backtrack search sending every new subproblem to a random PE (atomic model)",
+            13,
+        ),
+        Info::planned("priority-bnb", "004 §6", "branch-and-bound with priority message queues (atomic model)", 13),
+        Info::planned("scatter", "004 §3", "message scattering to random destinations (atomic model)", 13),
+    ];
+
+    fn info(self) -> &'static Info {
+        match self {
+            BalancerKind::RandomPolling => &RANDOM_POLLING,
+        }
+    }
+}
+
+registered_names!(BalancerKind);
+
+/// The termination detectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DetectorKind {
+    /// Energy returned directly to PE 0 ([`super::energy`]).
+    Energy,
+    /// Energy returned along the spanning tree ([`super::energy`]).
+    EnergyTree,
+    /// Four-counter waves over a reduction tree ([`super::four_counter`]).
+    FourCounter,
+}
+
+const ENERGY: Info =
+    Info::ships("energy", "003 §14.7.4", "energy with exact dyadic fractions, returned directly to PE 0");
+const ENERGY_TREE: Info =
+    Info::ships("energy-tree", "003 §14.7.4", "energy with exact dyadic fractions, returned along the spanning tree");
+const FOUR_COUNTER: Info = Info::ships(
+    "four-counter",
+    "001 §2 (Mattern)",
+    "two waves over a reduction tree with equal sent/received work-message totals",
+);
+
+impl Registered for DetectorKind {
+    const KIND: &'static str = "termination detector";
+    const ALL: &'static [Self] = &[DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter];
+
+    fn info(self) -> &'static Info {
+        match self {
+            DetectorKind::Energy => &ENERGY,
+            DetectorKind::EnergyTree => &ENERGY_TREE,
+            DetectorKind::FourCounter => &FOUR_COUNTER,
+        }
+    }
+}
+
+registered_names!(DetectorKind);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_planned_names_are_refused() {
+        for d in DetectorKind::ALL {
+            assert_eq!(d.to_string().parse::<DetectorKind>(), Ok(*d));
+        }
+        let err = "pacheco".parse::<BalancerKind>().unwrap_err().to_string();
+        assert!(err.contains("planned (issue 14)") && err.contains("valid: random-polling"), "{err}");
+        let err = "nope".parse::<DetectorKind>().unwrap_err().to_string();
+        assert_eq!(err, "unknown termination detector `nope`; valid: energy, energy-tree, four-counter");
+    }
+}

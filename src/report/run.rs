@@ -1,0 +1,116 @@
+//! The JSON of a run, for `simulate` and `run` alike: the same key means the
+//! same thing in the same unit, and `units` names the unit of every timed
+//! key (model time in the simulator, nanoseconds on threads).
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::{rows, table, text};
+use crate::check::CheckReport;
+use crate::harness::{RunResult, RunSpec};
+use crate::runtime::threads::ThreadRun;
+use crate::sim::Outcome;
+
+/// What a run measured, checked or not.
+pub struct Facts<'a> {
+    /// Verdicts and metrics (`None`: the run was not checked).
+    pub check: Option<&'a CheckReport>,
+    /// How the driver stopped (`None`: not recorded).
+    pub outcome: Option<Outcome>,
+    /// Wall-clock time of the run.
+    pub wall: Duration,
+    /// Wall-clock time of the sequential reference, when computed.
+    pub reference_wall: Option<Duration>,
+    /// Work units per PE, when the driver counts them.
+    pub units: Option<&'a [u64]>,
+}
+
+impl<'a> From<&'a RunResult> for Facts<'a> {
+    fn from(r: &'a RunResult) -> Self {
+        let (wall, reference_wall, units) = (r.wall, Some(r.reference_wall), r.units.as_deref());
+        Facts { check: Some(&r.check), outcome: Some(r.outcome), wall, reference_wall, units }
+    }
+}
+
+impl<'a> From<&'a ThreadRun> for Facts<'a> {
+    fn from(r: &'a ThreadRun) -> Self {
+        Facts { check: None, outcome: None, wall: r.elapsed, reference_wall: None, units: Some(&r.units) }
+    }
+}
+
+/// The run's JSON. Times `t_par`, `t_last_work` are in the run's `clock`;
+/// `t_seq` is in work units; `*_secs` in wall-clock seconds (`units` says so).
+pub fn json(spec: &RunSpec, facts: &Facts) -> Value {
+    let m = facts.check.map(|c| &c.metrics);
+    let done = facts.units.map_or(m.map_or(0, |m| m.t_seq), |u| u.iter().sum());
+    let wall = facts.wall.as_secs_f64();
+    let header = spec.header();
+    let mut out = json!({
+        "workload": header.workload, "split": header.split, "balancer": header.balancer,
+        "termination": header.detector, "driver": spec.driver.kind().to_string(),
+        "mutant": spec.mutant().map(|m| m.to_string()), "pes": header.pes, "seed": spec.driver.seed(),
+        "clock": header.clock, "t_par": m.and_then(|m| m.t_par), "t_last_work": m.and_then(|m| m.t_last_work),
+        "t_seq": done, "efficiency": efficiency(spec, facts), "messages": m.map(|m| &m.messages),
+        "max_gen": m.map(|m| m.max_gen), "properties": facts.check.map(|c| &c.properties),
+        "replay": spec.replay(), "metrics": m, "steps": facts.outcome.map(|o| o.steps),
+        "finished": facts.outcome.is_none_or(|o| o.finished()), "nodes": done,
+        "wall_secs": wall, "reference_wall_secs": facts.reference_wall.map(|d| d.as_secs_f64()),
+        "nodes_per_sec": done as f64 / wall.max(1e-9), "units_per_pe": facts.units,
+    });
+    out["units"] = units(&header.clock.to_string());
+    out
+}
+
+/// The unit of every timed key.
+fn units(clock: &str) -> Value {
+    json!({
+        "t_par": clock, "t_last_work": clock, "t_seq": "work units", "nodes": "work units",
+        "wall_secs": "seconds", "reference_wall_secs": "seconds", "nodes_per_sec": "work units per second",
+    })
+}
+
+/// Sequential time / (P · parallel time), both in one unit: model time in
+/// the simulator, wall-clock time on threads.
+fn efficiency(spec: &RunSpec, facts: &Facts) -> Option<f64> {
+    match spec.header().clock {
+        crate::event::Clock::Work => facts.check.and_then(|c| c.metrics.efficiency),
+        _ => facts.reference_wall.map(|r| r.as_secs_f64() / (f64::from(spec.driver.pes()) * facts.wall.as_secs_f64())),
+    }
+}
+
+/// The human form of a run's (or a trace's) JSON: headline numbers, then
+/// one row per property, then the replay command.
+pub fn human(out: &Value) -> String {
+    const HEADLINE: [&str; 15] = [
+        "trace",
+        "events",
+        "workload",
+        "balancer",
+        "termination",
+        "driver",
+        "mutant",
+        "pes",
+        "t_par",
+        "t_last_work",
+        "t_seq",
+        "efficiency",
+        "nodes_per_sec",
+        "units_per_pe",
+        "max_gen",
+    ];
+    let mut rows = rows(out, &HEADLINE);
+    if let Some(msgs) = out["messages"].as_object() {
+        let list: Vec<String> = msgs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        rows.push(("messages", list.join(" ")));
+    }
+    for (name, v) in out["properties"].as_object().into_iter().flatten() {
+        let verdict = if v["pass"].as_bool() == Some(true) { "PASS" } else { "FAIL" };
+        rows.push((name, format!("{verdict}  {}", text(&v["detail"]))));
+    }
+    let mut text = table(&rows);
+    if let Some(r) = out.get("replay").and_then(Value::as_str) {
+        text += &format!("replay: {r}\n");
+    }
+    text
+}

@@ -1,0 +1,39 @@
+//! Verdicts for the terminal: failed properties named on stderr with the
+//! replay command, a note when a simulation stopped early, and the exit code.
+
+use std::process::ExitCode;
+
+use crate::check::CheckReport;
+use crate::sim::{Outcome, Stop};
+
+/// 0 if every property passed, else 1 (after naming the failures and the
+/// replay command, if any, on stderr).
+pub fn exit_code(check: &CheckReport, replay: Option<&str>) -> ExitCode {
+    let failures = check.failures();
+    if failures.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    for (name, v) in failures {
+        let at = v.line.map(|l| format!(" (line {l})")).unwrap_or_default();
+        eprintln!("FAILED {name}{at}: {}", v.detail);
+    }
+    if let Some(replay) = replay {
+        eprintln!("replay with: {replay}");
+    }
+    ExitCode::from(1)
+}
+
+/// Why a simulation stopped before draining, for stderr (`None` if it drained).
+pub fn stop_note(outcome: &Outcome, max_steps: u64, horizon: u64) -> Option<String> {
+    let end = outcome.end_time;
+    match outcome.stop {
+        Stop::Drained => None,
+        Stop::StepCap => Some(format!("step cap {max_steps} reached at time {end}: the run did not finish")),
+        Stop::NotAnnounced { quiet_since } => Some(format!(
+            "stopped at time {end}: the computation was over at time {quiet_since} but termination was not announced within the detection horizon of {horizon} time units"
+        )),
+        Stop::TimeOverflow => Some(format!(
+            "stopped at time {end}: model time would pass 2^64 - 1 (a slow PE's slice or a latency is too long for this workload)"
+        )),
+    }
+}
