@@ -7,11 +7,11 @@
 use std::time::Instant;
 
 use lbcheck::event::Event;
+use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::problem::dfs::Strategy;
 use lbcheck::protocol::energy::Energy;
 use lbcheck::protocol::random_polling::{self, RandomPolling};
-use lbcheck::protocol::Pe;
-use lbcheck::sim::scenario::{DetectorKind, Scenario};
+use lbcheck::protocol::{BalancerKind, DetectorKind, Pe, Protocols};
 use lbcheck::sim::{run, SimConfig};
 
 fn main() {
@@ -39,20 +39,21 @@ fn main() {
 }
 
 /// T_seq = 64 units per PE, split in halves, Δt = 8.
-fn scenario(pes: u32) -> Scenario {
+fn scenario(pes: u32) -> RunSpec {
     let workload = format!("synthetic:size={},atomic=1,split=balanced", pes as u64 * 64).parse().expect("workload");
     let sim = SimConfig { pes, seed: 1, dt: 8, t_rout: 4, t_split: 2, ..SimConfig::default() };
-    let polling = random_polling::Config::default();
-    Scenario { workload, split: Strategy::default(), detector: DetectorKind::Energy, sim, polling }
+    let protocols = Protocols::new(BalancerKind::RandomPolling, DetectorKind::Energy);
+    RunSpec { workload, split: Strategy::default(), protocols, driver: Driver::Sim(sim) }
 }
 
 /// The simulator alone, counting events: (events, seconds).
-fn raw_run(s: &Scenario) -> (u64, f64) {
+fn raw_run(s: &RunSpec) -> (u64, f64) {
+    let Driver::Sim(cfg) = &s.driver else { unreachable!("a simulated run") };
     let mut events = 0u64;
     let mut sink = |_: Event| events += 1;
     let start = Instant::now();
-    let p = s.polling;
-    run(&s.sim, s.workload.root(s.split), |_| Pe::new(RandomPolling::new(p), Energy::new(false, None)), &mut sink);
+    let p = random_polling::Config::default();
+    run(cfg, s.workload.root(s.split), |_| Pe::new(RandomPolling::new(p), Energy::new(false, None)), &mut sink);
     (events, start.elapsed().as_secs_f64())
 }
 

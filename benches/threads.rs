@@ -13,12 +13,12 @@
 
 use std::time::Instant;
 
+use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::problem::dfs::{Strategy, TreeRule};
 use lbcheck::problem::uts::{UtsNode, UtsRule};
 use lbcheck::problem::{sequential, Workload};
+use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
 use lbcheck::runtime::threads::ThreadConfig;
-use lbcheck::runtime::RealRun;
-use lbcheck::sim::scenario::DetectorKind;
 
 /// Nodes walked sequentially between offers of half the stack to rayon.
 const RAYON_CHUNK: u32 = 1024;
@@ -61,15 +61,14 @@ fn bench_tree(name: &str, reps: usize) {
         assert_eq!(n_rayon, nodes, "rayon baseline node count");
         row(name, "rayon", p, t_rayon, nodes, t_seq, None);
         for split in [Strategy::BottomHalf, Strategy::AllHalf] {
-            let spec = RealRun {
+            let spec = RunSpec {
                 workload: w,
                 split,
-                detector: DetectorKind::FourCounter,
-                threads: ThreadConfig { pes: p, ..ThreadConfig::default() },
-                polling: Default::default(),
+                protocols: Protocols::new(BalancerKind::RandomPolling, DetectorKind::FourCounter),
+                driver: Driver::Threads(ThreadConfig { pes: p, ..ThreadConfig::default() }),
             };
             let (t_ours, n_ours) = best(reps, || {
-                let run = spec.execute();
+                let run = spec.run_unchecked().expect("a threaded run");
                 (run.elapsed.as_secs_f64(), run.total_units())
             });
             assert_eq!(n_ours, nodes, "threads node count");

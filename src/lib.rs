@@ -2,9 +2,13 @@
 //!
 //! A verification and property-test harness for dynamic load balancers of
 //! tree-shaped computations and for distributed termination detection. It
-//! ships minimal reference implementations of the balancers and detectors of
-//! the papers in `../shared/papers` and the checkers that gate them and
-//! anyone else's.
+//! aims at a minimal reference implementation of every balancer and
+//! detector of the papers in `../shared/papers`, and ships the checkers
+//! that gate them and anyone else's. What ships today, and what is planned
+//! with its issue, is the registry: `lbcheck list` prints it, and the
+//! README's status table is its output. Today: asynchronous random polling
+//! (001 Fig. 1) with energy (003 §14.7.4) and four-counter (001 §2)
+//! termination detection, in a simulator of 001's machine and on threads.
 //!
 //! ```
 //! use lbcheck::problem::{dfs::Strategy, sequential, Workload};
@@ -18,48 +22,55 @@
 //! four-counter termination detection (001 §2):
 //!
 //! ```
-//! use lbcheck::problem::dfs::Strategy;
-//! use lbcheck::protocol::random_polling;
-//! use lbcheck::sim::scenario::{DetectorKind, Scenario};
+//! use lbcheck::harness::{Driver, RunSpec};
+//! use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
 //! use lbcheck::sim::SimConfig;
 //!
-//! let s = Scenario {
+//! let spec = RunSpec {
 //!     workload: "uts:default".parse().unwrap(),
-//!     split: Strategy::default(),
-//!     detector: DetectorKind::FourCounter,
-//!     sim: SimConfig { pes: 8, seed: 1, ..SimConfig::default() },
-//!     polling: random_polling::Config::default(),
+//!     split: Default::default(),
+//!     protocols: Protocols::new(BalancerKind::RandomPolling, DetectorKind::FourCounter),
+//!     driver: Driver::Sim(SimConfig { pes: 8, seed: 1, ..SimConfig::default() }),
 //! };
-//! let report = s.run(None).unwrap();
-//! assert!(report.check.all_pass(), "{:?}\nreplay: {}", report.check.failures(), s.replay());
-//! assert_eq!(report.check.metrics.t_seq, 1732);
+//! let result = spec.run(None).unwrap();
+//! assert!(result.check.all_pass(), "{:?}\nreplay: {}", result.check.failures(), spec.replay());
+//! assert_eq!(result.check.metrics.t_seq, 1732);
 //! ```
 //!
 //! ## Map of the code
 //!
+//! Layers from the bottom up; each imports only layers below it.
+//!
+//! - [`base`]: exact energy ([`base::Dyadic`]), the one RNG stream
+//!   derivation, fixed hashes, and the registry's vocabulary
+//!   ([`base::Registered`]).
 //! - [`problem`]: the tree-shaped computation model (002 §2, 001 §1.2):
 //!   [`problem::Subproblem`], the order-independent [`problem::Fingerprint`],
 //!   the workloads (synthetic with adversarial split policies, UTS trees as
 //!   DFS stacks with the 002 §4.1 strategies, interval loops of 002 §4.2) and
 //!   the sequential reference executor.
-//! - [`protocol`]: sans-IO per-PE state machines: the random-polling
-//!   balancer, the energy (exact [`protocol::dyadic::Dyadic`]) and
-//!   four-counter termination detectors, composed by [`protocol::Pe`].
-//! - [`sim`]: the deterministic discrete-event simulator of 001's machine and
-//!   [`sim::scenario::Scenario`], a complete checked run.
 //! - [`event`]: the one event stream every driver emits; its JSON Lines form
 //!   is the trace format other implementations write.
+//! - [`protocol`]: sans-IO per-PE state machines: the random-polling
+//!   balancer, the energy and four-counter termination detectors, composed
+//!   by [`protocol::Pe`]; [`protocol::BalancerKind`] and
+//!   [`protocol::DetectorKind`] are their registry.
+//! - [`mutants`]: the one catalogue of deliberately broken variants that
+//!   show each checker can fail, with where each acts and what catches it.
 //! - [`check`]: the invariants over any event stream (`work_conserved`,
 //!   `energy_conserved`, `no_early_termination`, `termination_detected`,
 //!   `requests_answered`, `lower_bound`, `trace_well_formed`) and metrics.
-//! - [`mutants`]: the catalogue of deliberately broken variants that show
-//!   each checker can fail.
+//! - Drivers: [`sim`] (the deterministic discrete-event simulator of 001's
+//!   machine) and [`runtime`] (OS threads; loom under `--cfg loom`).
+//! - [`harness`]: one checked run for every driver ([`harness::RunSpec`]):
+//!   the reference, the trace header that replays, the checker, the replay
+//!   command; and the registry listing.
 //! - [`bounds`]: the papers' bounds as functions (000 Lemma 1, eq. (1);
 //!   001 Lemma 1.3, Lemma 3, Thm 1; 002 Thm 1) and the statistical tests
 //!   of a balancer against them (`lbcheck bounds`).
-//! - [`report`]: tables and JSON for the CLI.
+//! - [`report`]: tables, JSON and verdicts for the CLI.
 //! - The `lbcheck` binary (`src/main.rs`, `src/cli/`): `tree`, `simulate`,
-//!   `check-trace`, `mutants`.
+//!   `run`, `check-trace`, `bounds`, `mutants`, `list`.
 //!
 //! ## Debugging a failure
 //!

@@ -23,12 +23,10 @@
 
 use std::process::Command;
 
+use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::mutants::Mutant;
-use lbcheck::protocol::random_polling;
-use lbcheck::runtime::mutants::ThreadMutant;
+use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
 use lbcheck::runtime::threads::ThreadConfig;
-use lbcheck::runtime::RealRun;
-use lbcheck::sim::scenario::DetectorKind;
 
 /// Two splits at most (size 3, atomic 1): the smallest workload where work moves twice.
 const TINY: &str = "synthetic:size=3,atomic=1";
@@ -60,25 +58,31 @@ struct Case {
     fewer: usize,
     /// Stop after this many interleavings (loom's DFS order; None: all within the bound).
     cap: Option<usize>,
+    /// A protocol or threaded-driver mutant.
     mutant: Option<Mutant>,
-    thread_mutant: Option<ThreadMutant>,
 }
 
 impl Case {
     fn new(detector: DetectorKind, pes: u32) -> Case {
         let (seeds, fewer) = (if full() { 4 } else { 2 }, pes.saturating_sub(2) as usize);
-        let (initial_split, cap, mutant, thread_mutant) = (false, None, None, None);
-        Case { workload: TINY, detector, pes, initial_split, seeds, fewer, cap, mutant, thread_mutant }
+        let (initial_split, cap, mutant) = (false, None, None);
+        Case { workload: TINY, detector, pes, initial_split, seeds, fewer, cap, mutant }
     }
 
-    fn spec(&self, seed: u64) -> RealRun {
-        let (pes, mutant, initial_split) = (self.pes, self.thread_mutant, self.initial_split);
-        RealRun {
+    fn spec(&self, seed: u64) -> RunSpec {
+        let mut protocols = Protocols::new(BalancerKind::RandomPolling, self.detector);
+        protocols.mutant = self.mutant;
+        RunSpec {
             workload: self.workload.parse().expect("workload"),
             split: Default::default(),
-            detector: self.detector,
-            threads: ThreadConfig { pes, seed, dt: 1, record: true, mutant, initial_split },
-            polling: random_polling::Config { queue_limit: None, mutant: self.mutant },
+            protocols,
+            driver: Driver::Threads(ThreadConfig {
+                pes: self.pes,
+                seed,
+                dt: 1,
+                initial_split: self.initial_split,
+                ..Default::default()
+            }),
         }
     }
 
@@ -92,14 +96,13 @@ impl Case {
 /// fails or the threads deadlock.
 fn explore(case: &Case, seed: u64) {
     let spec = case.spec(seed);
-    let reference = spec.reference();
     let mut model = loom::model::Builder::new();
     model.preemption_bound = Some(case.bound());
     model.max_permutations = case.cap;
     let replay = spec.replay();
     model.check(move || {
-        let (run, report) = spec.run_checked(reference);
-        let failed: Vec<_> = report.failures().iter().map(|(n, v)| format!("{n}: {}", v.detail)).collect();
+        let run = spec.run(None).expect("no trace");
+        let failed: Vec<_> = run.check.failures().iter().map(|(n, v)| format!("{n}: {}", v.detail)).collect();
         assert!(failed.is_empty(), "property failed: {failed:?} (units per PE {:?}; {replay})", run.units);
     });
 }
@@ -198,9 +201,9 @@ fn energy_early_return_is_caught() {
 /// interleaving); at higher bounds a seed without it takes hours.
 #[test]
 fn four_counter_one_wave_is_caught() {
-    let mutant = Some(Mutant::FourCounterOneWave);
     let base = Case::new(DetectorKind::FourCounter, 3);
-    let case = Case { workload: UNEVEN, initial_split: true, seeds: 16, fewer: profile_bound(), mutant, ..base };
+    let (workload, initial_split, seeds, fewer) = (UNEVEN, true, 16, profile_bound());
+    let case = Case { workload, initial_split, seeds, fewer, mutant: Some(Mutant::FourCounterOneWave), ..base };
     caught("four_counter_one_wave_is_caught", case, "no_early_termination");
 }
 
@@ -212,16 +215,12 @@ fn request_dropped_is_caught() {
 
 #[test]
 fn lost_wakeup_is_caught() {
-    let case =
-        Case { thread_mutant: Some(ThreadMutant::LostWakeup), ..Case::new(DetectorKind::FourCounter, mutant_pes()) };
+    let case = Case { mutant: Some(Mutant::LostWakeup), ..Case::new(DetectorKind::FourCounter, mutant_pes()) };
     caught("lost_wakeup_is_caught", case, "deadlock");
 }
 
 #[test]
 fn sleep_flag_outside_lock_is_caught() {
-    let case = Case {
-        thread_mutant: Some(ThreadMutant::SleepFlagOutsideLock),
-        ..Case::new(DetectorKind::Energy, mutant_pes())
-    };
+    let case = Case { mutant: Some(Mutant::SleepFlagOutsideLock), ..Case::new(DetectorKind::Energy, mutant_pes()) };
     caught("sleep_flag_outside_lock_is_caught", case, "deadlock");
 }

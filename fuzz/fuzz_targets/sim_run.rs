@@ -4,12 +4,12 @@
 
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
+use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::problem::dfs::Strategy;
-use lbcheck::protocol::random_polling;
-use lbcheck::sim::scenario::{DetectorKind, Scenario};
+use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
 use lbcheck::sim::SimConfig;
 
-fn scenario(u: &mut Unstructured) -> Result<Scenario> {
+fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
     let size = u.int_in_range(1..=3000u64)?;
     let atomic = u.int_in_range(1..=size.min(40))?;
     let policy = *u.choose(&["uniform", "peel", "balanced", "alpha:0.3", "fig3:4:2"])?;
@@ -24,24 +24,27 @@ fn scenario(u: &mut Unstructured) -> Result<Scenario> {
     let split = *u.choose(&[Strategy::BottomOne, Strategy::BottomHalf, Strategy::AllHalf, Strategy::Cutoff(2)])?;
     let detector = *u.choose(&[DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter])?;
     let a = u.int_in_range(1..=20u64)?;
+    let pes = u.int_in_range(1..=16u32)?;
     let sim = SimConfig {
-        pes: u.int_in_range(1..=16u32)?,
+        pes,
         seed: u.arbitrary()?,
         dt: u.int_in_range(1..=30u64)?,
         t_rout: u.int_in_range(1..=20u64)?,
         t_split: u.int_in_range(0..=20u64)?,
         latency: if u.arbitrary()? { Some((a, a + u.int_in_range(0..=30u64)?)) } else { None },
-        slow: if u.arbitrary()? { Some((u.int_in_range(1..=4u32)?, u.int_in_range(1..=8u64)?)) } else { None },
+        slow: if u.arbitrary()? { Some((u.int_in_range(1..=4u32.min(pes))?, u.int_in_range(1..=8u64)?)) } else { None },
         initial_split: u.arbitrary()?,
         max_steps: 5_000_000,
         horizon: 0,
     };
-    let queue_limit = if u.arbitrary()? { Some(u.int_in_range(1..=4u32)?) } else { None };
-    Ok(Scenario { workload, split, detector, sim, polling: random_polling::Config { queue_limit, mutant: None } })
+    let mut protocols = Protocols::new(BalancerKind::RandomPolling, detector);
+    protocols.queue_limit = if u.arbitrary()? { Some(u.int_in_range(1..=4u32)?) } else { None };
+    Ok(RunSpec { workload, split, protocols, driver: Driver::Sim(sim) })
 }
 
 fuzz_target!(|data: &[u8]| {
     let Ok(s) = scenario(&mut Unstructured::new(data)) else { return };
+    s.validate().expect("the target builds valid runs");
     let report = s.run(None).expect("no I/O without a trace");
     assert!(report.outcome.finished(), "{:?}; replay: {}", report.outcome.stop, s.replay());
     let failures = report.check.failures();

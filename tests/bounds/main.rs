@@ -8,7 +8,7 @@
 //! probability ≤ 1e-6. Each mutant test shows the claim it targets failing
 //! (power), from the same command and code path.
 
-use lbcheck::mutants::{Checker, CATALOGUE};
+use lbcheck::mutants::{Catcher, CATALOGUE};
 
 /// Runs the `lbcheck` binary: (exit code, stdout, stderr).
 fn lbcheck(args: &[&str]) -> (i32, String, String) {
@@ -42,13 +42,13 @@ fn power_max_pes(name: &str) -> &'static str {
 /// `--max-pes` (the same code path, a fraction of the time).
 #[test]
 fn every_bounds_mutant_fails_its_claim() {
-    let mutants: Vec<_> = CATALOGUE.iter().filter(|e| e.checker() == Checker::Bounds).collect();
-    assert!(mutants.len() >= 4);
+    let mutants: Vec<_> = CATALOGUE.iter().filter(|e| e.caught_by.contains(&Catcher::Bounds)).collect();
+    assert!(mutants.len() >= 6);
     for e in mutants {
-        let max_pes = power_max_pes(e.name);
-        let (code, out, err) = lbcheck(&["bounds", "--quick", "--max-pes", max_pes, "--json", "--mutant", e.name]);
-        assert_eq!(code, 1, "mutant {} passed:\n{out}{err}", e.name);
-        assert!(err.contains(&format!("FAILED {} (", e.fails)), "mutant {} should fail {}:\n{err}", e.name, e.fails);
+        let (name, max_pes) = (e.info.name, power_max_pes(e.info.name));
+        let (code, out, err) = lbcheck(&["bounds", "--quick", "--max-pes", max_pes, "--json", "--mutant", name]);
+        assert_eq!(code, 1, "mutant {name} passed:\n{out}{err}");
+        assert!(err.contains(&format!("FAILED {} (", e.fails)), "mutant {name} should fail {}:\n{err}", e.fails);
     }
 }
 
@@ -61,10 +61,14 @@ fn lower_bound_fails_when_work_is_lost() {
     assert!(err.contains("FAILED lower_bound_eq1 ("), "{err}");
 }
 
-/// JSON output carries every claim with its α and the fitted constants.
+/// JSON output carries every claim with its α and the fitted constants; on
+/// fresh seeds (base 2) the whole quick profile passes too. (Not the
+/// `--max-pes 32` reduction: at P ≤ 32 messages/(P·h) still rises, slope
+/// 0.11 per doubling, and `traffic_trend`'s tolerance 0.15 is not met with
+/// confidence on every seed: the reduced profile is for the mutants' power.)
 #[test]
 fn json_lists_claims_with_alpha() {
-    let (code, out, _) = lbcheck(&["bounds", "--quick", "--max-pes", "32", "--json", "--seed-base", "2"]);
+    let (code, out, _) = lbcheck(&["bounds", "--quick", "--json", "--seed-base", "2"]);
     assert_eq!(code, 0, "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let claims = v["claims"].as_array().unwrap();

@@ -3,27 +3,38 @@
 
 mod mutants;
 mod properties;
+mod registry;
 mod run_cli;
+mod threads;
 mod trace;
+mod validation;
 
+use lbcheck::harness::{Driver, RunResult, RunSpec};
 use lbcheck::problem::dfs::Strategy;
-use lbcheck::protocol::random_polling;
-use lbcheck::sim::scenario::{DetectorKind, RunReport, Scenario};
+use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
 use lbcheck::sim::SimConfig;
 
-/// A scenario with the default machine and no mutant.
-pub fn scenario(workload: &str, detector: DetectorKind, pes: u32, seed: u64) -> Scenario {
-    Scenario {
+/// A simulated run of random polling with the default machine and no mutant.
+pub fn scenario(workload: &str, detector: DetectorKind, pes: u32, seed: u64) -> RunSpec {
+    RunSpec {
         workload: workload.parse().expect("workload"),
         split: Strategy::default(),
-        detector,
-        sim: SimConfig { pes, seed, ..SimConfig::default() },
-        polling: random_polling::Config::default(),
+        protocols: Protocols::new(BalancerKind::RandomPolling, detector),
+        driver: Driver::Sim(SimConfig { pes, seed, ..SimConfig::default() }),
+    }
+}
+
+/// The simulator configuration of a simulated run.
+pub fn sim(s: &mut RunSpec) -> &mut SimConfig {
+    match &mut s.driver {
+        Driver::Sim(c) => c,
+        Driver::Threads(_) => panic!("not a simulated run"),
     }
 }
 
 /// Runs and asserts every property passed, printing the replay command if not.
-pub fn assert_all_pass(s: &Scenario) -> RunReport {
+pub fn assert_all_pass(s: &RunSpec) -> RunResult {
+    s.validate().expect("a valid run");
     let r = s.run(None).expect("no trace");
     assert!(r.outcome.finished(), "{:?}; replay: {}", r.outcome.stop, s.replay());
     let failures = r.check.failures();

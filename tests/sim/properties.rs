@@ -1,8 +1,8 @@
 //! Every property holds for the reference protocols on random scenarios.
 
+use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::problem::dfs::Strategy as Split;
-use lbcheck::protocol::random_polling;
-use lbcheck::sim::scenario::Scenario;
+use lbcheck::protocol::{BalancerKind, Protocols};
 use lbcheck::sim::SimConfig;
 use proptest::prelude::*;
 
@@ -20,30 +20,31 @@ const WORKLOADS: &[&str] = &[
     "loop:n=300,cost=heavy,seed=9",
 ];
 
-fn arb_scenario() -> impl Strategy<Value = Scenario> {
+fn arb_scenario() -> impl Strategy<Value = RunSpec> {
     (
         (0..WORKLOADS.len(), 0..3usize, 1..=64u32, any::<u64>(), 0..4usize),
         (1..40u64, 1..30u64, 0..30u64, proptest::option::of((1..20u64, 0..40u64))),
         (any::<bool>(), proptest::option::of(1..4u32), proptest::option::of((1..8u32, 1..6u64))),
     )
         .prop_map(|((w, d, pes, seed, split), (dt, t_rout, t_split, lat), (initial_split, queue_limit, slow))| {
-            Scenario {
+            let mut protocols = Protocols::new(BalancerKind::RandomPolling, DETECTORS[d]);
+            protocols.queue_limit = queue_limit;
+            RunSpec {
                 workload: WORKLOADS[w].parse().unwrap(),
                 split: [Split::BottomOne, Split::BottomHalf, Split::AllHalf, Split::Cutoff(3)][split],
-                detector: DETECTORS[d],
-                sim: SimConfig {
+                protocols,
+                driver: Driver::Sim(SimConfig {
                     pes,
                     seed,
                     dt,
                     t_rout,
                     t_split,
                     latency: lat.map(|(a, w)| (a, a + w)),
-                    slow,
+                    slow: slow.map(|(n, f)| (n.min(pes), f)),
                     initial_split,
                     max_steps: 20_000_000,
                     horizon: 0,
-                },
-                polling: random_polling::Config { queue_limit, mutant: None },
+                }),
             }
         })
 }

@@ -1,0 +1,108 @@
+//! The registry from the command line: `lbcheck list`, the README's status
+//! table (generated from it), registry names on every command, and a
+//! failing trace replayed from its header.
+
+use super::lbcheck;
+
+const FAMILIES: [&str; 6] = ["balancers", "detectors", "machines", "drivers", "workloads", "mutants"];
+
+#[test]
+fn list_json_has_every_family_with_paper_sections() {
+    let (code, out, err) = lbcheck(&["list", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v.as_object().unwrap().len(), FAMILIES.len(), "{out}");
+    for family in FAMILIES {
+        let entries = v[family].as_array().unwrap_or_else(|| panic!("no `{family}` in {out}"));
+        assert!(!entries.is_empty(), "{family}");
+        for e in entries {
+            for key in ["name", "paper", "what", "status"] {
+                assert!(e[key].as_str().is_some_and(|s| !s.is_empty()), "{family}: {e} lacks `{key}`");
+            }
+        }
+    }
+    let shipping = |f: &str| v[f].as_array().unwrap().iter().filter(|e| e["status"] == "ships").count();
+    assert_eq!((shipping("balancers"), shipping("detectors"), shipping("drivers")), (1, 3, 3));
+}
+
+/// The README's status table is `lbcheck list --markdown`, between markers.
+#[test]
+fn readme_status_table_equals_list_markdown() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let (begin, end) = ("<!-- lbcheck list --markdown: begin -->\n", "<!-- lbcheck list --markdown: end -->");
+    let start = readme.find(begin).expect("README has the begin marker") + begin.len();
+    let stop = readme.find(end).expect("README has the end marker");
+    let (code, out, _) = lbcheck(&["list", "--markdown"]);
+    assert_eq!(code, 0);
+    assert!(
+        readme[start..stop].trim_end() == out.trim_end(),
+        "README.md's status table differs from `lbcheck list --markdown`: paste its output between the markers"
+    );
+}
+
+#[test]
+fn unknown_and_planned_names_exit_2_listing_the_valid_ones() {
+    let base = ["simulate", "--workload", "uts:default", "--pes", "4"];
+    let cases: &[(&[&str], &str)] = &[
+        (&["--balancer", "no-such"], "valid: random-polling"),
+        (&["--balancer", "pacheco"], "planned (issue 14)"),
+        (&["--termination", "telepathy"], "valid: energy, energy-tree, four-counter"),
+        (&["--machine", "atomic"], "planned (issue 13)"),
+        (&["--mutant", "gremlin"], "valid: energy-not-split"),
+    ];
+    for (extra, says) in cases {
+        let (code, _, err) = lbcheck(&[&base[..], extra].concat());
+        assert_eq!(code, 2, "{extra:?}: {err}");
+        assert!(err.contains(says), "{extra:?}: {err}");
+    }
+    let (code, _, err) = lbcheck(&["tree", "knapsack:items=4"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("planned (issue 14)"), "{err}");
+}
+
+/// A failing simulation's trace: `check-trace` fails it too and prints the
+/// replay command, which run as printed fails the same property.
+#[test]
+fn a_failing_trace_replays_from_its_header() {
+    let path = std::env::temp_dir().join(format!("lbcheck-replay-{}.jsonl", std::process::id()));
+    let p = path.to_str().unwrap();
+    let run = ["simulate", "--workload", "uts:default", "--pes", "16", "--seed", "3", "--mutant", "split-loses"];
+    let (code, _, err) = lbcheck(&[&run[..], &["--trace", p]].concat());
+    assert_eq!(code, 1, "{err}");
+    let printed = replay_line(&err);
+    let (code, _, err) = lbcheck(&["check-trace", p]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("FAILED work_conserved"), "{err}");
+    assert_eq!(replay_line(&err), printed, "check-trace prints the command simulate printed");
+    let words = shell_words(printed.strip_prefix("lbcheck ").unwrap());
+    let (code, _, err) = lbcheck(&words.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 1, "{printed}: {err}");
+    assert!(err.contains("FAILED work_conserved"), "{err}");
+    std::fs::remove_file(path).ok();
+}
+
+fn replay_line(stderr: &str) -> String {
+    let line = stderr.lines().find_map(|l| l.strip_prefix("replay with: ")).unwrap_or_else(|| panic!("{stderr}"));
+    line.to_string()
+}
+
+/// Splits a command line as a POSIX shell would (words, single quotes).
+fn shell_words(cmd: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in cmd.chars() {
+        match c {
+            '\'' => (quoted, any) = (!quoted, true),
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => (word, any) = (word + &c.to_string(), true),
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
+}
