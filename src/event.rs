@@ -49,7 +49,7 @@ pub struct TraceHeader {
     /// How lbcheck made the run, enough to replay it (absent in traces of
     /// other implementations; checking never depends on it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run: Option<RunParams>,
+    pub run: Option<Box<RunParams>>,
 }
 
 /// The header's record of how lbcheck made a run: driver, seed, machine

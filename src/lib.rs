@@ -51,7 +51,7 @@
 //!   the sequential reference executor.
 //! - [`event`]: the one event stream every driver emits; its JSON Lines form
 //!   is the trace format other implementations write.
-//! - [`protocol`]: sans-IO per-PE state machines: the random-polling
+//! - [`protocol`]: sans-IO per-PE state machines: the random polling
 //!   balancer, the energy and four-counter termination detectors, composed
 //!   by [`protocol::Pe`]; [`protocol::BalancerKind`] and
 //!   [`protocol::DetectorKind`] are their registry.

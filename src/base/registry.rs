@@ -129,6 +129,55 @@ pub trait Registered: Copy + Eq + Sized + 'static {
     }
 }
 
+/// Declares a registry enum: one arm per shipping variant with its
+/// [`Info`], an optional list of planned entries; derives the enum, its
+/// [`Registered`] impl, `Display` and `FromStr`.
+///
+/// ```
+/// lbcheck::registry! {
+///     /// Colours.
+///     pub enum Colour: "colour" {
+///         /// Red.
+///         Red => lbcheck::base::Info::ships("red", "000 §1", "the colour red"),
+///     }
+///     planned: [lbcheck::base::Info::planned("blue", "000 §2", "the colour blue", 99)]
+/// }
+/// use lbcheck::base::Registered;
+/// assert_eq!("red".parse::<Colour>(), Ok(Colour::Red));
+/// assert!("blue".parse::<Colour>().unwrap_err().to_string().contains("planned (issue 99)"));
+/// ```
+#[macro_export]
+macro_rules! registry {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident: $kind:literal {
+            $( $(#[$vmeta:meta])* $variant:ident => $info:expr ),+ $(,)?
+        }
+        $(planned: [ $($planned:expr),* $(,)? ])?
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $name { $( $(#[$vmeta])* $variant ),+ }
+
+        impl $crate::base::registry::Registered for $name {
+            const KIND: &'static str = $kind;
+            const ALL: &'static [Self] = &[ $( $name::$variant ),+ ];
+            $(const PLANNED: &'static [$crate::base::registry::Info] = &[ $($planned),* ];)?
+
+            fn info(self) -> &'static $crate::base::registry::Info {
+                match self {
+                    $( $name::$variant => {
+                        const INFO: $crate::base::registry::Info = $info;
+                        &INFO
+                    } )+
+                }
+            }
+        }
+
+        $crate::registered_names!($name);
+    };
+}
+
 /// `Display` (the name) and `FromStr` (by [`Registered::lookup`]) for a
 /// registry enum.
 #[macro_export]

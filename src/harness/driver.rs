@@ -1,49 +1,37 @@
 //! The drivers registry and a run's driver configuration.
 
-use crate::base::registry::{Info, Registered};
-use crate::registered_names;
+use crate::base::registry::Info;
+use crate::registry;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::SimConfig;
 
-/// The drivers: what turns protocol effects into events.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DriverKind {
-    /// The deterministic discrete-event simulator ([`crate::sim`]).
-    Sim,
-    /// OS threads, one per PE ([`crate::runtime::threads`]).
-    Threads,
-    /// The threaded driver under loom (`tests/loom_threads.rs`).
-    Loom,
-}
-
-const SIM: Info =
-    Info::ships("sim", "001 §1.1", "deterministic discrete-event simulator of a machine model (`lbcheck simulate`)");
-const THREADS: Info =
-    Info::ships("threads", "ARCHITECTURE.md", "the same PEs on OS threads, one mailbox each (`lbcheck run`)");
-const LOOM: Info = Info::ships(
-    "loom",
-    "ARCHITECTURE.md",
-    "the threaded driver under loom's exhaustive interleavings (`scripts/loom.sh`)",
-);
-
-impl Registered for DriverKind {
-    const KIND: &'static str = "driver";
-    const ALL: &'static [Self] = &[DriverKind::Sim, DriverKind::Threads, DriverKind::Loom];
-    const PLANNED: &'static [Info] = &[
+registry! {
+    /// The drivers: what turns protocol effects into events.
+    pub enum DriverKind: "driver" {
+        /// The deterministic discrete-event simulator ([`crate::sim`]).
+        Sim => Info::ships(
+            "sim",
+            "001 §1.1",
+            "deterministic discrete-event simulator of a machine model (`lbcheck simulate`)",
+        ),
+        /// OS threads, one per PE ([`crate::runtime::threads`]).
+        Threads => Info::ships(
+            "threads",
+            "ARCHITECTURE.md",
+            "the same PEs on OS threads, one mailbox each (`lbcheck run`)",
+        ),
+        /// The threaded driver under loom (`tests/loom_threads.rs`).
+        Loom => Info::ships(
+            "loom",
+            "ARCHITECTURE.md",
+            "the threaded driver under loom's exhaustive interleavings (`scripts/loom.sh`)",
+        ),
+    }
+    planned: [
         Info::planned("explorer", "ARCHITECTURE.md", "exhaustive message-order explorer of tiny instances", 16),
         Info::planned("mpi", "003 §14.7", "the references over MPI (feature `mpi`, mpirun)", 17),
-    ];
-
-    fn info(self) -> &'static Info {
-        match self {
-            DriverKind::Sim => &SIM,
-            DriverKind::Threads => &THREADS,
-            DriverKind::Loom => &LOOM,
-        }
-    }
+    ]
 }
-
-registered_names!(DriverKind);
 
 /// A run's driver and its parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -33,7 +33,7 @@ pub struct MutantInfo {
     /// Name, paper rule broken, what is broken, status.
     #[serde(flatten)]
     pub info: Info,
-    /// Where the bug is ("balancer random-polling", "detectors energy, energy-tree", …).
+    /// Where the bug is ("balancer NAME", "detectors energy, energy-tree", "driver threads", …).
     pub acts_in: String,
     /// The property, claim or loom report that fails.
     pub fails: &'static str,

@@ -57,7 +57,7 @@ impl RunSpec {
             detector: self.protocols.detector.to_string(),
             t_split,
             clock,
-            run: Some(self.run_params()),
+            run: Some(Box::new(self.run_params())),
         }
     }
 

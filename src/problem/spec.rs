@@ -13,7 +13,7 @@ use super::uts::samples::{self, Sample, SAMPLES};
 use super::uts::{self, UtsParams};
 use super::Task;
 use crate::base::registry::{Info, Registered};
-use crate::registered_names;
+use crate::registry;
 
 /// The largest synthetic size and loop length, 10^9 (a sequential run
 /// of either takes seconds at most).
@@ -27,49 +27,31 @@ pub const FORMS: &str = "\
   uts:args=<UTS flags>                                  e.g. uts:args=-t 0 -b 2000 -q 0.124875 -m 8 -r 42
   loop:n=N[,cost=PROFILE][,seed=S]                      1 <= N <= 10^9; PROFILE: const, const:<units>, heavy, triangle";
 
-/// The workload families (the part of a workload name before `:`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum WorkloadFamily {
-    /// Synthetic interval trees with adversarial split policies ([`super::synthetic`]).
-    Synthetic,
-    /// Unbalanced Tree Search trees as DFS stacks ([`super::uts`], [`super::dfs`]).
-    Uts,
-    /// Interval loops ([`super::loops`]).
-    Loop,
-}
-
-const SYNTHETIC: Info = Info::ships(
-    "synthetic",
-    "002 §2; 000 Fig. 3",
-    "interval trees with exact sizes, T_atomic and h under adversarial split policies",
-);
-const UTS: Info = Info::ships(
-    "uts",
-    "002 §4.1 (DFS stacks)",
-    "Unbalanced Tree Search trees (shared/uts.md), every published sample node for node",
-);
-const LOOP: Info = Info::ships("loop", "002 §4.2", "interval loop scheduling with per-iteration cost profiles");
-
-impl Registered for WorkloadFamily {
-    const KIND: &'static str = "workload family";
-    const ALL: &'static [Self] = &[WorkloadFamily::Synthetic, WorkloadFamily::Uts, WorkloadFamily::Loop];
-    const PLANNED: &'static [Info] = &[
+registry! {
+    /// The workload families (the part of a workload name before `:`).
+    pub enum WorkloadFamily: "workload family" {
+        /// Synthetic interval trees with adversarial split policies ([`super::synthetic`]).
+        Synthetic => Info::ships(
+            "synthetic",
+            "002 §2; 000 Fig. 3",
+            "interval trees with exact sizes, T_atomic and h under adversarial split policies",
+        ),
+        /// Unbalanced Tree Search trees as DFS stacks ([`super::uts`], [`super::dfs`]).
+        Uts => Info::ships(
+            "uts",
+            "002 §4.1 (DFS stacks)",
+            "Unbalanced Tree Search trees (shared/uts.md), every published sample node for node",
+        ),
+        /// Interval loops ([`super::loops`]).
+        Loop => Info::ships("loop", "002 §4.2", "interval loop scheduling with per-iteration cost profiles"),
+    }
+    planned: [
         Info::planned("knapsack", "002 §5.2", "0-1 knapsack branch-and-bound", 14),
         Info::planned("tsp", "003 §14.5, §14.11", "travelling salesman branch-and-bound", 14),
         Info::planned("golomb", "002 §5.1", "optimal Golomb rulers", 14),
         Info::planned("puzzle15", "002 §5.3", "15-puzzle by IDA*", 14),
-    ];
-
-    fn info(self) -> &'static Info {
-        match self {
-            WorkloadFamily::Synthetic => &SYNTHETIC,
-            WorkloadFamily::Uts => &UTS,
-            WorkloadFamily::Loop => &LOOP,
-        }
-    }
+    ]
 }
-
-registered_names!(WorkloadFamily);
 
 /// A workload name that could not be used.
 #[derive(Debug, thiserror::Error)]

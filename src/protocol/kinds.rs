@@ -2,26 +2,20 @@
 //! ([`crate::base::registry`]). Adding a protocol is one file in this folder,
 //! one arm here and one arm in [`super::compose`].
 
-use crate::base::registry::{Info, Registered};
-use crate::registered_names;
+use crate::base::registry::Info;
+use crate::registry;
 
-/// The load balancers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BalancerKind {
-    /// Asynchronous random polling ([`super::random_polling`]).
-    RandomPolling,
-}
-
-const RANDOM_POLLING: Info = Info::ships(
-    "random-polling",
-    "001 Fig. 1; 002 Thm 1",
-    "asynchronous random polling: an idle PE asks a uniformly random PE; a busy one serves a request per Δt",
-);
-
-impl Registered for BalancerKind {
-    const KIND: &'static str = "balancer";
-    const ALL: &'static [Self] = &[BalancerKind::RandomPolling];
-    const PLANNED: &'static [Info] = &[
+registry! {
+    /// The load balancers.
+    pub enum BalancerKind: "balancer" {
+        /// Asynchronous random polling ([`super::random_polling`]).
+        RandomPolling => Info::ships(
+            "random-polling",
+            "001 Fig. 1; 002 Thm 1",
+            "asynchronous random polling: an idle PE asks a uniformly random PE; a busy one serves a request per Δt",
+        ),
+    }
+    planned: [
         Info::planned("sync-random-polling", "001 §1.3", "synchronous random polling in global phases", 12),
         Info::planned(
             "poll-and-shuffle",
@@ -45,56 +39,37 @@ impl Registered for BalancerKind {
         ),
         Info::planned("priority-bnb", "004 §6", "branch-and-bound with priority message queues (atomic model)", 13),
         Info::planned("scatter", "004 §3", "message scattering to random destinations (atomic model)", 13),
-    ];
+    ]
+}
 
-    fn info(self) -> &'static Info {
-        match self {
-            BalancerKind::RandomPolling => &RANDOM_POLLING,
-        }
+registry! {
+    /// The termination detectors.
+    pub enum DetectorKind: "termination detector" {
+        /// Energy returned directly to PE 0 ([`super::energy`]).
+        Energy => Info::ships(
+            "energy",
+            "003 §14.7.4",
+            "energy with exact dyadic fractions, returned directly to PE 0",
+        ),
+        /// Energy returned along the spanning tree ([`super::energy`]).
+        EnergyTree => Info::ships(
+            "energy-tree",
+            "003 §14.7.4",
+            "energy with exact dyadic fractions, returned along the spanning tree",
+        ),
+        /// Four-counter waves over a reduction tree ([`super::four_counter`]).
+        FourCounter => Info::ships(
+            "four-counter",
+            "001 §2 (Mattern)",
+            "two waves over a reduction tree with equal sent/received work-message totals",
+        ),
     }
 }
-
-registered_names!(BalancerKind);
-
-/// The termination detectors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DetectorKind {
-    /// Energy returned directly to PE 0 ([`super::energy`]).
-    Energy,
-    /// Energy returned along the spanning tree ([`super::energy`]).
-    EnergyTree,
-    /// Four-counter waves over a reduction tree ([`super::four_counter`]).
-    FourCounter,
-}
-
-const ENERGY: Info =
-    Info::ships("energy", "003 §14.7.4", "energy with exact dyadic fractions, returned directly to PE 0");
-const ENERGY_TREE: Info =
-    Info::ships("energy-tree", "003 §14.7.4", "energy with exact dyadic fractions, returned along the spanning tree");
-const FOUR_COUNTER: Info = Info::ships(
-    "four-counter",
-    "001 §2 (Mattern)",
-    "two waves over a reduction tree with equal sent/received work-message totals",
-);
-
-impl Registered for DetectorKind {
-    const KIND: &'static str = "termination detector";
-    const ALL: &'static [Self] = &[DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter];
-
-    fn info(self) -> &'static Info {
-        match self {
-            DetectorKind::Energy => &ENERGY,
-            DetectorKind::EnergyTree => &ENERGY_TREE,
-            DetectorKind::FourCounter => &FOUR_COUNTER,
-        }
-    }
-}
-
-registered_names!(DetectorKind);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::Registered;
 
     #[test]
     fn names_round_trip_and_planned_names_are_refused() {

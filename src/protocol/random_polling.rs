@@ -28,7 +28,7 @@ pub struct Config {
     pub mutant: Option<Mutant>,
 }
 
-/// One PE's random-polling state.
+/// One PE's random polling state.
 #[derive(Clone, Debug)]
 pub struct RandomPolling<T> {
     cfg: Config,

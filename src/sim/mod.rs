@@ -15,26 +15,20 @@ pub mod logp;
 
 pub use logp::{run, Outcome, Stop};
 
-use crate::base::registry::{Info, Registered};
-use crate::registered_names;
+use crate::base::registry::Info;
+use crate::registry;
 
-/// The machine models a simulator implements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MachineKind {
-    /// 001 §1.1's asynchronous machine ([`logp`]).
-    Async,
-}
-
-const ASYNC: Info = Info::ships(
-    "async",
-    "001 §1.1-§1.2",
-    "asynchronous PEs on a crossbar: latency T_rout (or random a..b), T_split, Δt polling, slow PEs",
-);
-
-impl Registered for MachineKind {
-    const KIND: &'static str = "machine";
-    const ALL: &'static [Self] = &[MachineKind::Async];
-    const PLANNED: &'static [Info] = &[
+registry! {
+    /// The machine models a simulator implements.
+    pub enum MachineKind: "machine" {
+        /// 001 §1.1's asynchronous machine ([`logp`]).
+        Async => Info::ships(
+            "async",
+            "001 §1.1-§1.2",
+            "asynchronous PEs on a crossbar: latency T_rout (or random a..b), T_split, Δt polling, slow PEs",
+        ),
+    }
+    planned: [
         Info::planned(
             "phased",
             "000 §2.1, §3",
@@ -42,16 +36,8 @@ impl Registered for MachineKind {
             12,
         ),
         Info::planned("atomic", "004 §2", "synchronous steps, one send and one receive buffer per node, arbiters", 13),
-    ];
-
-    fn info(self) -> &'static Info {
-        match self {
-            MachineKind::Async => &ASYNC,
-        }
-    }
+    ]
 }
-
-registered_names!(MachineKind);
 
 /// The largest accepted time parameter (Δt, T_rout, latency bounds,
 /// T_split), 10^9: with it the detection horizon and every per-event time
