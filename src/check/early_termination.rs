@@ -8,7 +8,7 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::{list_some, Property, Verdict};
+use super::{list_some, Metrics, Property, Verdict};
 use crate::event::{Event, Kind};
 
 /// State of the `no_early_termination` check.
@@ -91,7 +91,7 @@ impl Property for NoEarlyTermination {
         }
     }
 
-    fn finish(self) -> Verdict {
+    fn finish(self, _: &Metrics) -> Verdict {
         match self.violation {
             Some((line, why)) => Verdict::fail(why, Some(line)),
             None => Verdict::pass(format!(

@@ -15,7 +15,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{Property, Verdict};
+use super::{Metrics, Property, Verdict};
 use crate::base::Dyadic;
 use crate::event::Event;
 
@@ -120,7 +120,7 @@ impl Property for EnergyConserved {
         self.step_line = line;
     }
 
-    fn finish(mut self) -> Verdict {
+    fn finish(mut self, _: &Metrics) -> Verdict {
         self.check_step();
         match (self.active, self.violation) {
             (false, _) => Verdict::pass("not applicable: no energy in the stream"),

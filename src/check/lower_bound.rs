@@ -13,7 +13,7 @@
 //! threads stamp nanoseconds) the property reports itself not applicable,
 //! with the figures, instead of comparing nanoseconds with node counts.
 
-use super::{Property, Verdict};
+use super::{Metrics, Property, Verdict};
 use crate::event::{Clock, Event, TraceHeader};
 
 /// State of the `lower_bound` check.
@@ -21,17 +21,15 @@ pub(super) struct LowerBound {
     pes: u32,
     t_split: u64,
     clock: Clock,
+    /// Σ units of the `work` events, exact.
     t_seq: u128,
-    max_gen: u32,
-    t_par: Option<u64>,
-    t_last: u64,
 }
 
 impl LowerBound {
     /// For the run of `header`.
     pub(super) fn new(header: &TraceHeader) -> LowerBound {
         let (pes, t_split, clock) = (header.pes, header.t_split, header.clock);
-        LowerBound { pes, t_split, clock, t_seq: 0, max_gen: 0, t_par: None, t_last: 0 }
+        LowerBound { pes, t_split, clock, t_seq: 0 }
     }
 }
 
@@ -47,24 +45,17 @@ impl Property for LowerBound {
     const NAME: &'static str = "lower_bound";
 
     fn observe(&mut self, _line: usize, e: &Event) {
-        self.t_last = self.t_last.max(e.time());
-        match *e {
-            Event::Work { units, gen, .. } => {
-                self.t_seq += u128::from(units);
-                self.max_gen = self.max_gen.max(gen);
-            }
-            Event::Split { gen, .. } => self.max_gen = self.max_gen.max(gen),
-            Event::Terminated { t, .. } => self.t_par = self.t_par.max(Some(t)),
-            _ => {}
+        if let Event::Work { units, .. } = *e {
+            self.t_seq += u128::from(units);
         }
     }
 
-    fn finish(self) -> Verdict {
-        let (t_par, from) = match self.t_par {
+    fn finish(self, m: &Metrics) -> Verdict {
+        let (t_par, from) = match m.t_par {
             Some(t) => (t, "last terminated"),
-            None => (self.t_last, "last event: no terminated event"),
+            None => (m.t_last, "last event: no terminated event"),
         };
-        let (p, t_seq, g, s) = (self.pes, self.t_seq, self.max_gen, self.t_split);
+        let (p, t_seq, g, s) = (self.pes, self.t_seq, m.max_gen, self.t_split);
         if !self.clock.is_work() {
             let clock = self.clock;
             return Verdict::pass(format!(

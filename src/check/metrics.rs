@@ -21,6 +21,8 @@ pub struct Metrics {
     pub t_par: Option<u64>,
     /// Time of the last `work` event.
     pub t_last_work: Option<u64>,
+    /// Time of the last event (the header not counted).
+    pub t_last: u64,
     /// Time of the first `announce` event.
     pub t_announce: Option<u64>,
     /// `t_announce` − `t_last_work` (`t_announce` if there was no work).
@@ -160,6 +162,7 @@ impl Collector {
 
     /// The metrics of the whole stream.
     pub(super) fn finish(mut self) -> Metrics {
+        self.m.t_last = self.t_last;
         let end = self.m.t_par.unwrap_or(self.t_last);
         self.idle.iter_mut().filter(|p| !p.terminated).for_each(|p| p.stop(end));
         let m = &mut self.m;

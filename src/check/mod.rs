@@ -123,8 +123,9 @@ trait Property {
     const NAME: &'static str;
     /// Feeds one event; `line` identifies it in messages.
     fn observe(&mut self, line: usize, event: &Event);
-    /// Ends the stream.
-    fn finish(self) -> Verdict;
+    /// Ends the stream; `m` holds what every property may share (T_par,
+    /// the last work, the largest generation…), computed once.
+    fn finish(self, m: &Metrics) -> Verdict;
 }
 
 /// Verdicts and metrics of one run.
@@ -197,20 +198,18 @@ impl Checker {
 
     /// Ends the stream and returns the verdicts and metrics.
     pub fn finish(self) -> CheckReport {
+        let metrics = self.metrics.finish();
         let mut properties = BTreeMap::new();
-        put(&mut properties, self.well_formed);
-        put(&mut properties, self.work);
-        put(&mut properties, self.energy);
-        put(&mut properties, self.early);
-        put(&mut properties, self.detected);
-        put(&mut properties, self.requests);
-        put(&mut properties, self.lower_bound);
-        CheckReport { properties, metrics: self.metrics.finish() }
+        let mut put = |name, verdict| properties.insert(name, verdict);
+        put(wellformed::WellFormed::NAME, self.well_formed.finish(&metrics));
+        put(work::WorkConserved::NAME, self.work.finish(&metrics));
+        put(energy::EnergyConserved::NAME, self.energy.finish(&metrics));
+        put(early_termination::NoEarlyTermination::NAME, self.early.finish(&metrics));
+        put(termination::TerminationDetected::NAME, self.detected.finish(&metrics));
+        put(requests::RequestsAnswered::NAME, self.requests.finish(&metrics));
+        put(lower_bound::LowerBound::NAME, self.lower_bound.finish(&metrics));
+        CheckReport { properties, metrics }
     }
-}
-
-fn put<P: Property>(map: &mut BTreeMap<&'static str, Verdict>, p: P) {
-    map.insert(P::NAME, p.finish());
 }
 
 /// Convenience: checks a whole trace read by [`crate::event::read_trace`].

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{list_some, Property, Verdict};
+use super::{list_some, Metrics, Property, Verdict};
 use crate::event::{Event, Kind};
 
 /// A received request: its line and whether the receiver had terminated.
@@ -96,7 +96,7 @@ impl Property for RequestsAnswered {
         }
     }
 
-    fn finish(self) -> Verdict {
+    fn finish(self, _: &Metrics) -> Verdict {
         if let Some((line, why)) = self.violation {
             return Verdict::fail(why, Some(line));
         }

@@ -2,9 +2,9 @@
 //! 003 §14.7.4): the run announced termination, ended (`end`), and every PE
 //! learnt of it (`terminated`). Reports the detection delay — announce time
 //! minus the time of the last `work` event — and T_par, the last
-//! `terminated` time.
+//! `terminated` time (both from the run's [`Metrics`]).
 
-use super::{list_some, Property, Verdict};
+use super::{list_some, Metrics, Property, Verdict};
 use crate::event::Event;
 
 const TRUNCATED: &str = "the trace has no `end` event: it is truncated or the run did not finish";
@@ -16,25 +16,15 @@ pub(super) struct TerminationDetected {
     end: bool,
     terminated: Vec<bool>,
     n_terminated: usize,
-    t_par: Option<u64>,
-    t_last_work: Option<u64>,
 }
 
 impl TerminationDetected {
     /// For `pes` PEs.
     pub(super) fn new(pes: u32) -> TerminationDetected {
-        TerminationDetected {
-            announce: None,
-            end: false,
-            terminated: vec![false; pes as usize],
-            n_terminated: 0,
-            t_par: None,
-            t_last_work: None,
-        }
+        TerminationDetected { announce: None, end: false, terminated: vec![false; pes as usize], n_terminated: 0 }
     }
 
-    fn on_terminated(&mut self, t: u64, pe: u32) {
-        self.t_par = self.t_par.max(Some(t));
+    fn on_terminated(&mut self, pe: u32) {
         if let Some(done) = self.terminated.get_mut(pe as usize).filter(|d| !**d) {
             *done = true;
             self.n_terminated += 1;
@@ -45,12 +35,12 @@ impl TerminationDetected {
         (0..self.terminated.len()).filter(|&pe| !self.terminated[pe]).collect()
     }
 
-    fn summary(&self, line: usize, t: u64) -> String {
-        let delay = match self.t_last_work {
+    fn summary(line: usize, t: u64, m: &Metrics) -> String {
+        let delay = match m.t_last_work {
             Some(w) => format!("detection delay {} (after the last work at t={w})", i128::from(t) - i128::from(w)),
             None => format!("detection delay {t} (no work event)"),
         };
-        let t_par = self.t_par.map_or("none".to_string(), |t| t.to_string());
+        let t_par = m.t_par.map_or("none".to_string(), |t| t.to_string());
         format!("announced at t={t} (line {line}); {delay}; T_par = {t_par}")
     }
 }
@@ -61,14 +51,13 @@ impl Property for TerminationDetected {
     fn observe(&mut self, line: usize, e: &Event) {
         match *e {
             Event::Announce { t, .. } if self.announce.is_none() => self.announce = Some((line, t)),
-            Event::Terminated { t, pe } => self.on_terminated(t, pe),
-            Event::Work { t, .. } => self.t_last_work = Some(t),
+            Event::Terminated { pe, .. } => self.on_terminated(pe),
             Event::End { .. } => self.end = true,
             _ => {}
         }
     }
 
-    fn finish(self) -> Verdict {
+    fn finish(self, m: &Metrics) -> Verdict {
         let Some((line, t)) = self.announce else {
             let why = match self.end {
                 true => "never announced: the run ended without announcing termination".to_string(),
@@ -76,7 +65,7 @@ impl Property for TerminationDetected {
             };
             return Verdict::fail(why, None);
         };
-        let summary = self.summary(line, t);
+        let summary = Self::summary(line, t, m);
         if !self.end {
             return Verdict::fail(format!("{summary}; but {TRUNCATED}"), None);
         }

@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::idset::IdSet;
-use super::{Property, Verdict};
+use super::{Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader, TRACE_VERSION};
 
 /// A message in flight, as far as matching its `recv` needs.
@@ -173,7 +173,7 @@ impl Property for WellFormed {
         }
     }
 
-    fn finish(self) -> Verdict {
+    fn finish(self, _: &Metrics) -> Verdict {
         if let Some((line, why)) = self.violation {
             return Verdict::fail(why, Some(line));
         }

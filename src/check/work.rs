@@ -4,7 +4,7 @@
 //! was lost, more means work was done twice; equal units with a different
 //! fingerprint means both happened.
 
-use super::{Property, Reference, Verdict};
+use super::{Metrics, Property, Reference, Verdict};
 use crate::event::Event;
 use crate::problem::Fingerprint;
 
@@ -47,7 +47,7 @@ impl Property for WorkConserved {
         }
     }
 
-    fn finish(self) -> Verdict {
+    fn finish(self, _: &Metrics) -> Verdict {
         let (units, fp) = (self.units, self.fp);
         let Reference { fp: want_fp, t_seq } = self.expected;
         if units == t_seq && fp == want_fp {

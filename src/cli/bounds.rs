@@ -6,13 +6,13 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::Args;
-use lbcheck::bounds::claims::{self, Claim};
+use lbcheck::bounds::claims;
 use lbcheck::bounds::plan::{Profile, BALANCER, CI_SEED_BASE};
 use lbcheck::bounds::suite;
 use lbcheck::mutants::{Catcher, Mutant, Site};
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::report;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::args::kind;
 
@@ -52,8 +52,8 @@ pub fn run(a: BoundsArgs) -> anyhow::Result<ExitCode> {
         "mutant": a.mutant.map(|m| m.to_string()), "runs": samples.len(), "constants": k, "claims": claims,
         "seconds": start.elapsed().as_secs_f64(), "replay": replay(&a, profile),
         "family_alpha": claims::FAMILY_ALPHA, "correction": "Bonferroni"});
-    report::print(&out, a.json, |out| human(out, &claims));
-    Ok(exit_code(&claims, &replay(&a, profile)))
+    report::print(&out, a.json, |out| report::bounds::human(out, &claims));
+    Ok(report::bounds::exit_code(&claims, &replay(&a, profile)))
 }
 
 /// Refuses a mutant that does not act in the suite's runs (random polling
@@ -69,35 +69,6 @@ fn check_mutant(mutant: Option<Mutant>) -> anyhow::Result<()> {
         eprintln!("{note}");
     }
     Ok(())
-}
-
-fn human(out: &Value, claims: &[Claim]) -> String {
-    let k = &out["constants"];
-    let num = |v: &Value| v.as_f64().map_or("-".into(), |x| format!("{x:.3}"));
-    format!(
-        "{}fitted constants (calibration runs of the reference): C = {} (001 Thm 1), c = {} (001 Lemma 3), messages/(P·h) = {} (002 Thm 1)\n{} runs in {:.1} s; family-wise α = {} (Bonferroni over {} tests)\nreplay: {}\n",
-        report::bounds::table(claims),
-        num(&k["c_t_par"]),
-        num(&k["c_gen"]),
-        num(&k["c_traffic"]),
-        out["runs"],
-        out["seconds"].as_f64().unwrap_or(0.0),
-        claims::FAMILY_ALPHA,
-        claims::STAT_TESTS,
-        report::text(&out["replay"]),
-    )
-}
-
-fn exit_code(claims: &[Claim], replay: &str) -> ExitCode {
-    let failed: Vec<&Claim> = claims.iter().filter(|c| !c.pass).collect();
-    if failed.is_empty() {
-        return ExitCode::SUCCESS;
-    }
-    for c in failed {
-        eprintln!("FAILED {} ({}): {} vs {}", c.name, c.reference, c.measured, c.bound);
-    }
-    eprintln!("replay with: {replay}");
-    ExitCode::from(1)
 }
 
 fn replay(a: &BoundsArgs, profile: Profile) -> String {

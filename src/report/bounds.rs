@@ -1,6 +1,10 @@
 //! The claims of `lbcheck bounds` as a table.
 
-use crate::bounds::claims::Claim;
+use std::process::ExitCode;
+
+use serde_json::Value;
+
+use crate::bounds::claims::{Claim, FAMILY_ALPHA, STAT_TESTS};
 
 /// One row per claim: name and source, sample size, measured value, bound,
 /// confidence interval, α, verdict.
@@ -16,4 +20,36 @@ pub fn table(claims: &[Claim]) -> String {
         })
         .collect();
     super::columns(head, &rows)
+}
+
+/// The claims table, the fitted constants, the run count and α, the replay command.
+pub fn human(out: &Value, claims: &[Claim]) -> String {
+    let k = &out["constants"];
+    let num = |v: &Value| v.as_f64().map_or("-".into(), |x| format!("{x:.3}"));
+    format!(
+        "{}fitted constants (calibration runs of the reference): C = {} (001 Thm 1), c = {} (001 Lemma 3), messages/(P·h) = {} (002 Thm 1)\n{} runs in {:.1} s; family-wise α = {} (Bonferroni over {} tests)\nreplay: {}\n",
+        table(claims),
+        num(&k["c_t_par"]),
+        num(&k["c_gen"]),
+        num(&k["c_traffic"]),
+        out["runs"],
+        out["seconds"].as_f64().unwrap_or(0.0),
+        FAMILY_ALPHA,
+        STAT_TESTS,
+        super::text(&out["replay"]),
+    )
+}
+
+/// 0 if every claim passed, else 1 (after naming the failed claims and the
+/// replay command on stderr).
+pub fn exit_code(claims: &[Claim], replay: &str) -> ExitCode {
+    let failed: Vec<&Claim> = claims.iter().filter(|c| !c.pass).collect();
+    if failed.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    for c in failed {
+        eprintln!("FAILED {} ({}): {} vs {}", c.name, c.reference, c.measured, c.bound);
+    }
+    eprintln!("replay with: {replay}");
+    ExitCode::from(1)
 }

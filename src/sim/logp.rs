@@ -42,8 +42,8 @@ pub enum Stop {
         /// Time from which the computation was over.
         quiet_since: u64,
     },
-    /// Model time would have passed 2^64 − 1 (the run is too long for the
-    /// simulator's clock).
+    /// Model time would have passed [`END_OF_TIME`] (the run is too long
+    /// for the simulator's clock).
     TimeOverflow,
 }
 
@@ -53,6 +53,10 @@ impl Outcome {
         self.stop == Stop::Drained
     }
 }
+
+/// The last model time, 2^63: a run that would go past it stops with
+/// [`Stop::TimeOverflow`] (the agenda keeps headroom above its times).
+pub const END_OF_TIME: u64 = 1 << 63;
 
 enum Item<T> {
     Deliver { to: PeId, from: PeId, id: u64, msg: Msg<T> },
@@ -230,13 +234,16 @@ where
         self.agenda.push(at, Item::Deliver { to, from, id, msg });
     }
 
-    /// `base + delay`; if that passes 2^64 − 1 (or `delay` is `None`, an
-    /// overflow already), the end of model time, and the run stops.
+    /// `base + delay`; if that passes [`END_OF_TIME`] (or `delay` is
+    /// `None`, an overflow already), [`END_OF_TIME`], and the run stops.
     fn later(&mut self, base: u64, delay: Option<u64>) -> u64 {
-        delay.and_then(|d| base.checked_add(d)).unwrap_or_else(|| {
-            self.overflow = true;
-            u64::MAX
-        })
+        match delay.and_then(|d| base.checked_add(d)).filter(|&t| t <= END_OF_TIME) {
+            Some(t) => t,
+            None => {
+                self.overflow = true;
+                END_OF_TIME
+            }
+        }
     }
 
     fn deliver(&mut self, to: PeId, from: PeId, id: u64, msg: Msg<T>) {

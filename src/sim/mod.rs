@@ -148,3 +148,30 @@ impl Default for SimConfig {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The automatic horizon is the documented formula (⌈log2 P⌉ of the PE
+    /// count, not of a 64-bit word).
+    #[test]
+    fn detect_horizon_is_the_documented_formula() {
+        let c = |pes| SimConfig { pes, ..SimConfig::default() }; // Δt 10, T_split 5, T_rout 10
+        assert_eq!(c(1).detect_horizon(), 1000 * 26 * 2);
+        assert_eq!(c(16).detect_horizon(), 1000 * 26 * (4 + 2));
+        assert_eq!(c(17).detect_horizon(), 1000 * 26 * (5 + 2));
+        let latency = SimConfig { latency: Some((1, 40)), horizon: 0, ..c(2) };
+        assert_eq!(latency.detect_horizon(), 1000 * 56 * 3);
+        assert_eq!(SimConfig { horizon: 7, ..c(2) }.detect_horizon(), 7);
+    }
+
+    #[test]
+    fn validate_names_the_flag_and_its_range() {
+        let bad = SimConfig { t_split: MAX_TIME_PARAM + 1, ..SimConfig::default() };
+        assert_eq!(bad.validate().unwrap_err(), "--t-split = 1000000001 is out of range: valid 0..=1000000000");
+        let slow = SimConfig { slow: Some((5, 2)), ..SimConfig::default() };
+        assert!(slow.validate().unwrap_err().contains("COUNT in 0..=4"));
+        assert!(SimConfig::default().validate().is_ok());
+    }
+}

@@ -75,3 +75,14 @@ fn the_largest_accepted_parameters_run() {
     let (code, _, err) = lbcheck(&[&args[..3], &["--latency", "1000000000..1000000000"]].concat());
     assert_eq!(code, 0, "{err}");
 }
+
+/// A run whose model time would pass the simulator's clock stops with exit
+/// 2 and says so (checked arithmetic: it once wrapped and panicked or hung).
+#[test]
+fn model_time_past_the_clock_exits_2() {
+    let w = "loop:n=20000000,cost=const:1048576";
+    let args = ["simulate", "--workload", w, "--pes", "1", "--slow", "1:1000000", "--dt", "1"];
+    let (code, _, err) = lbcheck(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("model time would pass 2^63"), "{err}");
+}
