@@ -20,22 +20,21 @@ pub struct RunArgs {
     /// Load balancer (`lbcheck list` shows every one, shipping or planned).
     #[arg(long, default_value_t = BalancerKind::RandomPolling, value_parser = kind::<BalancerKind>)]
     pub balancer: BalancerKind,
-    /// Termination detector: energy, energy-tree, four-counter [default: energy for simulate, four-counter for run].
+    /// Termination detector: energy, energy-tree, four-counter.
     #[arg(long, value_parser = kind::<DetectorKind>)]
-    pub termination: Option<DetectorKind>,
+    pub termination: DetectorKind,
     /// The workload (see the forms below).
     #[arg(long)]
     pub workload: String,
-    /// DFS-stack split strategy: bottom-one, bottom-half, all-half, cutoff:<depth>
-    /// [default: bottom-half for simulate; all-half for run, which matches rayon on 2 threads].
+    /// DFS-stack split strategy: bottom-one, bottom-half, all-half, cutoff:<depth>.
     #[arg(long)]
-    pub split: Option<String>,
+    pub split: String,
     /// Seed of every random stream (default: $LBCHECK_SEED, else 0).
     #[arg(long, env = "LBCHECK_SEED", default_value_t = 0)]
     pub seed: u64,
-    /// Δt: work units between polls, 1..=10^9 [default: 10 for simulate, 64 for run].
+    /// Δt: work units between polls, 1..=10^9.
     #[arg(long)]
-    pub dt: Option<u64>,
+    pub dt: u64,
     /// Reject requests that find this many queued (001 §4).
     #[arg(long)]
     pub queue_limit: Option<u32>,
@@ -54,29 +53,21 @@ pub struct RunArgs {
     pub json: bool,
 }
 
-/// A command's defaults for the arguments it leaves out.
-pub struct Defaults {
-    /// `--termination`.
-    pub detector: DetectorKind,
-    /// `--split`.
-    pub split: Strategy,
-    /// `--dt`.
-    pub dt: u64,
+/// Sets a command's defaults of `--termination`, `--split` and `--dt`
+/// (they differ between `simulate` and `run`): use as
+/// `#[command(mut_arg(...))]` on the command's arguments.
+pub fn default(value: &'static str) -> impl FnOnce(clap::Arg) -> clap::Arg {
+    move |a| a.default_value(value).required(false)
 }
 
 impl RunArgs {
-    /// Δt, or the command's default.
-    pub fn dt(&self, d: &Defaults) -> u64 {
-        self.dt.unwrap_or(d.dt)
-    }
-
     /// The run these arguments describe on `driver`, validated.
-    pub fn spec(&self, d: &Defaults, driver: Driver) -> anyhow::Result<RunSpec> {
+    pub fn spec(&self, driver: Driver) -> anyhow::Result<RunSpec> {
         let workload: Workload = self.workload.parse()?;
-        let split = self.split.as_deref().map(str::parse).transpose().context("--split")?.unwrap_or(d.split);
+        let split: Strategy = self.split.parse().context("--split")?;
         let protocols = Protocols {
             balancer: self.balancer,
-            detector: self.termination.unwrap_or(d.detector),
+            detector: self.termination,
             queue_limit: self.queue_limit,
             mutant: self.mutant,
         };

@@ -7,16 +7,17 @@ use anyhow::bail;
 use clap::Args;
 use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::mutants::Catcher;
-use lbcheck::problem::{dfs::Strategy, spec};
-use lbcheck::protocol::DetectorKind;
+use lbcheck::problem::spec;
 use lbcheck::report::{self, verdicts};
 use lbcheck::sim::{MachineKind, SimConfig, Stop};
 
-use super::args::{kind, Defaults, RunArgs};
+use super::args::{default, kind, RunArgs};
 use super::output;
 
 #[derive(Args, Debug)]
 #[command(after_help = format!("WORKLOAD forms:\n{}", spec::FORMS))]
+#[command(mut_arg("termination", default("energy")), mut_arg("split", default("bottom-half")))]
+#[command(mut_arg("dt", default("10")))]
 pub struct SimulateArgs {
     #[command(flatten)]
     run: RunArgs,
@@ -47,10 +48,8 @@ pub struct SimulateArgs {
     detect_horizon: u64,
 }
 
-const DEFAULTS: Defaults = Defaults { detector: DetectorKind::Energy, split: Strategy::BottomHalf, dt: 10 };
-
 pub fn run(a: SimulateArgs) -> anyhow::Result<ExitCode> {
-    let spec = a.run.spec(&DEFAULTS, Driver::Sim(sim_config(&a)?))?;
+    let spec = a.run.spec(Driver::Sim(sim_config(&a)?))?;
     a.run.note_uncaught(Catcher::Run);
     let result = output::checked_run(&spec, a.run.trace.as_deref())?;
     report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human);
@@ -73,7 +72,7 @@ fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
     Ok(SimConfig {
         pes: a.pes,
         seed: a.run.seed,
-        dt: a.run.dt(&DEFAULTS),
+        dt: a.run.dt,
         t_rout: a.t_rout,
         t_split: a.t_split,
         latency: a.latency.as_deref().map(parse_range).transpose()?,

@@ -38,7 +38,8 @@ registry! {
 pub enum Driver {
     /// The simulator of 001's machine.
     Sim(SimConfig),
-    /// OS threads (loom's when built with `--cfg loom`).
+    /// OS threads (loom's when built with `--cfg loom`); the harness sets
+    /// the config's `record` and `mutant` from the run.
     Threads(ThreadConfig),
 }
 
