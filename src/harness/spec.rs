@@ -1,7 +1,9 @@
 //! [`RunSpec`]: everything that defines a run, whatever the driver; its
 //! validation, its trace header, and its reconstruction from a header.
 
-use crate::base::registry::Registered;
+use std::fmt::Display;
+use std::str::FromStr;
+
 use crate::event::{RunParams, TraceHeader, TRACE_VERSION};
 use crate::mutants::Mutant;
 use crate::problem::dfs::Strategy;
@@ -90,24 +92,25 @@ impl RunSpec {
     /// without the `run` record, e.g. from another implementation).
     pub fn from_header(h: &TraceHeader) -> Result<Option<RunSpec>, String> {
         let Some(r) = &h.run else { return Ok(None) };
-        let bad = |what: &str, e: String| format!("header `{what}`: {e}");
-        let mut protocols = Protocols::new(
-            h.balancer.parse().map_err(|e: crate::base::UnknownName| bad("balancer", e.to_string()))?,
-            h.detector.parse().map_err(|e: crate::base::UnknownName| bad("detector", e.to_string()))?,
-        );
+        let mut protocols = Protocols::new(field("balancer", &h.balancer)?, field("detector", &h.detector)?);
         protocols.queue_limit = r.queue_limit;
-        protocols.mutant =
-            r.mutant.as_deref().map(Mutant::lookup).transpose().map_err(|e| bad("run.mutant", e.to_string()))?;
-        let driver = driver_of(h, r)?;
-        let workload = h.workload.parse().map_err(|e: crate::problem::SpecError| bad("workload", e.to_string()))?;
-        let split = h.split.parse().map_err(|e: crate::problem::SpecError| bad("split", e.to_string()))?;
-        Ok(Some(RunSpec { workload, split, protocols, driver }))
+        protocols.mutant = r.mutant.as_deref().map(|m| field("run.mutant", m)).transpose()?;
+        let (workload, split) = (field("workload", &h.workload)?, field("split", &h.split)?);
+        Ok(Some(RunSpec { workload, split, protocols, driver: driver_of(h, r)? }))
     }
+}
+
+/// Header field `what`, parsed (the error names the field).
+fn field<T: FromStr>(what: &str, s: &str) -> Result<T, String>
+where
+    T::Err: Display,
+{
+    s.parse().map_err(|e| format!("header `{what}`: {e}"))
 }
 
 /// The driver a header's `run` record describes.
 fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
-    let kind = DriverKind::lookup(&r.driver).map_err(|e| format!("header `run.driver`: {e}"))?;
+    let kind: DriverKind = field("run.driver", &r.driver)?;
     let (pes, seed, dt, initial_split) = (h.pes, r.seed, r.dt, r.initial_split);
     Ok(match kind {
         DriverKind::Sim => {
