@@ -7,11 +7,11 @@
 use std::time::Instant;
 
 use lbcheck::event::Event;
-use lbcheck::harness::{Driver, RunSpec};
+use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::problem::dfs::Strategy;
-use lbcheck::protocol::energy::Energy;
+use lbcheck::protocol::energy::{self, Energy};
 use lbcheck::protocol::random_polling::{self, RandomPolling};
-use lbcheck::protocol::{BalancerKind, DetectorKind, Pe, Protocols};
+use lbcheck::protocol::{BalancerKind, DetectorKind, Pe};
 use lbcheck::sim::{run, SimConfig};
 
 fn main() {
@@ -52,8 +52,13 @@ fn raw_run(s: &RunSpec) -> (u64, f64) {
     let mut events = 0u64;
     let mut sink = |_: Event| events += 1;
     let start = Instant::now();
-    let p = random_polling::Config::default();
-    run(cfg, s.workload.root(s.split), |_| Pe::new(RandomPolling::new(p), Energy::new(false, None)), &mut sink);
+    let (rules, energy) = (random_polling::Rules::paper(), energy::Rules::PAPER);
+    run(
+        cfg,
+        s.workload.root(s.split),
+        |_| Pe::new(RandomPolling::new(rules, None), Energy::new(false, energy)),
+        &mut sink,
+    );
     (events, start.elapsed().as_secs_f64())
 }
 

@@ -13,11 +13,11 @@
 
 use std::time::Instant;
 
-use lbcheck::harness::{Driver, RunSpec};
+use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::problem::dfs::{Strategy, TreeRule};
 use lbcheck::problem::uts::{UtsNode, UtsRule};
 use lbcheck::problem::{sequential, Workload};
-use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
+use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::runtime::threads::ThreadConfig;
 
 /// Nodes walked sequentially between offers of half the stack to rayon.

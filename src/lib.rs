@@ -22,8 +22,8 @@
 //! four-counter termination detection (001 §2):
 //!
 //! ```
-//! use lbcheck::harness::{Driver, RunSpec};
-//! use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
+//! use lbcheck::harness::{Driver, Protocols, RunSpec};
+//! use lbcheck::protocol::{BalancerKind, DetectorKind};
 //! use lbcheck::sim::SimConfig;
 //!
 //! let spec = RunSpec {

@@ -23,9 +23,9 @@
 
 use std::process::Command;
 
-use lbcheck::harness::{Driver, RunSpec};
+use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::mutants::Mutant;
-use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
+use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::runtime::threads::ThreadConfig;
 
 /// Two splits at most (size 3, atomic 1): the smallest workload where work moves twice.

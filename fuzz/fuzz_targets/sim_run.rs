@@ -4,9 +4,9 @@
 
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use lbcheck::harness::{Driver, RunSpec};
+use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::problem::dfs::Strategy;
-use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
+use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::sim::SimConfig;
 
 fn scenario(u: &mut Unstructured) -> Result<RunSpec> {

@@ -1,11 +1,11 @@
 //! What the bound tests run: the quick and full profiles, their cells
 //! (workload × P × machine) and the scenario of one run.
 
-use crate::harness::{Driver, RunSpec};
+use crate::harness::{Driver, Protocols, RunSpec};
 use crate::mutants::Mutant;
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
-use crate::protocol::{BalancerKind, DetectorKind, Protocols};
+use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::SimConfig;
 
 /// The base seed CI uses; `--seed-base N` reruns every test on fresh seeds.

@@ -4,10 +4,10 @@
 use anyhow::{bail, Context};
 use clap::Args;
 use lbcheck::base::{Registered, UnknownName};
-use lbcheck::harness::{Driver, RunSpec};
+use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::mutants::{Catcher, Mutant};
 use lbcheck::problem::{dfs::Strategy, Workload};
-use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
+use lbcheck::protocol::{BalancerKind, DetectorKind};
 
 /// Parses a registry name (the error lists the valid names).
 pub fn kind<K: Registered>(s: &str) -> Result<K, UnknownName> {

@@ -15,8 +15,8 @@
 //! every layer's registry for `lbcheck list`.
 //!
 //! ```
-//! use lbcheck::harness::{Driver, RunSpec};
-//! use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
+//! use lbcheck::harness::{Driver, Protocols, RunSpec};
+//! use lbcheck::protocol::{BalancerKind, DetectorKind};
 //! use lbcheck::sim::SimConfig;
 //!
 //! let spec = RunSpec {
@@ -31,6 +31,7 @@
 //! assert_eq!(result.reference.t_seq, 1732);
 //! ```
 
+mod compose;
 pub mod driver;
 pub mod registry;
 mod replay;
@@ -38,6 +39,7 @@ mod run;
 mod session;
 mod spec;
 
+pub use compose::{Drive, Protocols};
 pub use driver::{Driver, DriverKind};
 pub use run::{reference, RunResult};
 pub use spec::RunSpec;

@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
+use super::compose::Drive;
 use super::driver::Driver;
 use super::session::Session;
 use super::spec::RunSpec;
@@ -12,7 +13,7 @@ use crate::check::{CheckReport, Reference};
 use crate::event::Event;
 use crate::problem::dfs::Strategy;
 use crate::problem::{sequential, Task, Workload};
-use crate::protocol::{Balancer, Detector, Drive, Pe, PeId};
+use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::runtime::threads::{self, ThreadConfig, ThreadRun};
 use crate::sim::{self, Outcome, SimConfig, Stop};
 

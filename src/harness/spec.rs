@@ -4,11 +4,11 @@
 use std::fmt::Display;
 use std::str::FromStr;
 
+use super::compose::Protocols;
 use crate::event::{RunParams, TraceHeader, TRACE_VERSION};
 use crate::mutants::Mutant;
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
-use crate::protocol::Protocols;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::{MachineKind, SimConfig};
 

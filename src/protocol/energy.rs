@@ -13,10 +13,36 @@
 //! PE 0 tallies returns by exact addition; since each return is a sum of
 //! powers of two, the tally stays a short big integer even when generations
 //! (exponents) reach the thousands.
+//!
+//! The share a server gives with work is the seam [`Rules::share`]: the
+//! reference runs [`Rules::PAPER`], a mutant ([`crate::mutants`]) a broken share.
 
 use super::{tree_parent, Command, Ctx, Detector, Msg, PeId};
 use crate::base::Dyadic;
-use crate::mutants::Mutant;
+
+/// How a server splits its energy `held` when it sends work.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Share {
+    /// The energy it keeps (`None`: unchanged).
+    pub keep: Option<Dyadic>,
+    /// The energy attached to the work message.
+    pub attach: Dyadic,
+    /// Energy returned to PE 0 before the work is sent.
+    pub returned: Option<Dyadic>,
+}
+
+/// The energy rule at the seam where a variant may change it.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    /// The share of a server's energy `held` (PE `me`) sent with work.
+    pub share: fn(&Dyadic, PeId) -> Share,
+}
+
+impl Rules {
+    /// 003 §14.7.4 rule 4: keep half, send half with the work.
+    pub const PAPER: Rules =
+        Rules { share: |held, _| Share { keep: Some(held.half()), attach: held.half(), returned: None } };
+}
 
 /// One PE's energy detector state.
 #[derive(Clone, Debug)]
@@ -24,13 +50,13 @@ pub struct Energy {
     held: Dyadic,
     tree: bool,
     busy: bool,
-    mutant: Option<Mutant>,
+    rules: Rules,
 }
 
 impl Energy {
-    /// Direct return to PE 0 (`tree = false`) or along the tree.
-    pub fn new(tree: bool, mutant: Option<Mutant>) -> Self {
-        Energy { held: Dyadic::zero(), tree, busy: false, mutant }
+    /// Direct return to PE 0 (`tree = false`) or along the tree, following `rules`.
+    pub fn new(tree: bool, rules: Rules) -> Self {
+        Energy { held: Dyadic::zero(), tree, busy: false, rules }
     }
 
     fn set<T>(&mut self, ctx: &mut Ctx<T>, held: Dyadic) {
@@ -78,23 +104,14 @@ impl<T> Detector<T> for Energy {
     }
 
     fn on_work_sent(&mut self, ctx: &mut Ctx<T>) -> Option<Dyadic> {
-        let half = self.held.half();
-        match self.mutant {
-            Some(Mutant::EnergyNotSplit) => Some(half), // keeps all of it
-            Some(Mutant::EnergyEarlyReturn) => {
-                if ctx.me == 0 {
-                    return Some(Dyadic::zero()); // PE 0 "returns" to itself
-                }
-                let e = std::mem::replace(&mut self.held, Dyadic::zero());
-                ctx.out.push(Command::Energy(Dyadic::zero()));
-                ctx.send(0, Msg::Energy(e));
-                Some(Dyadic::zero())
-            }
-            _ => {
-                self.set(ctx, half.clone());
-                Some(half)
-            }
+        let share = (self.rules.share)(&self.held, ctx.me);
+        if let Some(keep) = share.keep {
+            self.set(ctx, keep);
         }
+        if let Some(e) = share.returned {
+            ctx.send(0, Msg::Energy(e));
+        }
+        Some(share.attach)
     }
 
     fn on_work_received(&mut self, ctx: &mut Ctx<T>, energy: Option<Dyadic>) {

@@ -23,7 +23,28 @@
 //! `models/four_counter.pml` and proved in `proofs/FourCounter.v`.
 
 use super::{tree_children, tree_parent, Command, Ctx, Detector, Msg, PeId};
-use crate::mutants::Mutant;
+
+/// A wave's totals: (Σ work messages sent, Σ received).
+pub type Totals = (u64, u64);
+
+/// The announcement condition at the seam where a variant may change it.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    /// Whether PE 0 announces after a wave with `totals` (sent, received),
+    /// the previous wave's totals being `prev`.
+    pub announce: fn(prev: Option<Totals>, totals: Totals) -> bool,
+}
+
+impl Rules {
+    /// 001 §2: two consecutive waves with S_{k-1} = R_{k-1} = S_k = R_k.
+    pub const PAPER: Rules = Rules { announce: |prev, (s, r)| s == r && prev == Some((s, r)) };
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::PAPER
+    }
+}
 
 /// One PE's four-counter state.
 #[derive(Clone, Debug, Default)]
@@ -37,13 +58,13 @@ pub struct FourCounter {
     acc: (u64, u64),
     /// PE 0: totals of the previous wave.
     prev: Option<(u64, u64)>,
-    one_wave: bool,
+    rules: Rules,
 }
 
 impl FourCounter {
-    /// A PE's detector (`mutant` may select the one-wave variant).
-    pub fn new(mutant: Option<Mutant>) -> Self {
-        FourCounter { one_wave: mutant == Some(Mutant::FourCounterOneWave), ..Default::default() }
+    /// A PE's detector, following `rules`.
+    pub fn new(rules: Rules) -> Self {
+        FourCounter { rules, ..Default::default() }
     }
 
     /// Joins wave `k`: passes it down and reads when ready.
@@ -74,8 +95,7 @@ impl FourCounter {
     /// PE 0: a wave completed with `totals`; announce or start the next.
     fn wave_done<T>(&mut self, ctx: &mut Ctx<T>, wave: u64, totals: (u64, u64)) {
         ctx.out.push(Command::Wave { wave, sent: totals.0, recv: totals.1 });
-        let balanced = totals.0 == totals.1;
-        if balanced && (self.one_wave || self.prev == Some(totals)) {
+        if (self.rules.announce)(self.prev, totals) {
             ctx.out.push(Command::Announce);
             return;
         }

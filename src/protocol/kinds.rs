@@ -1,6 +1,6 @@
 //! The registry of the protocol layer: balancers and termination detectors
 //! ([`crate::base::registry`]). Adding a protocol is one file in this folder,
-//! one arm here and one arm in [`super::compose`].
+//! one arm here and one arm in `harness/compose.rs`.
 
 use crate::base::registry::Info;
 use crate::registry;

@@ -22,7 +22,6 @@
 //! attach energy to work messages, and exchanges its own messages; the `Pe`
 //! also spreads the announcement down the reduction tree.
 
-pub mod compose;
 pub mod energy;
 pub mod four_counter;
 pub mod initial;
@@ -35,7 +34,6 @@ use crate::base::Dyadic;
 use crate::event::{Event, Kind};
 use crate::problem::Subproblem;
 
-pub use compose::{Drive, Protocols};
 pub use kinds::{BalancerKind, DetectorKind};
 
 /// A PE's number, `0..P`.

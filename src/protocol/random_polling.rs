@@ -10,88 +10,128 @@
 //! out, a PE rejects the requests still queued (every request gets exactly
 //! one reply) and starts asking. Optional queue trimming (001 §4): a request
 //! that finds `queue_limit` requests queued is rejected on arrival.
+//!
+//! The steps a variant may change are [`Rules`]: the reference runs
+//! [`Rules::paper`]; a mutant ([`crate::mutants`]) swaps one rule for a
+//! broken one, so this file reads as the paper's pseudocode.
 
 use std::collections::VecDeque;
 
 use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 
 use super::{Balancer, Command, Ctx, Msg, PeId};
-use crate::mutants::Mutant;
 use crate::problem::Subproblem;
 
-/// Parameters of random polling.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Config {
-    /// Reject requests arriving at a queue of this length (001 §4).
-    pub queue_limit: Option<u32>,
-    /// The deliberate bug to run, if any.
-    pub mutant: Option<Mutant>,
+/// What a server gives for a request.
+#[derive(Debug)]
+pub enum Gift<T> {
+    /// A part split off, sent to the requester.
+    Send(T),
+    /// A part split off and sent to nobody (the requester gets a reject).
+    Lose(T),
+    /// Nothing could be split off: a reject.
+    Nothing,
+}
+
+/// The steps of 001 Fig. 1 at the seams where a variant may change them.
+pub struct Rules<T> {
+    /// The PE an idle PE asks, given (me, P, its stream).
+    pub victim: fn(PeId, u32, &mut ChaCha8Rng) -> PeId,
+    /// Whether a PE queues an arriving request, given (me, it holds work).
+    pub queues: fn(PeId, bool) -> bool,
+    /// What a server gives away from its subproblem.
+    pub give: fn(&mut T) -> Gift<T>,
+    /// A request that is not queued is rejected (else dropped).
+    pub reject_refused: bool,
+    /// Whether poll number n (from 1) serves a request.
+    pub serves_at: fn(u64) -> bool,
+    /// After a poll serves one request, the others stay queued (else they vanish).
+    pub keep_rest: bool,
+}
+
+impl<T> Clone for Rules<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Rules<T> {}
+
+impl<T: Subproblem> Rules<T> {
+    /// 001 Fig. 1: ask a uniformly random other PE; queue requests while
+    /// holding work, reject the others; at every poll split and send one part.
+    pub fn paper() -> Rules<T> {
+        Rules {
+            victim: |me, pes, rng| {
+                let v = rng.random_range(0..pes - 1);
+                v + (v >= me) as PeId
+            },
+            queues: |_, has_work| has_work,
+            give: |task| task.split().map_or(Gift::Nothing, Gift::Send),
+            reject_refused: true,
+            serves_at: |_| true,
+            keep_rest: true,
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for Rules<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (reject, keep) = (self.reject_refused, self.keep_rest);
+        f.debug_struct("Rules").field("reject_refused", &reject).field("keep_rest", &keep).finish_non_exhaustive()
+    }
 }
 
 /// One PE's random polling state.
 #[derive(Clone, Debug)]
 pub struct RandomPolling<T> {
-    cfg: Config,
+    rules: Rules<T>,
+    /// Reject requests arriving at a queue of this length (001 §4).
+    queue_limit: Option<u32>,
     task: Option<T>,
     queue: VecDeque<PeId>,
-    /// Polls so far (the `poll-lazy` mutant serves every 64th).
+    /// Polls so far.
     polls: u64,
 }
 
-/// The `poll-lazy` mutant serves requests only at every this many polls.
-pub const LAZY_FACTOR: u64 = 64;
-
 impl<T: Subproblem> RandomPolling<T> {
-    /// A PE with no work yet.
-    pub fn new(cfg: Config) -> Self {
-        RandomPolling { cfg, task: None, queue: VecDeque::new(), polls: 0 }
+    /// A PE with no work yet, following `rules`, with optional queue trimming.
+    pub fn new(rules: Rules<T>, queue_limit: Option<u32>) -> Self {
+        RandomPolling { rules, queue_limit, task: None, queue: VecDeque::new(), polls: 0 }
     }
 
-    /// Sends a request to a uniformly random other PE (none if P = 1).
+    /// Sends a request to the victim (none if P = 1).
     fn ask(&self, ctx: &mut Ctx<T>) {
         if ctx.pes < 2 {
             return;
         }
-        let victim = match self.cfg.mutant {
-            Some(Mutant::PollNeighbour) => (ctx.me + 1) % ctx.pes,
-            Some(Mutant::PollHotspot) => (ctx.me == 0) as PeId,
-            _ => {
-                let v = ctx.rng.random_range(0..ctx.pes - 1);
-                v + (v >= ctx.me) as PeId
-            }
-        };
+        let victim = (self.rules.victim)(ctx.me, ctx.pes, ctx.rng);
         ctx.send(victim, Msg::Request);
     }
 
     /// Answers `to`: a split-off part, or a reject if none can be split off.
     fn serve(&mut self, ctx: &mut Ctx<T>, to: PeId) {
         let task = self.task.as_mut().expect("serve only with work");
-        let part = match self.cfg.mutant {
-            Some(Mutant::SplitDuplicates) => task.clone().split(), // the whole is kept
-            Some(Mutant::SplitTiny) => task.split_small(),
-            _ => task.split(),
-        };
-        match part {
-            Some(part) if self.cfg.mutant == Some(Mutant::SplitLoses) => {
-                ctx.out.push(Command::Split { gen: part.generation() });
-                drop(part); // sent to nobody
-                ctx.send(to, Msg::Reject);
-            }
-            Some(part) => {
+        match (self.rules.give)(task) {
+            Gift::Send(part) => {
                 ctx.out.push(Command::Split { gen: part.generation() });
                 ctx.send(to, Msg::Work { task: part, energy: None });
             }
-            None => ctx.send(to, Msg::Reject),
+            Gift::Lose(part) => {
+                ctx.out.push(Command::Split { gen: part.generation() });
+                ctx.send(to, Msg::Reject);
+            }
+            Gift::Nothing => ctx.send(to, Msg::Reject),
         }
     }
 
     fn on_request(&mut self, ctx: &mut Ctx<T>, from: PeId) {
-        let full = self.cfg.queue_limit.is_some_and(|l| self.queue.len() >= l as usize);
-        let hoard = self.cfg.mutant == Some(Mutant::PollHotspot) && ctx.me == 0; // queues even when idle
-        match ((self.has_work() || hoard) && !full, self.cfg.mutant) {
-            (true, _) => self.queue.push_back(from),
-            (false, Some(Mutant::RequestDropped)) => {} // dropped instead of rejected
-            (false, _) => ctx.send(from, Msg::Reject),
+        let full = self.queue_limit.is_some_and(|l| self.queue.len() >= l as usize);
+        if (self.rules.queues)(ctx.me, self.has_work()) && !full {
+            self.queue.push_back(from);
+        } else if self.rules.reject_refused {
+            ctx.send(from, Msg::Reject);
         }
     }
 }
@@ -120,14 +160,14 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
 
     fn on_poll(&mut self, ctx: &mut Ctx<T>) {
         self.polls += 1;
-        if self.cfg.mutant == Some(Mutant::PollLazy) && self.polls % LAZY_FACTOR != 0 {
+        if !(self.rules.serves_at)(self.polls) {
             return;
         }
         if let Some(from) = self.queue.pop_front() {
             self.serve(ctx, from);
         }
-        if self.cfg.mutant == Some(Mutant::ServeOneDropRest) {
-            self.queue.clear(); // the other requests vanish
+        if !self.rules.keep_rest {
+            self.queue.clear();
         }
     }
 

@@ -9,9 +9,9 @@ mod threads;
 mod trace;
 mod validation;
 
-use lbcheck::harness::{Driver, RunResult, RunSpec};
+use lbcheck::harness::{Driver, Protocols, RunResult, RunSpec};
 use lbcheck::problem::dfs::Strategy;
-use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
+use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::sim::SimConfig;
 
 /// A simulated run of random polling with the default machine and no mutant.

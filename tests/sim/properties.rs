@@ -1,8 +1,8 @@
 //! Every property holds for the reference protocols on random scenarios.
 
-use lbcheck::harness::{Driver, RunSpec};
+use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::problem::dfs::Strategy as Split;
-use lbcheck::protocol::{BalancerKind, Protocols};
+use lbcheck::protocol::BalancerKind;
 use lbcheck::sim::SimConfig;
 use proptest::prelude::*;
 

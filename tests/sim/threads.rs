@@ -2,9 +2,9 @@
 //! every property, and the checker sees a protocol mutant there too.
 
 use lbcheck::event::Event;
-use lbcheck::harness::{Driver, RunSpec};
+use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::mutants::Mutant;
-use lbcheck::protocol::{BalancerKind, DetectorKind, Protocols};
+use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::runtime::threads::ThreadConfig;
 
 use super::DETECTORS;

@@ -1,14 +1,14 @@
 //! Composing a run's PEs from registry kinds: the one place where a
-//! [`BalancerKind`] and a [`DetectorKind`] become a concrete [`Pe`] type.
-//! Drivers are generic over that type; they receive it through [`Drive`].
+//! [`BalancerKind`] and a [`DetectorKind`] become a concrete [`Pe`] type,
+//! with the mutant's broken rule at its seam ([`seams`]). Drivers are
+//! generic over that type; they receive it through [`Drive`].
 
-use super::energy::Energy;
-use super::four_counter::FourCounter;
-use super::kinds::{BalancerKind, DetectorKind};
-use super::random_polling::{self, RandomPolling};
-use super::{Balancer, Detector, Pe, PeId};
-use crate::mutants::Mutant;
+use crate::mutants::{seams, Mutant};
 use crate::problem::Task;
+use crate::protocol::energy::Energy;
+use crate::protocol::four_counter::FourCounter;
+use crate::protocol::random_polling::RandomPolling;
+use crate::protocol::{Balancer, BalancerKind, Detector, DetectorKind, Pe, PeId};
 
 /// The protocols every PE of a run runs, with their parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,8 +33,8 @@ impl Protocols {
     pub fn drive<V: Drive>(&self, driver: V) -> V::Output {
         match self.balancer {
             BalancerKind::RandomPolling => {
-                let cfg = random_polling::Config { queue_limit: self.queue_limit, mutant: self.mutant };
-                self.with_detector(driver, move || RandomPolling::<Task>::new(cfg))
+                let (rules, limit) = (seams::polling(self.mutant), self.queue_limit);
+                self.with_detector(driver, move || RandomPolling::<Task>::new(rules, limit))
             }
         }
     }
@@ -44,11 +44,11 @@ impl Protocols {
         V: Drive,
         B: Balancer<Task = Task> + Send + 'static,
     {
-        let m = self.mutant;
+        let (energy, waves) = (seams::energy(self.mutant), seams::four_counter(self.mutant));
         match self.detector {
-            DetectorKind::Energy => driver.drive(|_| Pe::new(balancer(), Energy::new(false, m))),
-            DetectorKind::EnergyTree => driver.drive(|_| Pe::new(balancer(), Energy::new(true, m))),
-            DetectorKind::FourCounter => driver.drive(|_| Pe::new(balancer(), FourCounter::new(m))),
+            DetectorKind::Energy => driver.drive(|_| Pe::new(balancer(), Energy::new(false, energy))),
+            DetectorKind::EnergyTree => driver.drive(|_| Pe::new(balancer(), Energy::new(true, energy))),
+            DetectorKind::FourCounter => driver.drive(|_| Pe::new(balancer(), FourCounter::new(waves))),
         }
     }
 }

@@ -7,6 +7,11 @@
 //! driver, the bound formulas) and which checkers catch it, so that a
 //! combination where the mutant has no effect is refused and a run that
 //! cannot catch it says so ([`Mutant::not_applicable`], [`Mutant::uncaught_by`]).
+//! [`seams`] holds each protocol mutant as the broken rule it puts at one
+//! seam of a reference; the threaded driver's mutants act in its mailbox,
+//! the formula mutants in `bounds::claims`.
+
+pub mod seams;
 
 use crate::base::registry::{Info, Registered};
 use crate::protocol::{BalancerKind, DetectorKind};

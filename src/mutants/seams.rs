@@ -1,0 +1,81 @@
+//! Each mutant as the broken rule it puts at one seam of a reference
+//! protocol (../shared/ARCHITECTURE.md "The harness and the registry"):
+//! the references hold only the papers' rules, and nothing in
+//! `protocol/` names a mutant.
+
+use rand_chacha::ChaCha8Rng;
+
+use super::Mutant;
+use crate::base::Dyadic;
+use crate::problem::Subproblem;
+use crate::protocol::random_polling::{Gift, Rules as Polling};
+use crate::protocol::{energy, four_counter, PeId};
+
+/// The `poll-lazy` mutant serves requests only at every this many polls.
+pub const LAZY_FACTOR: u64 = 64;
+
+/// Random polling's rules with `mutant`'s broken one, if it has one there.
+pub fn polling<T: Subproblem>(mutant: Option<Mutant>) -> Polling<T> {
+    let paper = Polling::paper();
+    match mutant {
+        Some(Mutant::PollNeighbour) => Polling { victim: ring_successor, ..paper },
+        Some(Mutant::PollHotspot) => Polling { victim: pe_zero, queues: pe_zero_hoards, ..paper },
+        Some(Mutant::SplitDuplicates) => {
+            Polling { give: |t: &mut T| t.clone().split().map_or(Gift::Nothing, Gift::Send), ..paper }
+        }
+        Some(Mutant::SplitTiny) => {
+            Polling { give: |t: &mut T| t.split_small().map_or(Gift::Nothing, Gift::Send), ..paper }
+        }
+        Some(Mutant::SplitLoses) => Polling { give: |t: &mut T| t.split().map_or(Gift::Nothing, Gift::Lose), ..paper },
+        Some(Mutant::RequestDropped) => Polling { reject_refused: false, ..paper },
+        Some(Mutant::PollLazy) => Polling { serves_at: |n| n % LAZY_FACTOR == 0, ..paper },
+        Some(Mutant::ServeOneDropRest) => Polling { keep_rest: false, ..paper },
+        _ => paper,
+    }
+}
+
+/// `poll-neighbour`: always the ring successor (i+1) mod P.
+fn ring_successor(me: PeId, pes: u32, _: &mut ChaCha8Rng) -> PeId {
+    (me + 1) % pes
+}
+
+/// `poll-hotspot`: everyone asks PE 0 (PE 0 asks PE 1) ...
+fn pe_zero(me: PeId, _: u32, _: &mut ChaCha8Rng) -> PeId {
+    (me == 0) as PeId
+}
+
+/// ... and PE 0 queues requests even while idle.
+fn pe_zero_hoards(me: PeId, has_work: bool) -> bool {
+    has_work || me == 0
+}
+
+/// The energy rule with `mutant`'s broken share, if it has one.
+pub fn energy(mutant: Option<Mutant>) -> energy::Rules {
+    match mutant {
+        Some(Mutant::EnergyNotSplit) => energy::Rules { share: keeps_all },
+        Some(Mutant::EnergyEarlyReturn) => energy::Rules { share: returns_first },
+        _ => energy::Rules::PAPER,
+    }
+}
+
+/// `energy-not-split`: sends half, keeps all.
+fn keeps_all(held: &Dyadic, _: PeId) -> energy::Share {
+    energy::Share { keep: None, attach: held.half(), returned: None }
+}
+
+/// `energy-early-return`: returns everything to PE 0 first; the work
+/// travels with none (PE 0 "returns" to itself: keeps all).
+fn returns_first(held: &Dyadic, me: PeId) -> energy::Share {
+    match me {
+        0 => energy::Share { keep: None, attach: Dyadic::zero(), returned: None },
+        _ => energy::Share { keep: Some(Dyadic::zero()), attach: Dyadic::zero(), returned: Some(held.clone()) },
+    }
+}
+
+/// The four-counter rule with `mutant`'s broken condition, if it has one.
+pub fn four_counter(mutant: Option<Mutant>) -> four_counter::Rules {
+    match mutant {
+        Some(Mutant::FourCounterOneWave) => four_counter::Rules { announce: |_, (s, r)| s == r },
+        _ => four_counter::Rules::PAPER,
+    }
+}
