@@ -13,7 +13,7 @@ pub fn bonferroni(family: f64, tests: usize) -> f64 {
 }
 
 /// The exact one-sided Clopper–Pearson upper bound on p after `k` successes
-/// in `n` trials: P[p > bound] ≤ α. (Beta(k+1, n−k) quantile 1 − α.)
+/// in `n` trials: P(p > bound) ≤ α. (Beta(k+1, n−k) quantile 1 − α.)
 pub fn clopper_pearson_upper(k: u64, n: u64, alpha: f64) -> f64 {
     assert!(k <= n && n > 0, "need 0 ≤ k ≤ n, n > 0");
     if k == n {
@@ -23,7 +23,7 @@ pub fn clopper_pearson_upper(k: u64, n: u64, alpha: f64) -> f64 {
 }
 
 /// The exact one-sided Clopper–Pearson lower bound on p after `k` successes
-/// in `n` trials: P[p < bound] ≤ α. (Beta(k, n−k+1) quantile α.)
+/// in `n` trials: P(p < bound) ≤ α. (Beta(k, n−k+1) quantile α.)
 pub fn clopper_pearson_lower(k: u64, n: u64, alpha: f64) -> f64 {
     assert!(k <= n && n > 0, "need 0 ≤ k ≤ n, n > 0");
     if k == 0 {

@@ -1,6 +1,6 @@
 //! Output for people and machines: what every subcommand prints.
 //!
-//! - [`table`], [`rows`], [`print`]: aligned tables and the JSON-or-table choice.
+//! - [`table`], [`rows`], [`print()`]: aligned tables and the JSON-or-table choice.
 //! - [`run`]: the JSON of a checked run, the same keys in the same units
 //!   for every driver, and its human form.
 //! - [`verdicts`]: failed properties, the replay command and the exit code.

@@ -5,7 +5,7 @@
 //! messages between a pair), T_split charged to the splitting PE, polling
 //! every Δt work units while busy, and optional slow PEs. It is a bounded
 //! discrete-event loop over integer model time: events are ordered by
-//! (time, sequence number), all randomness comes from [`rng`] streams, and
+//! (time, sequence number), all randomness comes from [`crate::base::rng`] streams, and
 //! the same configuration and seed give the same event stream, byte for byte.
 //!
 //! [`MachineKind`] is this layer's registry: the machine models of the papers.
