@@ -89,6 +89,7 @@
 
 pub mod base;
 pub mod bounds;
+pub mod campaign;
 pub mod check;
 pub mod event;
 pub mod harness;

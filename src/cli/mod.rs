@@ -2,6 +2,7 @@
 
 mod args;
 mod bounds;
+mod check;
 mod check_trace;
 mod list;
 mod mutants;
@@ -24,6 +25,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The main job: every layer of checking over every registered reference, with a report (HTML, JSON, JUnit).
+    Check(check::CheckArgs),
     /// Run a workload sequentially and print its exact statistics.
     Tree(tree::TreeArgs),
     /// Simulate a balancer and a termination detector on 001's machine and check every property.
@@ -43,6 +46,7 @@ enum Command {
 /// Runs the chosen subcommand. `Err` means bad input (exit 2).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Check(a) => check::run(a),
         Command::Tree(a) => tree::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Run(a) => run::run(a),

@@ -6,9 +6,15 @@
 //! - [`verdicts`]: failed properties, the replay command and the exit code.
 //! - [`listing`]: the registry as a table or Markdown (`lbcheck list`).
 //! - [`bounds`]: the claims of `lbcheck bounds` as a table.
+//! - [`campaign`], [`junit`], [`html`], [`plots`]: `lbcheck check`'s
+//!   summary table, JUnit XML, and HTML page with SVG plots.
 
 pub mod bounds;
+pub mod campaign;
+pub mod html;
+pub mod junit;
 pub mod listing;
+pub mod plots;
 pub mod run;
 pub mod verdicts;
 

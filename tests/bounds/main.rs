@@ -26,17 +26,6 @@ fn reference_passes_at_family_alpha_1e_6() {
     assert!(out.contains("replay: lbcheck bounds --balancer random-polling --quick --seed-base 1"), "{out}");
 }
 
-/// The reduced profile a mutant is shown on: P ≤ 32, except the hotspot,
-/// whose single queue grows with P (mean met 0.6 at P ≤ 32, 2.9 at P ≤ 128
-/// with base seed 1), so it needs P up to 128 to break 001 Lemma 1.3.
-fn power_max_pes(name: &str) -> &'static str {
-    if name == "poll-hotspot" {
-        "128"
-    } else {
-        "32"
-    }
-}
-
 /// Each bounds mutant of the catalogue fails the claim it is listed under
 /// (exit 1, the claim named on stderr), on the quick profile reduced by
 /// `--max-pes` (the same code path, a fraction of the time).
@@ -45,8 +34,8 @@ fn every_bounds_mutant_fails_its_claim() {
     let mutants: Vec<_> = CATALOGUE.iter().filter(|e| e.caught_by.contains(&Catcher::Bounds)).collect();
     assert!(mutants.len() >= 6);
     for e in mutants {
-        let (name, max_pes) = (e.info.name, power_max_pes(e.info.name));
-        let (code, out, err) = lbcheck(&["bounds", "--quick", "--max-pes", max_pes, "--json", "--mutant", name]);
+        let (name, max_pes) = (e.info.name, lbcheck::bounds::plan::power_max_pes(e.mutant).to_string());
+        let (code, out, err) = lbcheck(&["bounds", "--quick", "--max-pes", &max_pes, "--json", "--mutant", name]);
         assert_eq!(code, 1, "mutant {name} passed:\n{out}{err}");
         assert!(err.contains(&format!("FAILED {} (", e.fails)), "mutant {name} should fail {}:\n{err}", e.fails);
     }

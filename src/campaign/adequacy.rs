@@ -1,0 +1,96 @@
+//! The `mutants` layer, the adequacy matrix: every mutant of the catalogue
+//! against every checker the catalogue says catches it. A case passes when
+//! the checker catches the mutant (fails the property or claim listed).
+
+use std::time::Instant;
+
+use super::{bounds, swarm, Case, Options, Progress, Verdict};
+use crate::base::Registered;
+use crate::harness::{Driver, Protocols, RunSpec};
+use crate::mutants::{Catcher, Mutant, Site};
+use crate::protocol::{BalancerKind, DetectorKind};
+use crate::sim::SimConfig;
+
+/// The runs a mutant caught by a single run is shown on (as in
+/// `tests/sim/mutants.rs`): UTS on 16 PEs, seeds 1-3; the one-wave bug,
+/// which needs an unlucky interleaving, on the two seeds of 200 that have it.
+pub fn demos(m: Mutant) -> Vec<RunSpec> {
+    let detector = match m.entry().site {
+        Site::Detectors(ds) => ds[0],
+        _ => DetectorKind::Energy,
+    };
+    let (workload, pes, t_split, seeds) = match m {
+        Mutant::FourCounterOneWave => ("synthetic:size=3000,atomic=1,split=uniform", 4, 40, vec![17, 90]),
+        _ => ("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", 16, 5, vec![1, 2, 3]),
+    };
+    let mut protocols = Protocols::new(BalancerKind::RandomPolling, detector);
+    protocols.mutant = Some(m);
+    let run = |seed| {
+        let sim = SimConfig { pes, seed, t_split, ..SimConfig::default() };
+        let workload = workload.parse().expect("a valid workload");
+        RunSpec { workload, split: Default::default(), protocols, driver: Driver::Sim(sim) }
+    };
+    seeds.into_iter().map(run).collect()
+}
+
+/// The matrix (nothing when the campaign checks one mutant itself).
+pub fn run(o: &Options, progress: &dyn Progress) -> Vec<Case> {
+    if o.mutant.is_some() {
+        return vec![];
+    }
+    let cells: Vec<(Mutant, Catcher)> = Mutant::ALL
+        .iter()
+        .flat_map(|&m| m.entry().caught_by.iter().map(move |&c| (m, c)))
+        .filter(|(m, c)| o.selects("mutants", &format!("{m}/{}", c.name())))
+        .collect();
+    progress.start("mutants", cells.len());
+    cells
+        .into_iter()
+        .map(|(m, c)| {
+            let case = cell(o, m, c);
+            progress.done("mutants", &case);
+            case
+        })
+        .collect()
+}
+
+/// One cell: does checker `c` catch mutant `m`?
+fn cell(o: &Options, m: Mutant, c: Catcher) -> Case {
+    let name = format!("{m}/{}", c.name());
+    let start = Instant::now();
+    let (caught, detail, replay) = match c {
+        Catcher::Run => by_runs(m),
+        Catcher::Bounds => by_bounds(o, m),
+        Catcher::Loom => return Case::skip("mutants", name, "loom needs a --cfg loom build: bash scripts/loom.sh"),
+    };
+    let verdict = if caught { Verdict::Pass } else { Verdict::Fail };
+    let failed = if caught { vec![] } else { vec![format!("{m} missed")] };
+    Case { layer: "mutants", name, verdict, detail, failed, replay, secs: start.elapsed().as_secs_f64(), point: None }
+}
+
+/// Caught if every demonstration run fails the listed property.
+fn by_runs(m: Mutant) -> (bool, String, Option<String>) {
+    let fails = m.entry().fails;
+    let runs: Vec<(bool, String)> = demos(m)
+        .iter()
+        .map(|spec| {
+            let case = swarm::run_case("mutants", String::new(), spec);
+            (case.failed.iter().any(|f| f == fails), spec.replay())
+        })
+        .collect();
+    let caught = runs.iter().filter(|(c, _)| *c).count();
+    let missed = runs.iter().find(|(c, _)| !c).map(|(_, r)| r.clone());
+    let detail = format!("`{fails}` failed on {caught} of {} runs", runs.len());
+    (caught == runs.len(), detail, missed.or_else(|| runs.first().map(|(_, r)| r.clone())))
+}
+
+/// Caught if the bounds suite (the mutant's power profile) fails the listed claim.
+fn by_bounds(o: &Options, m: Mutant) -> (bool, String, Option<String>) {
+    let fails = m.entry().fails;
+    let under_test = Options { mutant: Some(m), only: vec![], ..o.clone() };
+    let (cases, _) = bounds::run(&under_test, &super::Silent);
+    let case = cases.iter().find(|c| c.name == fails);
+    let caught = case.is_some_and(|c| c.verdict == Verdict::Fail);
+    let detail = case.map_or(format!("no claim `{fails}`"), |c| c.detail.clone());
+    (caught, detail, case.and_then(|c| c.replay.clone()))
+}

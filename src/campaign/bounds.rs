@@ -1,0 +1,100 @@
+//! The `bounds` layer: the statistical suite of `lbcheck bounds` (quick or
+//! full profile), one case per claim, and its figures for the report.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::{Case, Options, Profile, Progress, Verdict};
+use crate::bounds::claims::{self, Claim, MARGIN};
+use crate::bounds::plan::{self, power_max_pes, BALANCER};
+use crate::bounds::suite::{self, Phase, Sample};
+use crate::mutants::{Mutant, Site};
+use crate::protocol::DetectorKind;
+
+/// What the report plots of the suite: the normalised quantities of the
+/// test runs against P, and the constants fitted on the calibration runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct Figures {
+    /// (P, R) per test run: R = (T_par − T_seq/P) / (T_atomic + h(Δt + T_rout + T_split)), 001 Thm 1.
+    pub r: Vec<(u32, f64)>,
+    /// (P, balancer messages / (P·h)) per test run, 002 Thm 1.
+    pub traffic: Vec<(u32, f64)>,
+    /// C of 001 Thm 1, fitted.
+    pub c_t_par: f64,
+    /// The constant of 002 Thm 1's O(P·h) messages, fitted.
+    pub c_traffic: f64,
+    /// Test runs are held to (1 + margin) × the fitted constant.
+    pub margin: f64,
+}
+
+/// Runs the suite (reduced to the mutant's power profile with a mutant).
+pub fn run(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>) {
+    if !o.selects("bounds", "suite") {
+        return (vec![], None);
+    }
+    if let Some(why) = o.mutant.and_then(inapplicable) {
+        let case = Case::skip("bounds", "suite".into(), why);
+        progress.start("bounds", 1);
+        progress.done("bounds", &case);
+        return (vec![case], None);
+    }
+    let (profile, max_pes) = match (o.profile, o.mutant) {
+        (_, Some(m)) => (plan::Profile::Quick, power_max_pes(m)),
+        (Profile::Quick, None) => (plan::Profile::Quick, u32::MAX),
+        (Profile::Full, None) => (plan::Profile::Full, u32::MAX),
+    };
+    let start = Instant::now();
+    let samples = suite::run_all(profile, max_pes, o.seed, o.mutant);
+    let (k, claims) = claims::evaluate(&samples, o.mutant);
+    let secs = start.elapsed().as_secs_f64() / claims.len().max(1) as f64;
+    let replay = replay(o, profile, max_pes);
+    progress.start("bounds", claims.len());
+    let cases: Vec<Case> = claims.iter().map(|c| case(c, secs, &replay)).collect();
+    cases.iter().for_each(|c| progress.done("bounds", c));
+    let test =
+        |f: fn(&Sample) -> f64| samples.iter().filter(|s| s.phase == Phase::Test).map(|s| (s.pes, f(s))).collect();
+    let figures = Figures {
+        r: test(|s| s.r),
+        traffic: test(|s| s.traffic),
+        c_t_par: k.c_t_par,
+        c_traffic: k.c_traffic,
+        margin: MARGIN,
+    };
+    (cases, Some(figures))
+}
+
+/// Why the suite cannot run `m` (it runs the balancer with the energy
+/// detector in the simulator, and the bound formulas).
+fn inapplicable(m: Mutant) -> Option<String> {
+    let why = m.not_applicable(BALANCER, DetectorKind::Energy, false)?;
+    (m.entry().site != Site::Formulas).then_some(why)
+}
+
+fn case(c: &Claim, secs: f64, replay: &str) -> Case {
+    let alpha = c.alpha.map_or("exact".into(), |a| format!("α = {a:.1e}"));
+    let detail = format!("{} ({}): {} vs {}; {}; {alpha}", c.name, c.reference, c.measured, c.bound, c.ci);
+    let (verdict, failed) = match c.pass {
+        true => (Verdict::Pass, vec![]),
+        false => (Verdict::Fail, vec![c.name.to_string()]),
+    };
+    Case {
+        layer: "bounds",
+        name: c.name.into(),
+        verdict,
+        detail,
+        failed,
+        replay: Some(replay.into()),
+        secs,
+        point: None,
+    }
+}
+
+fn replay(o: &Options, profile: plan::Profile, max_pes: u32) -> String {
+    let p = if profile == plan::Profile::Full { "--full" } else { "--quick" };
+    let mut cmd = format!("lbcheck bounds {p} --seed-base {}", o.seed);
+    if let Some(m) = o.mutant {
+        cmd += &format!(" --mutant {m} --max-pes {max_pes}");
+    }
+    cmd
+}

@@ -1,0 +1,212 @@
+//! `lbcheck check`: one campaign that runs every layer of checking over
+//! every registered reference (../shared/ARCHITECTURE.md "Checks").
+//!
+//! Layers, each a list of [`Case`]s (a JUnit testcase each):
+//! - `simulate` ([`swarm`]): a swarm of simulated runs per balancer ×
+//!   detector, each with a machine drawn from its seed (P, Δt, T_split,
+//!   fixed or random latency, slow PEs, initial split, queue limit) on small
+//!   workloads of every family; every property checked.
+//! - `threads` ([`swarm`]): checked runs on OS threads.
+//! - `bounds` ([`bounds`]): the statistical suite of `lbcheck bounds`, one
+//!   case per claim.
+//! - `mutants` ([`adequacy`]): every mutant against every checker the
+//!   catalogue says catches it (the adequacy matrix).
+//! - `spin`, `coq` ([`external`]): the models and proofs, when the tools
+//!   and the repository's scripts are there.
+//!
+//! With a mutant ([`Options::mutant`]) the campaign checks the mutant as
+//! the implementation under test: every layer where it acts runs it, and
+//! the campaign must fail.
+
+pub mod adequacy;
+pub mod bounds;
+pub mod external;
+pub mod swarm;
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::mutants::Mutant;
+
+/// How much to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// The CI profile: a few minutes at most on 2 cores.
+    Quick,
+    /// Ten times the swarm, larger P and workloads, the full bounds suite.
+    Full,
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Quick or full.
+    pub profile: Profile,
+    /// Base seed of every run.
+    pub seed: u64,
+    /// Only cases whose `layer/name` contains one of these (all if empty).
+    pub only: Vec<String>,
+    /// Check this mutant as the implementation under test.
+    pub mutant: Option<Mutant>,
+}
+
+impl Options {
+    /// True if a case of `layer` named `name` is selected by `only`.
+    pub fn selects(&self, layer: &str, name: &str) -> bool {
+        let full = format!("{layer}/{name}");
+        self.only.is_empty() || self.only.iter().any(|p| full.contains(p.as_str()))
+    }
+}
+
+/// A case's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Every check passed.
+    Pass,
+    /// A check failed.
+    Fail,
+    /// Not run (a tool is missing, or it cannot apply), with the reason in `detail`.
+    Skip,
+}
+
+/// Figures of a run, for the report's plots.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Point {
+    /// P.
+    pub pes: u32,
+    /// T_par / (T_seq / P): 1 is perfect balance.
+    pub slowdown: f64,
+    /// Messages per PE.
+    pub messages_per_pe: f64,
+    /// T_seq / (P · T_par).
+    pub efficiency: f64,
+}
+
+/// One checked item: a JUnit testcase.
+#[derive(Clone, Debug, Serialize)]
+pub struct Case {
+    /// The layer (`simulate`, `threads`, `bounds`, `mutants`, `spin`, `coq`).
+    pub layer: &'static str,
+    /// Unique within the layer.
+    pub name: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// What was found; on failure, what failed and why.
+    pub detail: String,
+    /// The properties or claims that failed.
+    pub failed: Vec<String>,
+    /// The command that reproduces the case.
+    pub replay: Option<String>,
+    /// Wall-clock seconds.
+    pub secs: f64,
+    /// Figures for the plots, for runs.
+    pub point: Option<Point>,
+}
+
+impl Case {
+    /// A skipped case.
+    pub fn skip(layer: &'static str, name: String, why: impl Into<String>) -> Case {
+        let detail = why.into();
+        Case { layer, name, verdict: Verdict::Skip, detail, failed: vec![], replay: None, secs: 0.0, point: None }
+    }
+}
+
+/// What a campaign found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Quick or full.
+    pub profile: Profile,
+    /// The base seed.
+    pub seed: u64,
+    /// The mutant under test, if any.
+    pub mutant: Option<String>,
+    /// The command that reruns the campaign.
+    pub replay: String,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Every case, layer by layer.
+    pub cases: Vec<Case>,
+    /// The bounds suite's figures (for the plots).
+    pub bounds: Option<bounds::Figures>,
+}
+
+impl Report {
+    /// Cases with verdict `v`.
+    pub fn count(&self, v: Verdict) -> usize {
+        self.cases.iter().filter(|c| c.verdict == v).count()
+    }
+
+    /// True if no case failed.
+    pub fn passed(&self) -> bool {
+        self.count(Verdict::Fail) == 0
+    }
+}
+
+/// Runs the campaign, telling `progress` as cases finish.
+pub fn run(o: &Options, progress: &dyn Progress) -> Report {
+    let start = Instant::now();
+    let mut cases = swarm::simulate(o, progress);
+    cases.extend(swarm::threads(o, progress));
+    let (bound_cases, figures) = bounds::run(o, progress);
+    cases.extend(bound_cases);
+    cases.extend(adequacy::run(o, progress));
+    cases.extend(external::run(o, progress));
+    Report {
+        profile: o.profile,
+        seed: o.seed,
+        mutant: o.mutant.map(|m| m.to_string()),
+        replay: replay(o),
+        seconds: start.elapsed().as_secs_f64(),
+        cases,
+        bounds: figures,
+    }
+}
+
+/// The command that reruns the campaign.
+pub fn replay(o: &Options) -> String {
+    let profile = if o.profile == Profile::Full { " --full" } else { "" };
+    let mut cmd = format!("lbcheck check{profile} --seed {}", o.seed);
+    if !o.only.is_empty() {
+        cmd += &format!(" --only {}", o.only.join(","));
+    }
+    if let Some(m) = o.mutant {
+        cmd += &format!(" --mutant {m}");
+    }
+    cmd
+}
+
+/// Told about a campaign's progress (the CLI draws a bar or prints lines).
+pub trait Progress: Sync {
+    /// `layer` starts with `total` cases.
+    fn start(&self, layer: &str, total: usize);
+    /// One case of `layer` finished.
+    fn done(&self, layer: &str, case: &Case);
+}
+
+/// A [`Progress`] that says nothing.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn start(&self, _: &str, _: usize) {}
+    fn done(&self, _: &str, _: &Case) {}
+}
+
+/// Runs `jobs` on up to two threads (job i on thread i mod 2); results
+/// come back in job order.
+pub(crate) fn parallel<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(2);
+    let mut all: Vec<(usize, R)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let f = &f;
+                s.spawn(move || (t..jobs.len()).step_by(threads).map(|i| (i, f(&jobs[i]))).collect::<Vec<_>>())
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+    });
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
+}

@@ -1,0 +1,187 @@
+//! The `simulate` and `threads` layers: checked runs of every balancer ×
+//! detector. Each simulated run draws its machine from its own seed
+//! ("swarm" testing: P, Δt, T_split, fixed or random latency, slow PEs,
+//! initial split, queue limit), so one campaign covers many corners.
+
+use std::time::Instant;
+
+use rand::seq::IndexedRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{parallel, Case, Options, Point, Profile, Progress, Verdict};
+use crate::base::rng::{derive_seed, stream, Purpose};
+use crate::base::Registered;
+use crate::harness::{Driver, Protocols, RunResult, RunSpec};
+use crate::mutants::{Mutant, Site};
+use crate::protocol::{BalancerKind, DetectorKind};
+use crate::runtime::threads::ThreadConfig;
+use crate::sim::SimConfig;
+
+/// Workloads of the swarm: every family, small enough for seconds in all.
+const WORKLOADS: &[&str] = &[
+    "synthetic:size=500,atomic=1,split=uniform",
+    "synthetic:size=2000,atomic=4,split=peel",
+    "synthetic:size=4096,atomic=2,split=fig3:8:4",
+    "synthetic:size=3000,atomic=5,split=alpha:0.1",
+    "uts:default",
+    "uts:args=-t 0 -b 20 -q 0.2 -m 4 -r 3",
+    "uts:args=-t 1 -a 2 -d 5 -b 3 -r 7",
+    "loop:n=300,cost=heavy",
+];
+
+/// Simulated runs per balancer × detector.
+fn runs_per_pair(p: Profile) -> u32 {
+    match p {
+        Profile::Quick => 40,
+        Profile::Full => 400,
+    }
+}
+
+/// Every (balancer, detector) pair that ships.
+fn pairs() -> Vec<(BalancerKind, DetectorKind)> {
+    BalancerKind::ALL.iter().flat_map(|&b| DetectorKind::ALL.iter().map(move |&d| (b, d))).collect()
+}
+
+/// The `simulate` layer.
+pub fn simulate(o: &Options, progress: &dyn Progress) -> Vec<Case> {
+    let mut jobs = Vec::new();
+    let mut skipped = Vec::new();
+    for (b, d) in pairs() {
+        let label = format!("{b}/{d}");
+        if let Some(why) = o.mutant.and_then(|m| m.not_applicable(b, d, false)) {
+            skipped.push(Case::skip("simulate", label, why));
+            continue;
+        }
+        let named = (0..runs_per_pair(o.profile)).map(|i| (format!("{label}/#{i}"), swarm_spec(o, b, d, i)));
+        jobs.extend(named.filter(|(name, _)| o.selects("simulate", name)));
+    }
+    checked("simulate", jobs, progress, skipped)
+}
+
+/// The `threads` layer: every pair on 2 to 4 threads (8 too in the full profile).
+pub fn threads(o: &Options, progress: &dyn Progress) -> Vec<Case> {
+    if let Some(m) = o.mutant.filter(|m| m.entry().site == Site::ThreadedDriver) {
+        let why = format!("mutant `{m}` may deadlock real threads: loom catches it (scripts/loom.sh)");
+        return vec![Case::skip("threads", m.to_string(), why)];
+    }
+    let pes: &[u32] = if o.profile == Profile::Full { &[2, 3, 4, 8] } else { &[2, 3, 4] };
+    let mut jobs = Vec::new();
+    let mut skipped = Vec::new();
+    for (b, d) in pairs() {
+        if let Some(why) = o.mutant.and_then(|m| m.not_applicable(b, d, true)) {
+            skipped.push(Case::skip("threads", format!("{b}/{d}"), why));
+            continue;
+        }
+        for (&p, w) in
+            pes.iter().flat_map(|p| ["uts:default", "synthetic:size=20000,atomic=1,split=uniform"].map(|w| (p, w)))
+        {
+            let seed = derive_seed(o.seed, &format!("threads/{b}/{d}/{p}/{w}"), 0);
+            let cfg = ThreadConfig { pes: p, seed, dt: 16, initial_split: p == 3, ..ThreadConfig::default() };
+            let spec = spec(w, protocols(b, d, o.mutant, None), Driver::Threads(cfg));
+            jobs.push((format!("{b}/{d}/P={p}/{w}"), spec));
+        }
+    }
+    jobs.retain(|(name, _)| o.selects("threads", name));
+    checked("threads", jobs, progress, skipped)
+}
+
+/// Runs the specs in parallel, one case each, after the skipped ones.
+fn checked(
+    layer: &'static str,
+    jobs: Vec<(String, RunSpec)>,
+    progress: &dyn Progress,
+    skipped: Vec<Case>,
+) -> Vec<Case> {
+    progress.start(layer, jobs.len() + skipped.len());
+    skipped.iter().for_each(|c| progress.done(layer, c));
+    let run = |(name, spec): &(String, RunSpec)| {
+        let case = run_case(layer, name.clone(), spec);
+        progress.done(layer, &case);
+        case
+    };
+    skipped.into_iter().chain(parallel(&jobs, run)).collect()
+}
+
+/// One checked run as a case.
+pub fn run_case(layer: &'static str, name: String, spec: &RunSpec) -> Case {
+    let start = Instant::now();
+    let replay = Some(spec.replay());
+    let result = match spec.run(None) {
+        Ok(r) => r,
+        Err(e) => {
+            return Case { verdict: Verdict::Fail, detail: format!("I/O error: {e}"), ..Case::skip(layer, name, "") }
+        }
+    };
+    let failed: Vec<String> = result.check.failures().iter().map(|(n, _)| n.to_string()).collect();
+    let detail = match failed.is_empty() {
+        true => format!("every property holds: {}", describe(spec)),
+        false => {
+            let why: Vec<String> = result.check.failures().iter().map(|(n, v)| format!("{n}: {}", v.detail)).collect();
+            format!("{} — {}", describe(spec), why.join("; "))
+        }
+    };
+    let verdict = if failed.is_empty() { Verdict::Pass } else { Verdict::Fail };
+    let point = Some(point(spec, &result));
+    Case { layer, name, verdict, detail, failed, replay, secs: start.elapsed().as_secs_f64(), point }
+}
+
+fn describe(spec: &RunSpec) -> String {
+    format!("{} on {} PEs, {}", spec.workload, spec.driver.pes(), spec.protocols.detector)
+}
+
+fn point(spec: &RunSpec, r: &RunResult) -> Point {
+    let m = &r.check.metrics;
+    let pes = spec.driver.pes();
+    let t_par = m.t_par.unwrap_or(m.t_last).max(1) as f64;
+    let t_seq = r.reference.t_seq.max(1) as f64;
+    let messages = m.messages.values().sum::<u64>() as f64;
+    let efficiency = m.efficiency.unwrap_or(0.0);
+    Point { pes, slowdown: t_par * f64::from(pes) / t_seq, messages_per_pe: messages / f64::from(pes), efficiency }
+}
+
+fn protocols(b: BalancerKind, d: DetectorKind, mutant: Option<Mutant>, queue_limit: Option<u32>) -> Protocols {
+    Protocols { balancer: b, detector: d, queue_limit, mutant }
+}
+
+fn spec(workload: &str, protocols: Protocols, driver: Driver) -> RunSpec {
+    let workload = workload.parse().expect("the campaign's workloads parse");
+    RunSpec { workload, split: Default::default(), protocols, driver }
+}
+
+/// Run `i` of the swarm for `b` + `d`: workload and machine drawn from its seed.
+pub fn swarm_spec(o: &Options, b: BalancerKind, d: DetectorKind, i: u32) -> RunSpec {
+    let seed = derive_seed(o.seed, &format!("swarm/{b}/{d}"), i);
+    let mut rng = stream(seed, 0, Purpose::Protocol);
+    let sim = machine(&mut rng, seed, o.profile);
+    let base = *WORKLOADS.choose(&mut rng).expect("workloads");
+    let workload = match base.starts_with("uts:") {
+        true => base.to_string(), // a UTS tree is its own seed
+        false => format!("{base},seed={}", rng.random_range(0..1000)),
+    };
+    let queue_limit = rng.random_bool(0.2).then(|| rng.random_range(1..=3));
+    spec(&workload, protocols(b, d, o.mutant, queue_limit), Driver::Sim(sim))
+}
+
+/// A machine drawn from `rng`: every parameter within its valid range.
+fn machine(rng: &mut ChaCha8Rng, seed: u64, profile: Profile) -> SimConfig {
+    let mut pes = vec![1, 2, 3, 4, 5, 8, 13, 16, 32, 64];
+    if profile == Profile::Full {
+        pes.extend([256, 1024]);
+    }
+    let pes = *pes.choose(rng).expect("P values");
+    let fixed = rng.random_bool(0.5);
+    let a = rng.random_range(1..=10);
+    SimConfig {
+        pes,
+        seed,
+        dt: *[1, 4, 10, 40].choose(rng).expect("Δt values"),
+        t_rout: *[1, 5, 10, 30].choose(rng).expect("T_rout values"),
+        t_split: *[0, 1, 5, 20].choose(rng).expect("T_split values"),
+        latency: (!fixed).then(|| (a, a + rng.random_range(0..=40))),
+        slow: rng.random_bool(0.25).then(|| (rng.random_range(1..=pes.min(4)), rng.random_range(2..=8))),
+        initial_split: rng.random_bool(0.3),
+        max_steps: 20_000_000,
+        horizon: 0,
+    }
+}

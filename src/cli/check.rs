@@ -1,0 +1,116 @@
+//! `lbcheck check`: the campaign over every registered reference and every
+//! layer (lbcheck::campaign), with a progress display, a summary table and
+//! the report (`report.json`, `junit.xml`, `index.html`) in `--out`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use anyhow::Context;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use lbcheck::bounds::plan::CI_SEED_BASE;
+use lbcheck::campaign::{self, Case, Options, Profile, Progress, Verdict};
+use lbcheck::mutants::Mutant;
+use lbcheck::report;
+
+use super::args::kind;
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The quick profile (the default; a few minutes at most on 2 cores).
+    #[arg(long, conflicts_with = "full")]
+    quick: bool,
+    /// The full profile: ten times the swarm, larger P, the full bounds suite.
+    #[arg(long)]
+    full: bool,
+    /// Only cases whose LAYER/NAME contains one of these (comma-separated;
+    /// layers: simulate, threads, bounds, mutants, spin, coq).
+    #[arg(long, value_delimiter = ',', value_name = "PATTERN")]
+    only: Vec<String>,
+    /// Check this mutant as the implementation under test: the campaign must fail.
+    #[arg(long, value_parser = kind::<Mutant>)]
+    mutant: Option<Mutant>,
+    /// Base seed of every run (CI uses 1; fresh values rerun on fresh seeds).
+    #[arg(long, env = "LBCHECK_SEED", default_value_t = CI_SEED_BASE)]
+    seed: u64,
+    /// Where to write report.json, junit.xml and index.html.
+    #[arg(long, value_name = "DIR", default_value = "lbcheck-report")]
+    out: PathBuf,
+    /// Print the report as JSON instead of the summary table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: CheckArgs) -> anyhow::Result<ExitCode> {
+    let profile = if a.full { Profile::Full } else { Profile::Quick };
+    let o = Options { profile, seed: a.seed, only: a.only, mutant: a.mutant };
+    let display = Display::new();
+    let r = campaign::run(&o, &display);
+    display.finish();
+    report::campaign::write(&r, &a.out).with_context(|| format!("writing the report to {}", a.out.display()))?;
+    match a.json {
+        true => println!("{}", serde_json::to_string_pretty(&r)?),
+        false => print!("{}report: {}\n", report::campaign::summary(&r), a.out.join("index.html").display()),
+    }
+    eprint!("{}", report::campaign::failures(&r));
+    Ok(if r.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// A progress bar on a terminal, plain lines otherwise.
+struct Display {
+    bar: Option<ProgressBar>,
+    /// (layer, total, done, failed) of the layer running.
+    state: Mutex<(String, usize, usize, usize)>,
+}
+
+impl Display {
+    fn new() -> Display {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let style = ProgressStyle::with_template("{prefix:>9} [{bar:40}] {pos}/{len} {msg} ({elapsed})")
+                .expect("a valid template")
+                .progress_chars("=> ");
+            ProgressBar::new(0).with_style(style)
+        });
+        Display { bar, state: Mutex::new((String::new(), 0, 0, 0)) }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Progress for Display {
+    fn start(&self, layer: &str, total: usize) {
+        *self.state.lock().expect("not poisoned") = (layer.to_string(), total, 0, 0);
+        match &self.bar {
+            Some(bar) => {
+                bar.set_prefix(layer.to_string());
+                bar.set_length(total as u64);
+                bar.set_position(0);
+                bar.set_message("");
+            }
+            None => eprintln!("{layer}: {total} cases"),
+        }
+    }
+
+    fn done(&self, _layer: &str, case: &Case) {
+        let mut s = self.state.lock().expect("not poisoned");
+        s.2 += 1;
+        s.3 += usize::from(case.verdict == Verdict::Fail);
+        let (layer, total, done, failed) = s.clone();
+        match &self.bar {
+            Some(bar) => {
+                bar.inc(1);
+                bar.set_message(if failed > 0 { format!("{failed} failed") } else { String::new() });
+            }
+            None if done == total || done % (total / 4).max(1) == 0 => {
+                eprintln!("{layer}: {done}/{total} done, {failed} failed")
+            }
+            None => {}
+        }
+    }
+}
