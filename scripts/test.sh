@@ -9,7 +9,14 @@ step() { printf '\n== %s (%ds so far)\n' "$1" $((SECONDS - start)); }
 step "format"
 cargo fmt --all -- --check
 
-step "cargo test --release (unit, property, golden, snapshot, CLI tests)"
+step "headless Chromium for the report test (installed when missing)"
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "installing chromium via apt-get ..."
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+step "cargo test --release (unit, property, golden, snapshot, CLI, campaign tests)"
 cargo test --release
 
 step "loom, quick profile (scripts/loom.sh --quick)"

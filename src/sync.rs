@@ -7,16 +7,39 @@
 #[cfg(loom)]
 pub(crate) use loom::{
     sync::atomic::{AtomicBool, AtomicUsize, Ordering},
-    sync::{Arc, Condvar, Mutex},
+    sync::{Arc, Condvar, Mutex, MutexGuard},
     thread,
 };
 
 #[cfg(not(loom))]
 pub(crate) use std::{
     sync::atomic::{AtomicBool, AtomicUsize, Ordering},
-    sync::{Arc, Condvar, Mutex},
+    sync::{Arc, Condvar, Mutex, MutexGuard},
     thread,
 };
+
+/// Waits on `cv` until notified or, with a deadline, until it passes:
+/// `None` once the deadline has passed.
+#[cfg(not(loom))]
+pub(crate) fn wait_until<'a, T>(
+    cv: &Condvar,
+    guard: MutexGuard<'a, T>,
+    deadline: Option<std::time::Instant>,
+) -> Option<MutexGuard<'a, T>> {
+    let Some(deadline) = deadline else { return Some(cv.wait(guard).expect("lock")) };
+    let left = deadline.checked_duration_since(std::time::Instant::now())?;
+    Some(cv.wait_timeout(guard, left).expect("lock").0)
+}
+
+/// Under loom there are no clocks: no deadline.
+#[cfg(loom)]
+pub(crate) fn wait_until<'a, T>(
+    cv: &Condvar,
+    guard: MutexGuard<'a, T>,
+    _deadline: Option<std::time::Instant>,
+) -> Option<MutexGuard<'a, T>> {
+    Some(cv.wait(guard).expect("lock"))
+}
 
 /// The trace recorder's sequence counter: std's atomic even under loom, on
 /// purpose: it is instrumentation, not part of the protocol under test, and

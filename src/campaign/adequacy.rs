@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use super::{bounds, swarm, Case, Options, Progress, Verdict};
+use super::{bounds, external, swarm, Case, Options, Progress, Verdict};
 use crate::base::Registered;
 use crate::harness::{Driver, Protocols, RunSpec};
 use crate::mutants::{Catcher, Mutant, Site};
@@ -61,7 +61,12 @@ fn cell(o: &Options, m: Mutant, c: Catcher) -> Case {
     let (caught, detail, replay) = match c {
         Catcher::Run => by_runs(m),
         Catcher::Bounds => by_bounds(o, m),
-        Catcher::Loom => return Case::skip("mutants", name, "loom needs a --cfg loom build: bash scripts/loom.sh"),
+        Catcher::Loom => match external::loom(&external::loom_test(m)) {
+            Ok((caught, detail)) => {
+                (caught, detail, Some(format!("cargo test --test loom_threads {}", external::loom_test(m))))
+            }
+            Err(why) => return Case::skip("mutants", name, why),
+        },
     };
     let verdict = if caught { Verdict::Pass } else { Verdict::Fail };
     let failed = if caught { vec![] } else { vec![format!("{m} missed")] };

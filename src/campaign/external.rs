@@ -1,12 +1,16 @@
-//! The `spin` and `coq` layers: the SPIN models (`models/check.sh`) and the
-//! Coq proofs (`proofs/check.sh`) of the repository lbcheck was built from,
-//! when the scripts and the tools are there (a skip says what is missing).
+//! The `spin`, `coq` and `loom` layers: the SPIN models
+//! (`models/check.sh`), the Coq proofs (`proofs/check.sh`) and the loom
+//! suite (`tests/loom_threads.rs`, built with `--cfg loom`) of the
+//! repository lbcheck was built from, when the files and the tools are
+//! there (a skip says what is missing).
 
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 use super::{Case, Options, Progress, Verdict};
+use crate::base::Registered;
+use crate::mutants::{Catcher, Mutant};
 
 /// (layer, script, the tool it needs, how to install it).
 const SCRIPTS: [(&str, &str, &str, &str); 2] = [
@@ -59,4 +63,74 @@ fn one(layer: &'static str, script: &str, tool: &str, install: &str) -> Case {
         secs,
         point: None,
     }
+}
+
+/// The `loom` layer: the loom suite's reference interleavings (every test
+/// named `reference_*`), or, checking a mutant that loom catches, whether
+/// loom reports it (then the case fails: the implementation under test is
+/// broken).
+pub fn loom_layer(o: &Options, progress: &dyn Progress) -> Vec<Case> {
+    if !o.selects("loom", "suite") {
+        return vec![];
+    }
+    let (filter, expect_pass) = match o.mutant {
+        None => ("reference_".to_string(), true),
+        Some(m) if m.entry().caught_by.contains(&Catcher::Loom) => (loom_test(m), false),
+        Some(_) => return vec![],
+    };
+    progress.start("loom", 1);
+    let start = Instant::now();
+    let case = match loom(&filter) {
+        Err(why) => Case::skip("loom", filter.clone(), why),
+        Ok((passed, summary)) => {
+            let ok = passed == expect_pass;
+            let detail = match o.mutant {
+                Some(m) if passed => format!("loom reports mutant `{m}` (its test {filter} passed: {summary})"),
+                Some(m) => format!("loom did not report mutant `{m}` ({filter}: {summary})"),
+                None => summary,
+            };
+            let verdict = if ok { Verdict::Pass } else { Verdict::Fail };
+            let failed = if ok { vec![] } else { vec![format!("loom: {filter}")] };
+            let replay = Some(format!("bash scripts/loom.sh --quick  # or: cargo test --test loom_threads {filter}"));
+            Case {
+                layer: "loom",
+                name: filter,
+                verdict,
+                detail,
+                failed,
+                replay,
+                secs: start.elapsed().as_secs_f64(),
+                point: None,
+            }
+        }
+    };
+    progress.done("loom", &case);
+    vec![case]
+}
+
+/// The loom test that shows loom catching `m` (`tests/loom_threads.rs`).
+pub fn loom_test(m: Mutant) -> String {
+    format!("{}_is_caught", m.name().replace('-', "_"))
+}
+
+/// Runs the loom tests matching `filter` (quick profile, bound 2) from the
+/// repository: whether they passed and the last lines of their output, or
+/// why they cannot run here.
+pub fn loom(filter: &str) -> Result<(bool, String), String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !root.join("tests/loom_threads.rs").is_file() {
+        return Err("tests/loom_threads.rs is not here (not run from lbcheck's repository)".into());
+    }
+    let out = Command::new("cargo")
+        .args(["test", "--release", "-q", "--test", "loom_threads", "--", "--test-threads", "2", filter])
+        .env("RUSTFLAGS", "--cfg loom")
+        .env("CARGO_TARGET_DIR", root.join("target/loom"))
+        .env("LOOM_MAX_PREEMPTIONS", "2")
+        .env("LBCHECK_LOOM_PROFILE", "quick")
+        .current_dir(root)
+        .output()
+        .map_err(|e| format!("cannot run cargo for loom: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let summary = text.lines().filter(|l| l.starts_with("test result") || l.contains("panicked")).take(3);
+    Ok((out.status.success(), summary.collect::<Vec<_>>().join(" | ")))
 }

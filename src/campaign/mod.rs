@@ -11,8 +11,8 @@
 //!   case per claim.
 //! - `mutants` ([`adequacy`]): every mutant against every checker the
 //!   catalogue says catches it (the adequacy matrix).
-//! - `spin`, `coq` ([`external`]): the models and proofs, when the tools
-//!   and the repository's scripts are there.
+//! - `loom`, `spin`, `coq` ([`external`]): the loom suite, the models and
+//!   the proofs, when the tools and the repository's files are there.
 //!
 //! With a mutant ([`Options::mutant`]) the campaign checks the mutant as
 //! the implementation under test: every layer where it acts runs it, and
@@ -153,6 +153,7 @@ pub fn run(o: &Options, progress: &dyn Progress) -> Report {
     let (bound_cases, figures) = bounds::run(o, progress);
     cases.extend(bound_cases);
     cases.extend(adequacy::run(o, progress));
+    cases.extend(external::loom_layer(o, progress));
     cases.extend(external::run(o, progress));
     Report {
         profile: o.profile,

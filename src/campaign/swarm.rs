@@ -3,17 +3,17 @@
 //! ("swarm" testing: P, Δt, T_split, fixed or random latency, slow PEs,
 //! initial split, queue limit), so one campaign covers many corners.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::seq::IndexedRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{parallel, Case, Options, Point, Profile, Progress, Verdict};
+use super::{adequacy, parallel, Case, Options, Point, Profile, Progress, Verdict};
 use crate::base::rng::{derive_seed, stream, Purpose};
 use crate::base::Registered;
 use crate::harness::{Driver, Protocols, RunResult, RunSpec};
-use crate::mutants::{Mutant, Site};
+use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::SimConfig;
@@ -29,6 +29,10 @@ const WORKLOADS: &[&str] = &[
     "uts:args=-t 1 -a 2 -d 5 -b 3 -r 7",
     "loop:n=300,cost=heavy",
 ];
+
+/// A threaded run that has not terminated by then fails (the references
+/// take milliseconds; a broken detector may never announce).
+const THREADS_DEADLINE: Duration = Duration::from_secs(5);
 
 /// Simulated runs per balancer × detector.
 fn runs_per_pair(p: Profile) -> u32 {
@@ -56,7 +60,23 @@ pub fn simulate(o: &Options, progress: &dyn Progress) -> Vec<Case> {
         let named = (0..runs_per_pair(o.profile)).map(|i| (format!("{label}/#{i}"), swarm_spec(o, b, d, i)));
         jobs.extend(named.filter(|(name, _)| o.selects("simulate", name)));
     }
+    jobs.extend(regressions(o).into_iter().filter(|(name, _)| o.selects("simulate", name)));
     checked("simulate", jobs, progress, skipped)
+}
+
+/// The regression corpus: the runs each mutant is shown failing on
+/// ([`adequacy::demos`]), run with the implementation under test (the
+/// reference must pass them all).
+fn regressions(o: &Options) -> Vec<(String, RunSpec)> {
+    let shown = Mutant::ALL.iter().filter(|m| m.entry().caught_by.contains(&Catcher::Run));
+    let runs = shown.flat_map(|&m| adequacy::demos(m).into_iter().enumerate().map(move |(i, s)| (m, i, s)));
+    runs.filter_map(|(m, i, mut spec)| {
+        spec.protocols.mutant = o.mutant;
+        let p = &spec.protocols;
+        let acts = o.mutant.is_none_or(|u| u.not_applicable(p.balancer, p.detector, false).is_none());
+        acts.then(|| (format!("regression/{m}/#{i}"), spec))
+    })
+    .collect()
 }
 
 /// The `threads` layer: every pair on 2 to 4 threads (8 too in the full profile).
@@ -77,7 +97,8 @@ pub fn threads(o: &Options, progress: &dyn Progress) -> Vec<Case> {
             pes.iter().flat_map(|p| ["uts:default", "synthetic:size=20000,atomic=1,split=uniform"].map(|w| (p, w)))
         {
             let seed = derive_seed(o.seed, &format!("threads/{b}/{d}/{p}/{w}"), 0);
-            let cfg = ThreadConfig { pes: p, seed, dt: 16, initial_split: p == 3, ..ThreadConfig::default() };
+            let deadline = Some(THREADS_DEADLINE);
+            let cfg = ThreadConfig { pes: p, seed, dt: 16, initial_split: p == 3, deadline, ..ThreadConfig::default() };
             let spec = spec(w, protocols(b, d, o.mutant, None), Driver::Threads(cfg));
             jobs.push((format!("{b}/{d}/P={p}/{w}"), spec));
         }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use lbcheck::bounds::plan::CI_SEED_BASE;
@@ -49,10 +49,16 @@ pub fn run(a: CheckArgs) -> anyhow::Result<ExitCode> {
     let display = Display::new();
     let r = campaign::run(&o, &display);
     display.finish();
+    if r.cases.is_empty() {
+        bail!(
+            "no case matches --only {}; layers: simulate, threads, bounds, mutants, loom, spin, coq",
+            o.only.join(",")
+        );
+    }
     report::campaign::write(&r, &a.out).with_context(|| format!("writing the report to {}", a.out.display()))?;
     match a.json {
         true => println!("{}", serde_json::to_string_pretty(&r)?),
-        false => print!("{}report: {}\n", report::campaign::summary(&r), a.out.join("index.html").display()),
+        false => println!("{}report: {}", report::campaign::summary(&r), a.out.join("index.html").display()),
     }
     eprint!("{}", report::campaign::failures(&r));
     Ok(if r.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })

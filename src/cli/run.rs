@@ -3,6 +3,7 @@
 //! (exit 1 if one fails).
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 use lbcheck::harness::{Driver, RunSpec};
@@ -10,6 +11,7 @@ use lbcheck::mutants::{Catcher, Site};
 use lbcheck::problem::spec;
 use lbcheck::report::{self, verdicts};
 use lbcheck::runtime::threads::ThreadConfig;
+use lbcheck::sim::Stop;
 
 use super::args::{default, RunArgs};
 use super::output;
@@ -39,27 +41,42 @@ const SPLIT_HELP: &str = "DFS-stack split strategy: bottom-one, bottom-half, all
     on the deep BIN tree T3L (`cargo bench --bench threads`)";
 
 pub fn run(a: ThreadsArgs) -> anyhow::Result<ExitCode> {
+    let secs = timeout(&a);
     let (seed, dt, initial_split) = (a.run.seed, a.run.dt, a.run.initial_split);
-    let threads = ThreadConfig { pes: a.threads, seed, dt, initial_split, ..ThreadConfig::default() };
+    let deadline = (secs > 0).then(|| Duration::from_secs(secs));
+    let threads = ThreadConfig { pes: a.threads, seed, dt, initial_split, deadline, ..ThreadConfig::default() };
     let spec = a.run.spec(Driver::Threads(threads))?;
-    watchdog(timeout(&a, &spec), spec.replay());
+    watchdog(secs, spec.replay());
     if !(a.check || a.run.trace.is_some()) {
-        if let Some(m) = spec.mutant() {
-            eprintln!("note: without --check nothing checks this run of mutant `{m}`");
-        }
-        let run = spec.run_unchecked().expect("a threaded run");
-        report::print(&report::run::json(&spec, &(&run).into()), a.run.json, report::run::human);
-        return Ok(ExitCode::SUCCESS);
+        return Ok(unchecked(&a, &spec, secs));
     }
     a.run.note_uncaught(Catcher::Run);
     let result = output::checked_run(&spec, a.run.trace.as_deref())?;
     report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human);
+    if result.outcome.stop == Stop::Deadline {
+        eprintln!("no global termination within {secs} s (deadlock or livelock?)");
+    }
     Ok(verdicts::exit_code(&result.check, Some(&spec.replay())))
 }
 
+/// A run without recording: the figures, and exit 1 if the deadline passed.
+fn unchecked(a: &ThreadsArgs, spec: &RunSpec, secs: u64) -> ExitCode {
+    if let Some(m) = spec.mutant() {
+        eprintln!("note: without --check nothing checks this run of mutant `{m}`");
+    }
+    let run = spec.run_unchecked().expect("a threaded run");
+    report::print(&report::run::json(spec, &(&run).into()), a.run.json, report::run::human);
+    if !run.timed_out {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("FAILED termination_detected: no global termination within {secs} s (deadlock or livelock?)");
+    eprintln!("replay with: {}", spec.replay());
+    ExitCode::from(1)
+}
+
 /// `--timeout`, or 60 s for a mutant of the threaded driver (it may deadlock).
-fn timeout(a: &ThreadsArgs, spec: &RunSpec) -> u64 {
-    match (a.timeout, spec.mutant()) {
+fn timeout(a: &ThreadsArgs) -> u64 {
+    match (a.timeout, a.run.mutant) {
         (0, Some(m)) if m.entry().site == Site::ThreadedDriver => {
             eprintln!("note: mutant `{m}` may deadlock; giving up after 60 s (set --timeout to change)");
             60
@@ -68,15 +85,15 @@ fn timeout(a: &ThreadsArgs, spec: &RunSpec) -> u64 {
     }
 }
 
-/// Exits the process with code 1 if the run takes longer than `secs`: a
-/// deadlocked PE thread cannot be stopped from outside, so the watchdog ends
-/// the whole process after naming the property that failed.
+/// A backstop behind the driver's deadline: exits the process with code 1
+/// if the run takes 10 s longer than `secs` (a PE stuck outside its mailbox
+/// cannot be stopped from outside), after naming the property that failed.
 fn watchdog(secs: u64, replay: String) {
     if secs == 0 {
         return;
     }
     std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_secs(secs));
+        std::thread::sleep(Duration::from_secs(secs + 10));
         eprintln!("FAILED termination_detected: no global termination within {secs} s (deadlock or livelock?)");
         eprintln!("replay with: {replay}");
         std::process::exit(1);

@@ -33,7 +33,8 @@ impl RunSpec {
             flag(&mut cmd, "--max-steps", Some(c.max_steps).filter(|&s| s != default_steps));
             flag(&mut cmd, "--detect-horizon", Some(c.horizon).filter(|&h| h != 0));
         }
-        if matches!(self.driver, Driver::Threads(_)) {
+        if let Driver::Threads(c) = &self.driver {
+            flag(&mut cmd, "--timeout", c.deadline.map(|d| d.as_secs().max(1)));
             cmd += " --check";
         }
         cmd

@@ -66,7 +66,11 @@ impl RunSpec {
             Driver::Sim(cfg) => (self.simulate(cfg, &mut sink), None),
             Driver::Threads(cfg) => {
                 let run = self.threads(cfg, true);
-                (replay_events(run.events.as_deref().unwrap_or_default(), &mut sink), Some(run.units))
+                let mut outcome = replay_events(run.events.as_deref().unwrap_or_default(), &mut sink);
+                if run.timed_out {
+                    outcome.stop = Stop::Deadline;
+                }
+                (outcome, Some(run.units))
             }
         };
         let wall = started.elapsed();
@@ -95,7 +99,7 @@ impl RunSpec {
     }
 }
 
-/// Feeds a recorded stream to `sink`; a recorded run always drained.
+/// Feeds a recorded stream to `sink`.
 fn replay_events(events: &[Event], sink: &mut dyn FnMut(&Event)) -> Outcome {
     events.iter().for_each(&mut *sink);
     let end_time = events.last().map_or(0, Event::time);

@@ -115,7 +115,10 @@ fn plots(r: &Report) -> String {
     let by_detector = |f: fn(&crate::campaign::Point) -> f64| -> Vec<(String, Vec<(u32, f64)>)> {
         let mut groups: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
         for c in &sim {
-            let key = c.name.rsplit_once('/').map_or(c.name.clone(), |(k, _)| k.to_string());
+            let key = match c.name.starts_with("regression/") {
+                true => "regression corpus".to_string(),
+                false => c.name.rsplit_once('/').map_or(c.name.clone(), |(k, _)| k.to_string()),
+            };
             let p = c.point.expect("filtered");
             match groups.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, v)) => v.push((p.pes, f(&p))),

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 use crate::mutants::Mutant;
 use crate::protocol::{Msg, PeId};
-use crate::sync::{spin_until, AtomicBool, AtomicUsize, Condvar, Mutex, Ordering};
+use crate::sync::{spin_until, wait_until, AtomicBool, AtomicUsize, Condvar, Mutex, Ordering};
 
 /// A message with its sender and trace id.
 pub(crate) struct Envelope<T> {
@@ -69,22 +69,24 @@ impl<T> Mailbox<T> {
         self.len.store(0, Ordering::Relaxed);
     }
 
-    /// The next message, blocking (after a short spin) while there is none.
-    pub(crate) fn pop_blocking(&self) -> Envelope<T> {
+    /// The next message, blocking (after a short spin) while there is none;
+    /// `None` once `deadline` (if any) has passed.
+    pub(crate) fn pop_blocking(&self, deadline: Option<std::time::Instant>) -> Option<Envelope<T>> {
         spin_until(|| self.len.load(Ordering::Acquire) > 0);
         let mut q = self.queue.lock().expect("mailbox lock");
         loop {
             if let Some(env) = q.pop_front() {
                 self.len.store(q.len(), Ordering::Relaxed);
-                return env;
+                return Some(env);
             }
             self.sleeping.store(true, Ordering::Relaxed);
             if self.mutant == Some(Mutant::LostWakeup) {
                 drop(q); // checked "empty", then parks without holding the lock
                 q = self.queue.lock().expect("mailbox lock");
             }
-            q = self.ready.wait(q).expect("mailbox lock");
+            let woken = wait_until(&self.ready, q, deadline);
             self.sleeping.store(false, Ordering::Relaxed);
+            q = woken?;
         }
     }
 }

@@ -59,8 +59,8 @@ impl Recorder {
 }
 
 /// Merges the PEs' batches into one stream in sequence order, with
-/// non-decreasing times, ending with `end`.
-pub(crate) fn merge(per_pe: Vec<Vec<(u64, Vec<Event>)>>) -> Vec<Event> {
+/// non-decreasing times, ending with `end` if the run is `complete`.
+pub(crate) fn merge(per_pe: Vec<Vec<(u64, Vec<Event>)>>, complete: bool) -> Vec<Event> {
     let mut all: Vec<(u64, Vec<Event>)> = per_pe.into_iter().flatten().collect();
     all.sort_unstable_by_key(|(seq, _)| *seq);
     let mut last = 0;
@@ -72,6 +72,8 @@ pub(crate) fn merge(per_pe: Vec<Vec<(u64, Vec<Event>)>>) -> Vec<Event> {
         }
         out.push(e);
     }
-    out.push(Event::End { t: last });
+    if complete {
+        out.push(Event::End { t: last });
+    }
     out
 }

@@ -47,6 +47,10 @@ pub struct ThreadConfig {
     /// Start with the root split locally into P parts (002 §3) instead of
     /// giving it all to PE 0.
     pub initial_split: bool,
+    /// Stop every PE this long after the start if termination has not
+    /// spread by then (the run is then incomplete: no `end` event). Not
+    /// under loom, which has no clocks.
+    pub deadline: Option<Duration>,
 }
 
 /// The most threads a run may start.
@@ -69,7 +73,7 @@ impl ThreadConfig {
 
 impl Default for ThreadConfig {
     fn default() -> Self {
-        ThreadConfig { pes: 2, seed: 0, dt: 64, record: false, mutant: None, initial_split: false }
+        ThreadConfig { pes: 2, seed: 0, dt: 64, record: false, mutant: None, initial_split: false, deadline: None }
     }
 }
 
@@ -80,8 +84,10 @@ pub struct ThreadRun {
     pub elapsed: Duration,
     /// Work units done by each PE.
     pub units: Vec<u64>,
-    /// The merged event stream ending with `end`, when recorded.
+    /// The merged event stream (ending with `end` unless timed out), when recorded.
     pub events: Option<Vec<Event>>,
+    /// The deadline passed before every PE learnt of termination.
+    pub timed_out: bool,
 }
 
 impl ThreadRun {
@@ -95,12 +101,14 @@ struct Shared<T> {
     boxes: Vec<Mailbox<T>>,
     seq: TraceSeq,
     start: Instant,
+    deadline: Option<Instant>,
     pes: u32,
 }
 
 struct Done {
     units: u64,
     batches: Option<Vec<(u64, Vec<Event>)>>,
+    timed_out: bool,
 }
 
 /// Runs `root` (given to PE 0, or split among the PEs with
@@ -114,7 +122,8 @@ where
     assert!(cfg.pes >= 1 && cfg.dt >= 1, "need P >= 1 and Δt >= 1, got {cfg:?}");
     let start = Instant::now();
     let boxes = (0..cfg.pes).map(|_| Mailbox::new(cfg.mutant)).collect();
-    let shared = Arc::new(Shared { boxes, seq: TraceSeq::new(0), start, pes: cfg.pes });
+    let deadline = cfg.deadline.filter(|_| !cfg!(loom)).map(|d| start + d);
+    let shared = Arc::new(Shared { boxes, seq: TraceSeq::new(0), start, deadline, pes: cfg.pes });
     let workers: Vec<_> = (0..cfg.pes)
         .zip(assign(root, cfg.pes, cfg.initial_split))
         .map(|(me, (part, share))| Worker::new(me, make(me), cfg, shared.clone()).started(part, share))
@@ -124,8 +133,9 @@ where
         handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect();
     let elapsed = start.elapsed();
     let units = done.iter().map(|d| d.units).collect();
-    let events = cfg.record.then(|| merge(done.into_iter().filter_map(|d| d.batches).collect()));
-    ThreadRun { elapsed, units, events }
+    let timed_out = done.iter().any(|d| d.timed_out);
+    let events = cfg.record.then(|| merge(done.into_iter().filter_map(|d| d.batches).collect(), !timed_out));
+    ThreadRun { elapsed, units, events, timed_out }
 }
 
 struct Worker<T, B, D> {
@@ -180,16 +190,21 @@ where
     }
 
     fn run(mut self) -> Done {
-        while !self.pe.terminated() {
+        let deadline = self.shared.deadline;
+        let mut timed_out = false;
+        while !self.pe.terminated() && !timed_out {
             if self.pe.has_work() {
                 self.slice();
+                timed_out = deadline.is_some_and(|d| Instant::now() >= d);
             } else {
-                let env = self.shared.boxes[self.me as usize].pop_blocking();
-                self.deliver(env);
+                match self.shared.boxes[self.me as usize].pop_blocking(deadline) {
+                    Some(env) => self.deliver(env),
+                    None => timed_out = true,
+                }
             }
         }
         self.flush();
-        Done { units: self.units, batches: self.rec.map(Recorder::into_batches) }
+        Done { units: self.units, batches: self.rec.map(Recorder::into_batches), timed_out }
     }
 
     /// One work slice of Δt units, the messages that came meanwhile, then a

@@ -45,6 +45,8 @@ pub enum Stop {
     /// Model time would have passed [`END_OF_TIME`] (the run is too long
     /// for the simulator's clock).
     TimeOverflow,
+    /// A threaded run's wall-clock deadline passed before termination spread.
+    Deadline,
 }
 
 impl Outcome {

@@ -1,6 +1,7 @@
 //! Tests of the simulator, the reference protocols and the checker: every
 //! property on random scenarios, determinism, the mutants, traces.
 
+mod campaign;
 mod mutants;
 mod properties;
 mod registry;
