@@ -37,8 +37,8 @@ const THREADS_DEADLINE: Duration = Duration::from_secs(5);
 /// Simulated runs per balancer × detector.
 fn runs_per_pair(p: Profile) -> u32 {
     match p {
-        Profile::Quick => 40,
-        Profile::Full => 400,
+        Profile::Quick => 200,
+        Profile::Full => 2000,
     }
 }
 
