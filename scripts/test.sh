@@ -22,6 +22,9 @@ cargo test --release
 step "loom, quick profile (scripts/loom.sh --quick)"
 bash scripts/loom.sh --quick
 
+step "validating a user's own balancer (examples/own_balancer.rs)"
+cargo run --release -q --example own_balancer
+
 step "benchmarks compile"
 cargo bench --no-run -q
 

@@ -14,6 +14,9 @@
 //! - `loom`, `spin`, `coq` ([`external`]): the loom suite, the models and
 //!   the proofs, when the tools and the repository's files are there.
 //!
+//! [`user::check_balancer`] runs the swarm and threads layers on a user's
+//! own balancer, in-process.
+//!
 //! With a mutant ([`Options::mutant`]) the campaign checks the mutant as
 //! the implementation under test: every layer where it acts runs it, and
 //! the campaign must fail.
@@ -22,6 +25,7 @@ pub mod adequacy;
 pub mod bounds;
 pub mod external;
 pub mod swarm;
+pub mod user;
 
 use std::time::Instant;
 

@@ -57,11 +57,17 @@ pub fn simulate(o: &Options, progress: &dyn Progress) -> Vec<Case> {
             skipped.push(Case::skip("simulate", label, why));
             continue;
         }
-        let named = (0..runs_per_pair(o.profile)).map(|i| (format!("{label}/#{i}"), swarm_spec(o, b, d, i)));
-        jobs.extend(named.filter(|(name, _)| o.selects("simulate", name)));
+        jobs.extend(swarm_specs(o, &label, b, d));
     }
-    jobs.extend(regressions(o).into_iter().filter(|(name, _)| o.selects("simulate", name)));
-    checked("simulate", jobs, progress, skipped)
+    jobs.extend(regressions(o));
+    jobs.retain(|(name, _)| o.selects("simulate", name));
+    checked("simulate", jobs, progress, skipped, &|s| s.run(None))
+}
+
+/// The swarm of one pair, named `{label}/#i` (`b` builds the PEs unless
+/// the runner puts a user's balancer in its place).
+pub fn swarm_specs(o: &Options, label: &str, b: BalancerKind, d: DetectorKind) -> Vec<(String, RunSpec)> {
+    (0..runs_per_pair(o.profile)).map(|i| (format!("{label}/#{i}"), swarm_spec(o, label, b, d, i))).collect()
 }
 
 /// The regression corpus: the runs each mutant is shown failing on
@@ -85,50 +91,63 @@ pub fn threads(o: &Options, progress: &dyn Progress) -> Vec<Case> {
         let why = format!("mutant `{m}` may deadlock real threads: loom catches it (scripts/loom.sh)");
         return vec![Case::skip("threads", m.to_string(), why)];
     }
-    let pes: &[u32] = if o.profile == Profile::Full { &[2, 3, 4, 8] } else { &[2, 3, 4] };
     let mut jobs = Vec::new();
     let mut skipped = Vec::new();
     for (b, d) in pairs() {
-        if let Some(why) = o.mutant.and_then(|m| m.not_applicable(b, d, true)) {
-            skipped.push(Case::skip("threads", format!("{b}/{d}"), why));
-            continue;
-        }
-        for (&p, w) in
-            pes.iter().flat_map(|p| ["uts:default", "synthetic:size=20000,atomic=1,split=uniform"].map(|w| (p, w)))
-        {
-            let seed = derive_seed(o.seed, &format!("threads/{b}/{d}/{p}/{w}"), 0);
-            let deadline = Some(THREADS_DEADLINE);
-            let cfg = ThreadConfig { pes: p, seed, dt: 16, initial_split: p == 3, deadline, ..ThreadConfig::default() };
-            let spec = spec(w, protocols(b, d, o.mutant, None), Driver::Threads(cfg));
-            jobs.push((format!("{b}/{d}/P={p}/{w}"), spec));
+        match o.mutant.and_then(|m| m.not_applicable(b, d, true)) {
+            Some(why) => skipped.push(Case::skip("threads", format!("{b}/{d}"), why)),
+            None => jobs.extend(thread_specs(o, &format!("{b}/{d}"), b, d)),
         }
     }
     jobs.retain(|(name, _)| o.selects("threads", name));
-    checked("threads", jobs, progress, skipped)
+    checked("threads", jobs, progress, skipped, &|s| s.run(None))
 }
 
-/// Runs the specs in parallel, one case each, after the skipped ones.
-fn checked(
+/// The threaded runs of one pair, named `{label}/P=…/workload`.
+pub fn thread_specs(o: &Options, label: &str, b: BalancerKind, d: DetectorKind) -> Vec<(String, RunSpec)> {
+    let pes: &[u32] = if o.profile == Profile::Full { &[2, 3, 4, 8] } else { &[2, 3, 4] };
+    let workloads = ["uts:default", "synthetic:size=20000,atomic=1,split=uniform"];
+    let runs = pes.iter().flat_map(|&p| workloads.map(|w| (p, w)));
+    runs.map(|(p, w)| {
+        let seed = derive_seed(o.seed, &format!("threads/{label}/{p}/{w}"), 0);
+        let deadline = Some(THREADS_DEADLINE);
+        let cfg = ThreadConfig { pes: p, seed, dt: 16, initial_split: p == 3, deadline, ..ThreadConfig::default() };
+        (format!("{label}/P={p}/{w}"), spec(w, protocols(b, d, o.mutant, None), Driver::Threads(cfg)))
+    })
+    .collect()
+}
+
+/// Runs a spec: the references' own PEs, or a user's balancer in their place.
+pub type Runner<'a> = dyn Fn(&RunSpec) -> std::io::Result<RunResult> + Sync + 'a;
+
+/// Runs the specs in parallel with `runner`, one case each, after the skipped ones.
+pub fn checked(
     layer: &'static str,
     jobs: Vec<(String, RunSpec)>,
     progress: &dyn Progress,
     skipped: Vec<Case>,
+    runner: &Runner,
 ) -> Vec<Case> {
     progress.start(layer, jobs.len() + skipped.len());
     skipped.iter().for_each(|c| progress.done(layer, c));
     let run = |(name, spec): &(String, RunSpec)| {
-        let case = run_case(layer, name.clone(), spec);
+        let case = run_case_with(layer, name.clone(), spec, runner);
         progress.done(layer, &case);
         case
     };
     skipped.into_iter().chain(parallel(&jobs, run)).collect()
 }
 
-/// One checked run as a case.
+/// One checked run of the references as a case.
 pub fn run_case(layer: &'static str, name: String, spec: &RunSpec) -> Case {
+    run_case_with(layer, name, spec, &|s| s.run(None))
+}
+
+/// One checked run by `runner` as a case.
+pub fn run_case_with(layer: &'static str, name: String, spec: &RunSpec, runner: &Runner) -> Case {
     let start = Instant::now();
     let replay = Some(spec.replay());
-    let result = match spec.run(None) {
+    let result = match runner(spec) {
         Ok(r) => r,
         Err(e) => {
             return Case { verdict: Verdict::Fail, detail: format!("I/O error: {e}"), ..Case::skip(layer, name, "") }
@@ -170,9 +189,10 @@ fn spec(workload: &str, protocols: Protocols, driver: Driver) -> RunSpec {
     RunSpec { workload, split: Default::default(), protocols, driver }
 }
 
-/// Run `i` of the swarm for `b` + `d`: workload and machine drawn from its seed.
-pub fn swarm_spec(o: &Options, b: BalancerKind, d: DetectorKind, i: u32) -> RunSpec {
-    let seed = derive_seed(o.seed, &format!("swarm/{b}/{d}"), i);
+/// Run `i` of the swarm `label` for `b` + `d`: workload and machine drawn
+/// from its seed.
+fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32) -> RunSpec {
+    let seed = derive_seed(o.seed, &format!("swarm/{label}"), i);
     let mut rng = stream(seed, 0, Purpose::Protocol);
     let sim = machine(&mut rng, seed, o.profile);
     let base = *WORKLOADS.choose(&mut rng).expect("workloads");

@@ -34,22 +34,66 @@ impl Protocols {
         match self.balancer {
             BalancerKind::RandomPolling => {
                 let (rules, limit) = (seams::polling(self.mutant), self.queue_limit);
-                self.with_detector(driver, move || RandomPolling::<Task>::new(rules, limit))
+                self.with_balancer(driver, move |_| RandomPolling::<Task>::new(rules, limit))
             }
         }
     }
 
-    fn with_detector<V, B>(&self, driver: V, balancer: impl Fn() -> B) -> V::Output
+    /// Hands `driver` the constructor of PEs that run `balancer` (PE number
+    /// → balancer state: a user's balancer, say) with this run's detector.
+    pub fn with_balancer<V, B>(&self, driver: V, balancer: impl Fn(PeId) -> B) -> V::Output
     where
         V: Drive,
         B: Balancer<Task = Task> + Send + 'static,
     {
         let (energy, waves) = (seams::energy(self.mutant), seams::four_counter(self.mutant));
         match self.detector {
-            DetectorKind::Energy => driver.drive(|_| Pe::new(balancer(), Energy::new(false, energy))),
-            DetectorKind::EnergyTree => driver.drive(|_| Pe::new(balancer(), Energy::new(true, energy))),
-            DetectorKind::FourCounter => driver.drive(|_| Pe::new(balancer(), FourCounter::new(waves))),
+            DetectorKind::Energy => driver.drive(|i| Pe::new(balancer(i), Energy::new(false, energy))),
+            DetectorKind::EnergyTree => driver.drive(|i| Pe::new(balancer(i), Energy::new(true, energy))),
+            DetectorKind::FourCounter => driver.drive(|i| Pe::new(balancer(i), FourCounter::new(waves))),
         }
+    }
+}
+
+/// What builds a run's PEs: the registry's [`Protocols`], or a user's
+/// balancer with a registry detector ([`UserBalancer`]).
+pub trait Compose {
+    /// The balancer's name (in the trace header).
+    fn balancer_name(&self) -> String;
+    /// Hands `driver` the constructor of the run's PEs.
+    fn compose<V: Drive>(&self, protocols: &Protocols, driver: V) -> V::Output;
+}
+
+impl Compose for BalancerKind {
+    fn balancer_name(&self) -> String {
+        self.to_string()
+    }
+
+    fn compose<V: Drive>(&self, protocols: &Protocols, driver: V) -> V::Output {
+        Protocols { balancer: *self, ..*protocols }.drive(driver)
+    }
+}
+
+/// A user's balancer under test (any [`Balancer`] over lbcheck's
+/// workloads), run with the detectors and drivers of the references.
+pub struct UserBalancer<F> {
+    /// Its name, for headers and reports.
+    pub name: String,
+    /// PE number → the PE's initial balancer state.
+    pub make: F,
+}
+
+impl<B, F> Compose for UserBalancer<F>
+where
+    B: Balancer<Task = Task> + Send + 'static,
+    F: Fn(PeId) -> B,
+{
+    fn balancer_name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn compose<V: Drive>(&self, protocols: &Protocols, driver: V) -> V::Output {
+        protocols.with_balancer(driver, &self.make)
     }
 }
 

@@ -39,7 +39,7 @@ mod run;
 mod session;
 mod spec;
 
-pub use compose::{Drive, Protocols};
+pub use compose::{Compose, Drive, Protocols, UserBalancer};
 pub use driver::{Driver, DriverKind};
 pub use run::{reference, RunResult};
 pub use spec::RunSpec;

@@ -5,12 +5,12 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use super::compose::Drive;
+use super::compose::{Compose, Drive};
 use super::driver::Driver;
 use super::session::Session;
 use super::spec::RunSpec;
 use crate::check::{CheckReport, Reference};
-use crate::event::Event;
+use crate::event::{Event, TraceHeader};
 use crate::problem::dfs::Strategy;
 use crate::problem::{sequential, Task, Workload};
 use crate::protocol::{Balancer, Detector, Pe, PeId};
@@ -53,19 +53,31 @@ impl RunSpec {
         trace: Option<&mut dyn Write>,
         observe: &mut dyn FnMut(&Event),
     ) -> io::Result<RunResult> {
+        self.run_composed(&self.protocols.balancer, trace, observe)
+    }
+
+    /// [`RunSpec::run_observed`] with the PEs built by `pes` (a user's
+    /// balancer, say) in place of `protocols.balancer`.
+    pub fn run_composed(
+        &self,
+        pes: &impl Compose,
+        trace: Option<&mut dyn Write>,
+        observe: &mut dyn FnMut(&Event),
+    ) -> io::Result<RunResult> {
         let started = Instant::now();
         let reference = reference(&self.workload, self.split);
         let reference_wall = started.elapsed();
-        let mut session = Session::new(&self.header(), reference, trace)?;
+        let header = TraceHeader { balancer: pes.balancer_name(), ..self.header() };
+        let mut session = Session::new(&header, reference, trace)?;
         let mut sink = |e: &Event| {
             session.event(e);
             observe(e);
         };
         let started = Instant::now();
         let (outcome, units) = match &self.driver {
-            Driver::Sim(cfg) => (self.simulate(cfg, &mut sink), None),
+            Driver::Sim(cfg) => (self.simulate(pes, cfg, &mut sink), None),
             Driver::Threads(cfg) => {
-                let run = self.threads(cfg, true);
+                let run = self.threads(pes, cfg, true);
                 let mut outcome = replay_events(run.events.as_deref().unwrap_or_default(), &mut sink);
                 if run.timed_out {
                     outcome.stop = Stop::Deadline;
@@ -82,20 +94,20 @@ impl RunSpec {
     /// run` without `--check`). `None` for the simulator, which always checks.
     pub fn run_unchecked(&self) -> Option<ThreadRun> {
         match &self.driver {
-            Driver::Threads(cfg) => Some(self.threads(cfg, false)),
+            Driver::Threads(cfg) => Some(self.threads(&self.protocols.balancer, cfg, false)),
             Driver::Sim(_) => None,
         }
     }
 
-    fn simulate(&self, cfg: &SimConfig, sink: &mut dyn FnMut(&Event)) -> Outcome {
+    fn simulate(&self, pes: &impl Compose, cfg: &SimConfig, sink: &mut dyn FnMut(&Event)) -> Outcome {
         let mut by_value = |e: Event| sink(&e);
         let root = self.workload.root(self.split);
-        self.protocols.drive(SimDrive { cfg, root, sink: &mut by_value })
+        pes.compose(&self.protocols, SimDrive { cfg, root, sink: &mut by_value })
     }
 
-    fn threads(&self, cfg: &ThreadConfig, record: bool) -> ThreadRun {
+    fn threads(&self, pes: &impl Compose, cfg: &ThreadConfig, record: bool) -> ThreadRun {
         let cfg = ThreadConfig { record, mutant: self.mutant(), ..*cfg };
-        self.protocols.drive(ThreadsDrive { cfg, root: self.workload.root(self.split) })
+        pes.compose(&self.protocols, ThreadsDrive { cfg, root: self.workload.root(self.split) })
     }
 }
 
