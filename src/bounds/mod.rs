@@ -9,12 +9,16 @@
 //!   tail vs bound, t-based upper confidence bounds, the trend test.
 //! - [`plan`], [`suite`], [`observe`]: the quick and full profiles, the
 //!   simulated runs and what they measure.
+//! - [`twosample`], [`compare`]: Mann–Whitney tests of a user's batch of
+//!   runs against the reference's (`lbcheck compare`).
 //! - [`claims`]: the claims checked on those runs, each with its α, the
 //!   fitted constants and the verdicts `lbcheck bounds` prints.
 
 pub mod claims;
+pub mod compare;
 pub mod observe;
 pub mod papers;
 pub mod plan;
 pub mod stats;
 pub mod suite;
+pub mod twosample;

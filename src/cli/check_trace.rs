@@ -36,7 +36,7 @@ pub fn run(a: CheckTraceArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The sequential reference of the trace's workload.
-fn reference_of(h: &TraceHeader) -> Result<Reference, String> {
+pub fn reference_of(h: &TraceHeader) -> Result<Reference, String> {
     let w = h.workload.parse().map_err(|e| format!("header workload: {e}"))?;
     let split = h.split.parse().map_err(|e| format!("header split: {e}"))?;
     Ok(reference(&w, split))

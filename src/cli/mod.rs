@@ -4,10 +4,12 @@ mod args;
 mod bounds;
 mod check;
 mod check_trace;
+mod compare;
 mod list;
 mod mutants;
 mod output;
 mod run;
+mod shell;
 mod simulate;
 mod tree;
 
@@ -37,6 +39,8 @@ enum Command {
     CheckTrace(check_trace::CheckTraceArgs),
     /// List the deliberately broken variants and the checker that catches each.
     Mutants(mutants::MutantsArgs),
+    /// Compare a batch of traces with the reference on the same configuration (two-sample tests at a stated α).
+    Compare(compare::CompareArgs),
     /// List the registry: balancers, detectors, machines, drivers, workloads, mutants (shipping and planned).
     List(list::ListArgs),
     /// Statistical tests of a balancer against the papers' bounds (T_par, generation depth, queues, traffic).
@@ -53,6 +57,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::CheckTrace(a) => check_trace::run(a),
         Command::Mutants(a) => mutants::run(a),
         Command::List(a) => list::run(a),
+        Command::Compare(a) => compare::run(a),
         Command::Bounds(a) => bounds::run(a),
     }
 }

@@ -49,7 +49,7 @@ pub struct SimulateArgs {
 }
 
 pub fn run(a: SimulateArgs) -> anyhow::Result<ExitCode> {
-    let spec = a.run.spec(Driver::Sim(sim_config(&a)?))?;
+    let spec = spec(&a)?;
     a.run.note_uncaught(Catcher::Run);
     let result = output::checked_run(&spec, a.run.trace.as_deref())?;
     report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human);
@@ -60,6 +60,24 @@ pub fn run(a: SimulateArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{note}");
     }
     Ok(verdicts::exit_code(&result.check, Some(&spec.replay())))
+}
+
+/// The run `simulate` arguments describe, validated.
+pub fn spec(a: &SimulateArgs) -> anyhow::Result<RunSpec> {
+    a.run.spec(Driver::Sim(sim_config(a)?))
+}
+
+/// The run `simulate WORDS` (a command line without the program name)
+/// describes, e.g. for `compare --against`.
+pub fn spec_of_words(words: &[String]) -> anyhow::Result<RunSpec> {
+    #[derive(clap::Parser)]
+    struct Simulate {
+        #[command(flatten)]
+        args: SimulateArgs,
+    }
+    let argv = std::iter::once("simulate".to_string()).chain(words.iter().cloned());
+    let parsed = <Simulate as clap::Parser>::try_parse_from(argv).map_err(|e| anyhow::anyhow!("{e}"))?;
+    spec(&parsed.args)
 }
 
 fn stop_note(spec: &RunSpec, outcome: &lbcheck::sim::Outcome) -> Option<String> {

@@ -11,6 +11,7 @@
 
 pub mod bounds;
 pub mod campaign;
+pub mod compare;
 pub mod html;
 pub mod junit;
 pub mod listing;

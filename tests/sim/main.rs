@@ -2,6 +2,7 @@
 //! property on random scenarios, determinism, the mutants, traces.
 
 mod campaign;
+mod compare;
 mod mutants;
 mod properties;
 mod registry;
