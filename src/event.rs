@@ -50,6 +50,14 @@ pub struct TraceHeader {
     /// other implementations; checking never depends on it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<Box<RunParams>>,
+    /// The expected fingerprint of all the work (the string form of
+    /// [`Fingerprint`]), for a workload lbcheck cannot run itself
+    /// (`workload: "custom"`); when present it is the reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
+    /// The expected work units; must agree with `fingerprint`'s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub units: Option<u64>,
 }
 
 /// The header's record of how lbcheck made a run: driver, seed, machine
@@ -346,6 +354,10 @@ pub fn read_trace(r: impl BufRead) -> Result<Vec<(usize, Event)>, TraceError> {
     let mut out = Vec::new();
     for (i, line) in r.lines().enumerate() {
         let line = line?;
+        if line.trim().is_empty() {
+            let why = "blank line (a trace has one JSON event per line and no blank lines)".to_string();
+            return Err(TraceError::Parse { line: i + 1, why });
+        }
         let event = serde_json::from_str(&line).map_err(|e| TraceError::Parse { line: i + 1, why: e.to_string() })?;
         out.push((i + 1, event));
     }
@@ -370,6 +382,14 @@ mod tests {
         events.iter().for_each(|e| write_event(&mut buf, e).unwrap());
         let back: Vec<Event> = read_trace(&buf[..]).unwrap().into_iter().map(|(_, e)| e).collect();
         assert_eq!(back, events);
+    }
+
+    #[test]
+    fn blank_lines_are_named_as_such() {
+        match read_trace("{\"ev\":\"end\",\"t\":1}\n\n".as_bytes()) {
+            Err(TraceError::Parse { line: 2, why }) => assert!(why.starts_with("blank line"), "{why}"),
+            other => panic!("expected a blank-line error on line 2, got {other:?}"),
+        }
     }
 
     #[test]

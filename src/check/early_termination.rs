@@ -1,6 +1,8 @@
 //! `no_early_termination` (safety of termination detection, 001 §2 and
 //! 003 §14.7.4): at every `announce` and every `terminated` event, no PE
-//! holds work and no work message is in flight.
+//! holds work and no work message is in flight; and after the first
+//! `announce` no PE does work, becomes busy or splits (a PE that logged
+//! `idle` too early and worked on would otherwise pass).
 //!
 //! A PE holds work from a `busy` event — or from the `recv` of a `work`
 //! message, which may come just before the `busy` — until its next `idle`.
@@ -17,6 +19,8 @@ pub(super) struct NoEarlyTermination {
     holding: usize,
     work_in_flight: HashSet<u64>,
     checked: u64,
+    /// Line of the first `announce`.
+    announced: Option<usize>,
     violation: Option<(usize, String)>,
 }
 
@@ -28,6 +32,7 @@ impl NoEarlyTermination {
             holding: 0,
             work_in_flight: HashSet::default(),
             checked: 0,
+            announced: None,
             violation: None,
         }
     }
@@ -49,6 +54,13 @@ impl NoEarlyTermination {
             return;
         }
         let why = format!("line {line}: {what} while {}", self.describe());
+        self.violation = Some((line, why));
+    }
+
+    /// PE `pe` did `what` at `line`: a violation after the announcement.
+    fn active(&mut self, line: usize, pe: u32, what: &str, t: u64) {
+        let Some(at) = self.announced.filter(|_| self.violation.is_none()) else { return };
+        let why = format!("line {line}: PE {pe} {what} at t={t}, after termination was announced (line {at})");
         self.violation = Some((line, why));
     }
 
@@ -76,7 +88,15 @@ impl Property for NoEarlyTermination {
 
     fn observe(&mut self, line: usize, e: &Event) {
         match *e {
-            Event::Busy { pe, .. } => self.set_holds(pe, true),
+            Event::Work { t, pe, .. } => self.active(line, pe, "did work", t),
+            Event::Split { t, pe, .. } => self.active(line, pe, "split its subproblem", t),
+            _ => {}
+        }
+        match *e {
+            Event::Busy { t, pe } => {
+                self.active(line, pe, "became busy", t);
+                self.set_holds(pe, true);
+            }
             Event::Idle { pe, .. } => self.set_holds(pe, false),
             Event::Send { id, kind: Kind::Work, .. } => {
                 self.work_in_flight.insert(id);
@@ -85,7 +105,10 @@ impl Property for NoEarlyTermination {
                 self.work_in_flight.remove(&id);
                 self.set_holds(pe, true);
             }
-            Event::Announce { t, pe } => self.check(line, format!("PE {pe} announced termination at t={t}")),
+            Event::Announce { t, pe } => {
+                self.check(line, format!("PE {pe} announced termination at t={t}"));
+                self.announced = self.announced.or(Some(line));
+            }
             Event::Terminated { t, pe } => self.check(line, format!("PE {pe} terminated at t={t}")),
             _ => {}
         }
@@ -125,6 +148,19 @@ mod tests {
             v.detail,
             format!("line {}: PE 0 announced termination at t=5 while 2 PEs hold work (PE 0, 1)", line_of(i + 1))
         );
+    }
+
+    /// A PE that logged `idle` too early and worked on after the
+    /// announcement (its work is still counted, so work is conserved).
+    #[test]
+    fn work_after_the_announcement_fails() {
+        let mut events = single_pe();
+        let announce = position(&events, |e| matches!(e, Event::Announce { .. }));
+        let w = events.remove(1); // the work, logged after idle and announce instead
+        events.insert(announce, w);
+        let at = position(&events, |e| matches!(e, Event::Work { .. }));
+        let v = assert_fails(NAME, &run(1, events), Some(line_of(at)));
+        assert!(v.detail.contains("PE 0 did work at t=10, after termination was announced"), "{}", v.detail);
     }
 
     #[test]

@@ -30,7 +30,7 @@
 //! let header = TraceHeader {
 //!     version: TRACE_VERSION, pes: 1, workload: "w".into(), split: "s".into(),
 //!     balancer: "b".into(), detector: "d".into(), t_split: 1, clock: Default::default(),
-//!     run: None,
+//!     run: None, fingerprint: None, units: None,
 //! };
 //! let mut fp = Fingerprint::EMPTY;
 //! fp.add_range(0, 10);
@@ -82,6 +82,23 @@ pub const PROPERTIES: [&str; 7] = [
     requests::RequestsAnswered::NAME,
     lower_bound::LowerBound::NAME,
 ];
+
+/// What property `name` checks: its file's documentation, as text (`None`
+/// for an unknown name). `lbcheck check-trace --explain NAME` prints it.
+pub fn explain(name: &str) -> Option<String> {
+    let source = match name {
+        "trace_well_formed" => include_str!("wellformed.rs"),
+        "work_conserved" => include_str!("work.rs"),
+        "energy_conserved" => include_str!("energy.rs"),
+        "no_early_termination" => include_str!("early_termination.rs"),
+        "termination_detected" => include_str!("termination.rs"),
+        "requests_answered" => include_str!("requests.rs"),
+        "lower_bound" => include_str!("lower_bound.rs"),
+        _ => return None,
+    };
+    let doc = source.lines().map_while(|l| l.strip_prefix("//!")).map(|l| l.strip_prefix(' ').unwrap_or(l));
+    Some(doc.collect::<Vec<_>>().join("\n").replace("[`", "`").replace("`]", "`") + "\n")
+}
 
 /// What the sequential run of the workload did (computed by the caller).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -318,6 +335,15 @@ mod tests {
         assert!(v.detail.contains("must be the `header`"), "{}", v.detail);
         assert!(!r.all_pass());
         assert!(!check_events(&[], |_| unreachable!()).unwrap().all_pass());
+    }
+
+    #[test]
+    fn every_property_is_explained() {
+        for name in PROPERTIES {
+            let text = explain(name).unwrap_or_else(|| panic!("{name} has no explanation"));
+            assert!(text.starts_with(&format!("`{name}`")), "{name}: {text}");
+        }
+        assert_eq!(explain("nope"), None);
     }
 
     #[test]

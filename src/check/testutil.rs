@@ -17,6 +17,8 @@ pub fn header(pes: u32) -> TraceHeader {
         t_split: 1,
         clock: Default::default(),
         run: None,
+        fingerprint: None,
+        units: None,
     }
 }
 

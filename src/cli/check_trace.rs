@@ -7,44 +7,63 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use lbcheck::check::{check_events, Reference};
+use lbcheck::check::{check_events, explain, Reference, PROPERTIES};
 use lbcheck::event::{read_trace, Event, TraceHeader};
-use lbcheck::harness::{reference, RunSpec};
+use lbcheck::harness::{reference_of_header, RunSpec};
 use lbcheck::report::{self, verdicts};
 use serde_json::json;
 
 #[derive(Args, Debug)]
 pub struct CheckTraceArgs {
-    /// A trace in lbcheck's JSON Lines format (see `lbcheck::event`).
-    file: String,
+    /// A trace in lbcheck's JSON Lines format (README "Trace format").
+    #[arg(required_unless_present = "explain")]
+    file: Option<String>,
+    /// Print what property PROPERTY checks, and exit.
+    #[arg(long, value_name = "PROPERTY", value_parser = clap::builder::PossibleValuesParser::new(PROPERTIES))]
+    explain: Option<String>,
+    /// The expected fingerprint of all the work (UNITS-HEX48, as `lbcheck
+    /// tree` prints it): the reference instead of the header's workload
+    /// (needed for a `custom` workload without a `fingerprint` in its header).
+    #[arg(long, value_name = "FINGERPRINT")]
+    expect_fingerprint: Option<String>,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(a: CheckTraceArgs) -> anyhow::Result<ExitCode> {
-    let file = File::open(&a.file).with_context(|| format!("cannot open {}", a.file))?;
-    let events = read_trace(BufReader::new(file)).with_context(|| format!("{} is not a valid trace", a.file))?;
-    let report = check_events(&events, reference_of).map_err(anyhow::Error::msg)?;
-    let replay = replay_of(events.first().map(|(_, e)| e))?;
+    if let Some(name) = &a.explain {
+        print!("{}", explain(name).unwrap_or_default());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let path = a.file.as_deref().unwrap_or_default();
+    let file = File::open(path).with_context(|| format!("cannot open {path}"))?;
+    let events = read_trace(BufReader::new(file)).with_context(|| format!("{path} is not a valid trace"))?;
+    let expected = a.expect_fingerprint.as_deref();
+    let report = check_events(&events, |h| reference_of_header(h, expected)).map_err(anyhow::Error::msg)?;
+    let replay = replay_of(events.first().map(|(_, e)| e));
     let out = json!({
-        "trace": a.file, "events": events.len(), "properties": report.properties, "metrics": report.metrics,
+        "trace": path, "events": events.len(), "properties": report.properties, "metrics": report.metrics,
         "t_par": report.metrics.t_par, "t_seq": report.metrics.t_seq, "replay": replay,
     });
     report::print(&out, a.json, report::run::human);
     Ok(verdicts::exit_code(&report, replay.as_deref()))
 }
 
-/// The sequential reference of the trace's workload.
+/// The reference of a trace: its header's fingerprint, or its workload's sequential run.
 pub fn reference_of(h: &TraceHeader) -> Result<Reference, String> {
-    let w = h.workload.parse().map_err(|e| format!("header workload: {e}"))?;
-    let split = h.split.parse().map_err(|e| format!("header split: {e}"))?;
-    Ok(reference(&w, split))
+    reference_of_header(h, None)
 }
 
-/// The command that replays the run of an lbcheck trace (`None` for other traces).
-fn replay_of(first: Option<&Event>) -> anyhow::Result<Option<String>> {
-    let Some(Event::Header(h)) = first else { return Ok(None) };
-    let spec = RunSpec::from_header(h).map_err(anyhow::Error::msg).context("line 1")?;
-    Ok(spec.map(|s| s.replay()))
+/// The command that replays the run of an lbcheck trace (`None` for other
+/// traces, and, with a note, for a `run` record that does not describe a run).
+fn replay_of(first: Option<&Event>) -> Option<String> {
+    let Some(Event::Header(h)) = first else { return None };
+    match RunSpec::from_header(h) {
+        Ok(spec) => spec.map(|s| s.replay()),
+        Err(why) => {
+            eprintln!("note: no replay command: line 1: {why}");
+            None
+        }
+    }
 }

@@ -12,7 +12,7 @@ use super::spec::RunSpec;
 use crate::check::{CheckReport, Reference};
 use crate::event::{Event, TraceHeader};
 use crate::problem::dfs::Strategy;
-use crate::problem::{sequential, Task, Workload};
+use crate::problem::{sequential, Fingerprint, Task, Workload};
 use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::runtime::threads::{self, ThreadConfig, ThreadRun};
 use crate::sim::{self, Outcome, SimConfig, Stop};
@@ -39,6 +39,33 @@ pub struct RunResult {
 pub fn reference(workload: &Workload, split: Strategy) -> Reference {
     let seq = sequential::run(workload.root(split));
     Reference { fp: seq.log.fp, t_seq: seq.work }
+}
+
+/// The reference a trace is checked against: the expected fingerprint
+/// given for it (`expected`, from the command line, else the header's
+/// `fingerprint`, with `units` if given agreeing), else the sequential run
+/// of the header's workload. A `custom` workload needs the fingerprint.
+pub fn reference_of_header(h: &TraceHeader, expected: Option<&str>) -> Result<Reference, String> {
+    if let Some(fp) = expected.or(h.fingerprint.as_deref()) {
+        let fp = Fingerprint::parse(fp)
+            .ok_or_else(|| format!("fingerprint `{fp}` is not UNITS-HEX48 (the form of `lbcheck tree`)"))?;
+        if h.units.is_some_and(|u| u != fp.units) && expected.is_none() {
+            return Err(format!(
+                "header `units` = {} disagrees with its `fingerprint` ({} units)",
+                h.units.unwrap_or(0),
+                fp.units
+            ));
+        }
+        return Ok(Reference { fp, t_seq: fp.units });
+    }
+    if h.workload == "custom" || h.workload.starts_with("custom:") {
+        return Err(
+            "a `custom` workload needs the expected `fingerprint` in the header (or --expect-fingerprint)".into()
+        );
+    }
+    let w: Workload = h.workload.parse().map_err(|e| format!("header workload: {e}"))?;
+    let split = h.split.parse().map_err(|e| format!("header split: {e}"))?;
+    Ok(reference(&w, split))
 }
 
 impl RunSpec {

@@ -60,6 +60,8 @@ impl RunSpec {
             t_split,
             clock,
             run: Some(Box::new(self.run_params())),
+            fingerprint: None,
+            units: None,
         }
     }
 

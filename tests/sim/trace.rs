@@ -96,3 +96,46 @@ fn small_run_json_snapshot() {
     }
     insta::assert_json_snapshot!(v);
 }
+
+#[test]
+fn explain_prints_what_a_property_checks() {
+    let (code, out, err) = lbcheck(&["check-trace", "--explain", "no_early_termination"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("`no_early_termination`") && out.contains("after the first"), "{out}");
+    let (code, _, err) = lbcheck(&["check-trace", "--explain", "nope"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// A workload lbcheck cannot run (`custom`) is checked against the
+/// fingerprint its header (or `--expect-fingerprint`) gives: the right one
+/// passes, a wrong one fails `work_conserved`, none is bad input.
+#[test]
+fn a_custom_workload_is_checked_against_its_fingerprint() {
+    let path = write_trace("custom", &[]);
+    let fp = |w: &str| {
+        let (_, out, _) = lbcheck(&["tree", w, "--json"]);
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["fingerprint"].as_str().unwrap().to_string()
+    };
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let custom = |extra: &str| {
+        let mut h: serde_json::Value = serde_json::from_str(header).unwrap();
+        h.as_object_mut().unwrap().remove("run");
+        h["workload"] = "custom".into();
+        let h = h.to_string();
+        let h = if extra.is_empty() { h } else { format!("{},{extra}}}", &h[..h.len() - 1]) };
+        std::fs::write(&path, format!("{h}\n{rest}")).unwrap();
+        lbcheck(&["check-trace", path.to_str().unwrap()])
+    };
+    let (code, out, err) = custom(&format!("\"fingerprint\":\"{}\"", fp("uts:default")));
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _, err) = custom(&format!("\"fingerprint\":\"{}\"", fp("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1")));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("FAILED work_conserved"), "{err}");
+    let (code, _, err) = custom("");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("needs the expected `fingerprint`"), "{err}");
+    let (code, _, err) = lbcheck(&["check-trace", path.to_str().unwrap(), "--expect-fingerprint", &fp("uts:default")]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::remove_file(path).ok();
+}
