@@ -20,7 +20,7 @@ fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
         format!("uts:args=-t 0 -b {} -q 0.2 -m 4 -r {}", u.int_in_range(1..=40u8)?, seed as i32),
         format!("loop:n={},cost=heavy,seed={seed}", u.int_in_range(1..=500u64)?),
     ];
-    let workload = u.choose(&workloads)?.parse().or(Err(arbitrary::Error::IncorrectFormat))?;
+    let workload: lbcheck::problem::Workload = u.choose(&workloads)?.parse().or(Err(arbitrary::Error::IncorrectFormat))?;
     let split = *u.choose(&[Strategy::BottomOne, Strategy::BottomHalf, Strategy::AllHalf, Strategy::Cutoff(2)])?;
     let detector = *u.choose(&[DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter])?;
     let a = u.int_in_range(1..=20u64)?;
@@ -34,9 +34,16 @@ fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
         latency: if u.arbitrary()? { Some((a, a + u.int_in_range(0..=30u64)?)) } else { None },
         slow: if u.arbitrary()? { Some((u.int_in_range(1..=4u32.min(pes))?, u.int_in_range(1..=8u64)?)) } else { None },
         initial_split: u.arbitrary()?,
-        max_steps: 5_000_000,
+        max_steps: 0, // set below from the workload's largest atomic item
         horizon: 0,
     };
+    // While one PE works an atomic item of T_atomic units, the others keep
+    // polling each other once per latency: budget for that (a heavy loop's
+    // 2^20-unit iteration at latency 1 needs millions of steps).
+    let t_atomic = workload.atomic_and_h().map_or(1, |(a, _)| a);
+    let min_latency = sim.latency.map_or(sim.t_rout, |(a, _)| a);
+    let slowest = sim.slow.map_or(1, |(_, f)| f);
+    let sim = SimConfig { max_steps: 5_000_000 + 4 * u64::from(pes) * t_atomic * slowest / min_latency, ..sim };
     let mut protocols = Protocols::new(BalancerKind::RandomPolling, detector);
     protocols.queue_limit = if u.arbitrary()? { Some(u.int_in_range(1..=4u32)?) } else { None };
     Ok(RunSpec { workload, split, protocols, driver: Driver::Sim(sim) })

@@ -90,7 +90,8 @@ pub fn loom_layer(o: &Options, progress: &dyn Progress) -> Vec<Case> {
                 None => summary,
             };
             let verdict = if ok { Verdict::Pass } else { Verdict::Fail };
-            let failed = if ok { vec![] } else { vec![format!("loom: {filter}")] };
+            let what = o.mutant.map_or("a reference interleaving", |m| m.entry().fails);
+            let failed = if ok { vec![] } else { vec![format!("{what} (loom: {filter})")] };
             let replay = Some(format!("bash scripts/loom.sh --quick  # or: cargo test --test loom_threads {filter}"));
             Case {
                 layer: "loom",

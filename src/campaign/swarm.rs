@@ -201,7 +201,15 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
         false => format!("{base},seed={}", rng.random_range(0..1000)),
     };
     let queue_limit = rng.random_bool(0.2).then(|| rng.random_range(1..=3));
-    spec(&workload, protocols(b, d, o.mutant, queue_limit), Driver::Sim(sim))
+    let mut spec = spec(&workload, protocols(b, d, o.mutant, queue_limit), Driver::Sim(sim));
+    // While one PE works an atomic item of T_atomic units the others keep
+    // polling once per latency: budget the steps for that.
+    let t_atomic = spec.workload.atomic_and_h().map_or(1, |(a, _)| a);
+    if let Driver::Sim(c) = &mut spec.driver {
+        let min_latency = c.latency.map_or(c.t_rout, |(a, _)| a);
+        c.max_steps += 4 * u64::from(c.pes) * t_atomic * 8 / min_latency;
+    }
+    spec
 }
 
 /// A machine drawn from `rng`: every parameter within its valid range.
