@@ -6,9 +6,12 @@
 //! until the `recv` of the same id. A driver reports one step of the
 //! protocol as several events at the same time (the sender's `energy` and
 //! the `send`, in either order; a `recv` and the receiver's `energy`), so the
-//! total is checked at the end of each time step — when an event with a
-//! later time comes, and at the end of the stream — from the first event
-//! that carries energy on. Streams without energy pass as not applicable.
+//! total is checked at the end of each step — at an event that starts a new
+//! step, and at the end of the stream — from the first event that carries
+//! energy on. A step is the events with one time `t`; with `clock` `ns` or
+//! `seq` (where every event may have its own `t`), consecutive events of one
+//! PE also belong to one step, so a sender logs its `send` and its `energy`
+//! update next to each other. Streams without energy pass as not applicable.
 //!
 //! Totals are kept incrementally, so an event costs O(1) dyadic operations
 //! whatever the number of PEs.
@@ -17,7 +20,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::{Metrics, Property, Verdict};
 use crate::base::Dyadic;
-use crate::event::Event;
+use crate::event::{Clock, Event};
 
 /// State of the `energy_conserved` check.
 pub(super) struct EnergyConserved {
@@ -29,15 +32,19 @@ pub(super) struct EnergyConserved {
     flight_total: Dyadic,
     /// True once an event carried energy.
     active: bool,
-    /// Time of the current step and the line of its latest event.
+    /// Time of the current step, its acting PE, and the line of its latest event.
     step_t: u64,
+    step_pe: Option<u32>,
     step_line: usize,
+    /// Consecutive events of one PE form one step (clocks `ns`, `seq`).
+    by_pe: bool,
     steps_checked: u64,
     violation: Option<(usize, String)>,
 }
 
-impl Default for EnergyConserved {
-    fn default() -> EnergyConserved {
+impl EnergyConserved {
+    /// For a trace whose times are in `clock`.
+    pub(super) fn new(clock: Clock) -> EnergyConserved {
         EnergyConserved {
             held: HashMap::default(),
             in_flight: HashMap::default(),
@@ -45,14 +52,19 @@ impl Default for EnergyConserved {
             flight_total: Dyadic::zero(),
             active: false,
             step_t: 0,
+            step_pe: None,
             step_line: 0,
+            by_pe: !clock.is_work(),
             steps_checked: 0,
             violation: None,
         }
     }
-}
 
-impl EnergyConserved {
+    /// True if `e` (by PE `pe`, at `t`) continues the current step.
+    fn same_step(&self, t: u64, pe: Option<u32>) -> bool {
+        t == self.step_t || (self.by_pe && pe.is_some() && pe == self.step_pe)
+    }
+
     /// Checks the total as of the end of the current time step.
     fn check_step(&mut self) {
         if !self.active || self.violation.is_some() {
@@ -105,6 +117,22 @@ impl EnergyConserved {
     }
 }
 
+/// The PE an event is an action of (`None` for waves and the end).
+fn acting_pe(e: &Event) -> Option<u32> {
+    match *e {
+        Event::Send { from, .. } => Some(from),
+        Event::Work { pe, .. }
+        | Event::Split { pe, .. }
+        | Event::Recv { pe, .. }
+        | Event::Busy { pe, .. }
+        | Event::Idle { pe, .. }
+        | Event::Energy { pe, .. }
+        | Event::Announce { pe, .. }
+        | Event::Terminated { pe, .. } => Some(pe),
+        Event::Header(_) | Event::Wave { .. } | Event::End { .. } => None,
+    }
+}
+
 impl Property for EnergyConserved {
     const NAME: &'static str = "energy_conserved";
 
@@ -112,10 +140,11 @@ impl Property for EnergyConserved {
         if let Event::Header(_) = e {
             return;
         }
-        if e.time() > self.step_t {
+        let pe = acting_pe(e);
+        if !self.same_step(e.time(), pe) {
             self.check_step();
-            self.step_t = e.time();
         }
+        (self.step_t, self.step_pe) = (e.time(), pe);
         self.apply(e);
         self.step_line = line;
     }
@@ -137,9 +166,26 @@ impl Property for EnergyConserved {
 mod tests {
     use super::super::testutil::*;
     use super::*;
-    use crate::event::Kind;
+    use crate::event::{Kind, TraceHeader};
 
     const NAME: &str = EnergyConserved::NAME;
+
+    /// One sequence number per event (`clock: seq`): a correct trace passes,
+    /// since a PE's send and energy update stand next to each other; the
+    /// same times read as model time split them into two steps and fail.
+    #[test]
+    fn sequence_numbered_traces_are_checked_step_by_step() {
+        let mut events = two_pes();
+        for (i, e) in events.iter_mut().enumerate() {
+            if let Some(t) = e.time_mut() {
+                *t = i as u64;
+            }
+        }
+        let seq = TraceHeader { clock: Clock::Seq, ..header(2) };
+        assert_passes(NAME, &run_with_header(&seq, reference_of(&events), events.clone()));
+        let r = run(2, events);
+        assert!(!r.properties[NAME].pass, "{}", r.properties[NAME].detail);
+    }
 
     #[test]
     fn correct_streams_pass() {

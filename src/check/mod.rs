@@ -192,7 +192,7 @@ impl Checker {
         Checker {
             well_formed: wellformed::WellFormed::new(header),
             work: work::WorkConserved::new(reference),
-            energy: energy::EnergyConserved::default(),
+            energy: energy::EnergyConserved::new(header.clock),
             early: early_termination::NoEarlyTermination::new(pes),
             detected: termination::TerminationDetected::new(pes),
             requests: requests::RequestsAnswered::new(pes),
