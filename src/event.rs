@@ -27,7 +27,9 @@ use crate::problem::Fingerprint;
 pub const TRACE_VERSION: u32 = 1;
 
 /// First line of a trace: what ran, so a checker can recompute the reference.
+/// Unknown fields are an error, as in events.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TraceHeader {
     /// Trace format version ([`TRACE_VERSION`]).
     pub version: u32,

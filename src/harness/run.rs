@@ -12,7 +12,7 @@ use super::spec::RunSpec;
 use crate::check::{CheckReport, Reference};
 use crate::event::{Event, TraceHeader};
 use crate::problem::dfs::Strategy;
-use crate::problem::{sequential, Fingerprint, Task, Workload};
+use crate::problem::{sequential, Fingerprint, Task, Workload, WorkloadFamily};
 use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::runtime::threads::{self, ThreadConfig, ThreadRun};
 use crate::sim::{self, Outcome, SimConfig, Stop};
@@ -64,7 +64,15 @@ pub fn reference_of_header(h: &TraceHeader, expected: Option<&str>) -> Result<Re
         );
     }
     let w: Workload = h.workload.parse().map_err(|e| format!("header workload: {e}"))?;
-    let split = h.split.parse().map_err(|e| format!("header split: {e}"))?;
+    let split = match w.family() {
+        WorkloadFamily::Uts => h.split.parse().map_err(|e| format!("header split: {e}"))?,
+        _ => Strategy::default(), // only DFS stacks split by strategy
+    };
+    if let Workload::Uts { sample: Some(s), .. } = w {
+        if s.nodes > 100_000_000 {
+            eprintln!("note: computing the sequential reference of uts:{} ({} nodes) first", s.name, s.nodes);
+        }
+    }
     Ok(reference(&w, split))
 }
 

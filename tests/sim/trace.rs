@@ -139,3 +139,26 @@ fn a_custom_workload_is_checked_against_its_fingerprint() {
     assert_eq!(code, 0, "{err}");
     std::fs::remove_file(path).ok();
 }
+
+/// A hand-written trace of a synthetic workload: `split` is free text for
+/// it; an unknown header field is an error naming the field, as in events.
+#[test]
+fn hand_written_traces_follow_the_documented_rules() {
+    let (_, out, _) = lbcheck(&["tree", "synthetic:size=10", "--json"]);
+    let fp = serde_json::from_str::<serde_json::Value>(&out).unwrap()["fingerprint"].as_str().unwrap().to_string();
+    let header = r#"{"ev":"header","version":1,"pes":1,"workload":"synthetic:size=10","split":"n/a","balancer":"mine","detector":"mine","t_split":1"#;
+    let events = format!(
+        "{{\"ev\":\"busy\",\"t\":0,\"pe\":0}}\n{{\"ev\":\"work\",\"t\":10,\"pe\":0,\"units\":10,\"gen\":0,\"fp\":\"{fp}\"}}\n\
+         {{\"ev\":\"idle\",\"t\":10,\"pe\":0}}\n{{\"ev\":\"announce\",\"t\":10,\"pe\":0}}\n\
+         {{\"ev\":\"terminated\",\"t\":10,\"pe\":0}}\n{{\"ev\":\"end\",\"t\":10}}\n"
+    );
+    let path = std::env::temp_dir().join(format!("lbcheck-hand-{}.jsonl", std::process::id()));
+    std::fs::write(&path, format!("{header}}}\n{events}")).unwrap();
+    let (code, out, err) = lbcheck(&["check-trace", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    std::fs::write(&path, format!("{header},\"colour\":\"red\"}}\n{events}")).unwrap();
+    let (code, _, err) = lbcheck(&["check-trace", path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 1: unknown field `colour`"), "{err}");
+    std::fs::remove_file(path).ok();
+}
