@@ -170,17 +170,9 @@ fn all_cases(r: &Report) -> String {
             class(c.verdict),
             c.layer,
             escape(&c.name),
-            word_of(c.verdict),
+            class(c.verdict),
             escape(&c.detail)
         );
     }
     out + "</table></details>\n"
-}
-
-fn word_of(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Pass => "pass",
-        Verdict::Fail => "FAIL",
-        Verdict::Skip => "skip",
-    }
 }
