@@ -41,9 +41,7 @@ fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
     // polling each other once per latency: budget for that (a heavy loop's
     // 2^20-unit iteration at latency 1 needs millions of steps).
     let t_atomic = workload.atomic_and_h().map_or(1, |(a, _)| a);
-    let min_latency = sim.latency.map_or(sim.t_rout, |(a, _)| a);
-    let slowest = sim.slow.map_or(1, |(_, f)| f);
-    let sim = SimConfig { max_steps: 5_000_000 + 4 * u64::from(pes) * t_atomic * slowest / min_latency, ..sim };
+    let sim = SimConfig { max_steps: 5_000_000 + sim.polling_steps(t_atomic), ..sim };
     let mut protocols = Protocols::new(BalancerKind::RandomPolling, detector);
     protocols.queue_limit = if u.arbitrary()? { Some(u.int_in_range(1..=4u32)?) } else { None };
     Ok(RunSpec { workload, split, protocols, driver: Driver::Sim(sim) })

@@ -206,8 +206,7 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
     // polling once per latency: budget the steps for that.
     let t_atomic = spec.workload.atomic_and_h().map_or(1, |(a, _)| a);
     if let Driver::Sim(c) = &mut spec.driver {
-        let min_latency = c.latency.map_or(c.t_rout, |(a, _)| a);
-        c.max_steps += 4 * u64::from(c.pes) * t_atomic * 8 / min_latency;
+        c.max_steps += c.polling_steps(t_atomic);
     }
     spec
 }

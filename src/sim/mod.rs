@@ -117,6 +117,17 @@ impl SimConfig {
         Ok(())
     }
 
+    /// Simulator steps that idle PEs may take polling each other while one
+    /// PE works an atomic item of `t_atomic` units (on a slow PE if any):
+    /// 4 · P · T_atomic · slowest factor / shortest latency. Add it to a step
+    /// cap meant for the balancing itself (a heavy loop's 2^20-unit
+    /// iteration at latency 1 on 16 PEs takes tens of millions of steps).
+    pub fn polling_steps(&self, t_atomic: u64) -> u64 {
+        let min_latency = self.latency.map_or(self.t_rout, |(a, _)| a).max(1);
+        let slowest = self.slow.map_or(1, |(_, f)| f);
+        (4 * u64::from(self.pes)).saturating_mul(t_atomic).saturating_mul(slowest) / min_latency
+    }
+
     /// The detection horizon in time units: `horizon`, or automatically
     /// 1000 × (Δt + T_split + the largest latency + 1) × (⌈log2 P⌉ + 2),
     /// far above the O(T_rout log P) delay of 001 Lemma 6. Within the

@@ -29,23 +29,23 @@ fn arb_scenario() -> impl Strategy<Value = RunSpec> {
         .prop_map(|((w, d, pes, seed, split), (dt, t_rout, t_split, lat), (initial_split, queue_limit, slow))| {
             let mut protocols = Protocols::new(BalancerKind::RandomPolling, DETECTORS[d]);
             protocols.queue_limit = queue_limit;
-            RunSpec {
-                workload: WORKLOADS[w].parse().unwrap(),
-                split: [Split::BottomOne, Split::BottomHalf, Split::AllHalf, Split::Cutoff(3)][split],
-                protocols,
-                driver: Driver::Sim(SimConfig {
-                    pes,
-                    seed,
-                    dt,
-                    t_rout,
-                    t_split,
-                    latency: lat.map(|(a, w)| (a, a + w)),
-                    slow: slow.map(|(n, f)| (n.min(pes), f)),
-                    initial_split,
-                    max_steps: 20_000_000,
-                    horizon: 0,
-                }),
-            }
+            let workload: lbcheck::problem::Workload = WORKLOADS[w].parse().unwrap();
+            let t_atomic = workload.atomic_and_h().map_or(1, |(a, _)| a);
+            let sim = SimConfig {
+                pes,
+                seed,
+                dt,
+                t_rout,
+                t_split,
+                latency: lat.map(|(a, w)| (a, a + w)),
+                slow: slow.map(|(n, f)| (n.min(pes), f)),
+                initial_split,
+                max_steps: 20_000_000,
+                horizon: 0,
+            };
+            let sim = SimConfig { max_steps: sim.max_steps + sim.polling_steps(t_atomic), ..sim };
+            let split = [Split::BottomOne, Split::BottomHalf, Split::AllHalf, Split::Cutoff(3)][split];
+            RunSpec { workload, split, protocols, driver: Driver::Sim(sim) }
         })
 }
 
