@@ -66,11 +66,14 @@
 //!   the reference, the trace header that replays, the checker, the replay
 //!   command; and the registry listing.
 //! - [`bounds`]: the papers' bounds as functions (000 Lemma 1, eq. (1);
-//!   001 Lemma 1.3, Lemma 3, Thm 1; 002 Thm 1) and the statistical tests
-//!   of a balancer against them (`lbcheck bounds`).
-//! - [`report`]: tables, JSON and verdicts for the CLI.
-//! - The `lbcheck` binary (`src/main.rs`, `src/cli/`): `tree`, `simulate`,
-//!   `run`, `check-trace`, `bounds`, `mutants`, `list`.
+//!   001 Lemma 1.3, Lemma 3, Thm 1; 002 Thm 1), the statistical tests of a
+//!   balancer against them (`lbcheck bounds`) and the two-sample comparison
+//!   of a user's runs with the reference's (`lbcheck compare`).
+//! - [`campaign`]: `lbcheck check`, every layer over every reference (or a
+//!   user's balancer, [`campaign::user`]) with a report.
+//! - [`report`]: tables, JSON, verdicts, JUnit XML and the HTML report.
+//! - The `lbcheck` binary (`src/main.rs`, `src/cli/`): `check`, `tree`,
+//!   `simulate`, `run`, `check-trace`, `compare`, `bounds`, `mutants`, `list`.
 //!
 //! ## Debugging a failure
 //!
