@@ -23,6 +23,10 @@ use serde::{Deserialize, Serialize};
 use crate::base::Dyadic;
 use crate::problem::Fingerprint;
 
+/// The JSON Schema of one trace line (`docs/trace.schema.json`, shipped in
+/// the crate; `lbcheck check-trace --schema` prints it).
+pub const SCHEMA: &str = include_str!("../docs/trace.schema.json");
+
 /// Version of the trace format written and accepted.
 pub const TRACE_VERSION: u32 = 1;
 
@@ -384,6 +388,75 @@ mod tests {
         events.iter().for_each(|e| write_event(&mut buf, e).unwrap());
         let back: Vec<Event> = read_trace(&buf[..]).unwrap().into_iter().map(|(_, e)| e).collect();
         assert_eq!(back, events);
+    }
+
+    /// One event of every kind with every optional field set.
+    fn every_kind() -> Vec<Event> {
+        let fp = Fingerprint::EMPTY;
+        let run = RunParams {
+            driver: "sim".into(),
+            seed: 1,
+            machine: Some("async".into()),
+            dt: 2,
+            t_rout: Some(3),
+            latency: Some([1, 2]),
+            slow: Some((1, 2)),
+            initial_split: true,
+            queue_limit: Some(1),
+            mutant: Some("split-loses".into()),
+            max_steps: Some(9),
+            detect_horizon: Some(0),
+        };
+        let header = TraceHeader {
+            version: TRACE_VERSION,
+            pes: 2,
+            workload: "custom".into(),
+            split: "bottom-half".into(),
+            balancer: "b".into(),
+            detector: "d".into(),
+            t_split: 1,
+            clock: Clock::Seq,
+            run: Some(Box::new(run)),
+            fingerprint: Some(fp.to_string()),
+            units: Some(0),
+        };
+        vec![
+            Event::Header(header),
+            Event::Work { t: 1, pe: 0, units: 1, gen: 0, fp },
+            Event::Split { t: 1, pe: 0, gen: 1 },
+            Event::Send { t: 1, from: 0, to: 1, id: 1, kind: Kind::Work, energy: Some(Dyadic::pow2_neg(1)) },
+            Event::Recv { t: 1, pe: 1, from: 0, id: 1, kind: Kind::Request, queue: Some(0) },
+            Event::Busy { t: 1, pe: 0 },
+            Event::Idle { t: 1, pe: 0 },
+            Event::Energy { t: 1, pe: 0, held: Dyadic::one() },
+            Event::Wave { t: 1, wave: 1, sent: 0, recv: 0 },
+            Event::Announce { t: 1, pe: 0 },
+            Event::Terminated { t: 1, pe: 0 },
+            Event::End { t: 1 },
+        ]
+    }
+
+    /// The schema's branch for each kind lists exactly the fields the
+    /// trace writes (every optional one set here) and requires a subset.
+    #[test]
+    fn the_schema_matches_the_events() {
+        let schema: serde_json::Value = serde_json::from_str(SCHEMA).expect("the schema is JSON");
+        let branches = schema["oneOf"].as_array().expect("oneOf");
+        assert_eq!(branches.len(), every_kind().len());
+        for e in every_kind() {
+            let line: serde_json::Value = serde_json::to_value(&e).unwrap();
+            let ev = line["ev"].as_str().unwrap();
+            let branch = branches.iter().find(|b| b["title"] == ev).unwrap_or_else(|| panic!("no branch for {ev}"));
+            let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+            assert_eq!(keys(&line), keys(&branch["properties"]), "{ev}");
+            let written = line.as_object().unwrap();
+            for r in branch["required"].as_array().unwrap() {
+                assert!(written.contains_key(r.as_str().unwrap()), "{ev}: required {r}");
+            }
+            if ev == "header" {
+                assert_eq!(keys(&line["run"]), keys(&schema["$defs"]["run"]["properties"]), "run record");
+            }
+        }
     }
 
     #[test]

@@ -99,7 +99,8 @@ impl Progress for Display {
                 bar.set_position(0);
                 bar.set_message("");
             }
-            None => eprintln!("{layer}: {total} cases"),
+            None if total > 0 => eprintln!("{layer}: {total} cases"),
+            None => {}
         }
     }
 

@@ -16,8 +16,11 @@ use serde_json::json;
 #[derive(Args, Debug)]
 pub struct CheckTraceArgs {
     /// A trace in lbcheck's JSON Lines format (README "Trace format").
-    #[arg(required_unless_present = "explain")]
+    #[arg(required_unless_present_any = ["explain", "schema"])]
     file: Option<String>,
+    /// Print the JSON Schema of a trace line (docs/trace.schema.json), and exit.
+    #[arg(long)]
+    schema: bool,
     /// Print what property PROPERTY checks, and exit.
     #[arg(long, value_name = "PROPERTY", value_parser = clap::builder::PossibleValuesParser::new(PROPERTIES))]
     explain: Option<String>,
@@ -34,6 +37,10 @@ pub struct CheckTraceArgs {
 pub fn run(a: CheckTraceArgs) -> anyhow::Result<ExitCode> {
     if let Some(name) = &a.explain {
         print!("{}", explain(name).unwrap_or_default());
+        return Ok(ExitCode::SUCCESS);
+    }
+    if a.schema {
+        print!("{}", lbcheck::event::SCHEMA);
         return Ok(ExitCode::SUCCESS);
     }
     let path = a.file.as_deref().unwrap_or_default();
