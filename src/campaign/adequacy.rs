@@ -40,7 +40,7 @@ pub fn run(o: &Options, progress: &dyn Progress) -> Vec<Case> {
     }
     let cells: Vec<(Mutant, Catcher)> = Mutant::ALL
         .iter()
-        .flat_map(|&m| m.entry().caught_by.iter().map(move |&c| (m, c)))
+        .flat_map(|&m| m.entry().caught_by.iter().map(move |&(c, _)| (m, c)))
         .filter(|(m, c)| o.selects("mutants", &format!("{m}/{}", c.name())))
         .collect();
     progress.start("mutants", cells.len());
@@ -75,7 +75,7 @@ fn cell(o: &Options, m: Mutant, c: Catcher) -> Case {
 
 /// Caught if every demonstration run fails the listed property.
 fn by_runs(m: Mutant) -> (bool, String, Option<String>) {
-    let fails = m.entry().fails;
+    let fails = m.entry().fails_under(Catcher::Run).unwrap_or_default();
     let runs: Vec<(bool, String)> = demos(m)
         .iter()
         .map(|spec| {
@@ -91,7 +91,7 @@ fn by_runs(m: Mutant) -> (bool, String, Option<String>) {
 
 /// Caught if the bounds suite (the mutant's power profile) fails the listed claim.
 fn by_bounds(o: &Options, m: Mutant) -> (bool, String, Option<String>) {
-    let fails = m.entry().fails;
+    let fails = m.entry().fails_under(Catcher::Bounds).unwrap_or_default();
     let under_test = Options { mutant: Some(m), only: vec![], ..o.clone() };
     let (cases, _) = bounds::run(&under_test, &super::Silent);
     let case = cases.iter().find(|c| c.name == fails);

@@ -75,7 +75,7 @@ pub fn loom_layer(o: &Options, progress: &dyn Progress) -> Vec<Case> {
     }
     let (filter, expect_pass) = match o.mutant {
         None => ("reference_".to_string(), true),
-        Some(m) if m.entry().caught_by.contains(&Catcher::Loom) => (loom_test(m), false),
+        Some(m) if m.entry().caught_by(Catcher::Loom) => (loom_test(m), false),
         Some(_) => return vec![],
     };
     progress.start("loom", 1);
@@ -90,7 +90,8 @@ pub fn loom_layer(o: &Options, progress: &dyn Progress) -> Vec<Case> {
                 None => summary,
             };
             let verdict = if ok { Verdict::Pass } else { Verdict::Fail };
-            let what = o.mutant.map_or("a reference interleaving", |m| m.entry().fails);
+            let what =
+                o.mutant.and_then(|m| m.entry().fails_under(Catcher::Loom)).unwrap_or("a reference interleaving");
             let failed = if ok { vec![] } else { vec![format!("{what} (loom: {filter})")] };
             let replay = Some(format!("bash scripts/loom.sh --quick  # or: cargo test --test loom_threads {filter}"));
             Case {

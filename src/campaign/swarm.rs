@@ -74,7 +74,7 @@ pub fn swarm_specs(o: &Options, label: &str, b: BalancerKind, d: DetectorKind) -
 /// ([`adequacy::demos`]), run with the implementation under test (the
 /// reference must pass them all).
 fn regressions(o: &Options) -> Vec<(String, RunSpec)> {
-    let shown = Mutant::ALL.iter().filter(|m| m.entry().caught_by.contains(&Catcher::Run));
+    let shown = Mutant::ALL.iter().filter(|m| m.entry().caught_by(Catcher::Run));
     let runs = shown.flat_map(|&m| adequacy::demos(m).into_iter().enumerate().map(move |(i, s)| (m, i, s)));
     runs.filter_map(|(m, i, mut spec)| {
         spec.protocols.mutant = o.mutant;

@@ -164,6 +164,15 @@ impl CheckReport {
     pub fn failures(&self) -> Vec<(&'static str, &Verdict)> {
         self.properties.iter().filter(|(_, v)| !v.pass).map(|(k, v)| (*k, v)).collect()
     }
+
+    /// The failures in stream order: those with a line first, by line (the
+    /// first is the likeliest cause of the others), then those judged at
+    /// the end of the stream.
+    pub fn failures_in_order(&self) -> Vec<(&'static str, &Verdict)> {
+        let mut f = self.failures();
+        f.sort_by_key(|(_, v)| v.line.unwrap_or(usize::MAX));
+        f
+    }
 }
 
 /// The invariant checker: feed it every event of a run, then [`finish`](Checker::finish).
@@ -344,6 +353,16 @@ mod tests {
             assert!(text.starts_with(&format!("`{name}`")), "{name}: {text}");
         }
         assert_eq!(explain("nope"), None);
+    }
+
+    #[test]
+    fn failures_come_in_stream_order() {
+        let mut events = two_pes();
+        events.retain(|e| !matches!(e, Event::Idle { .. })); // announce while busy (a late line)
+        events.insert(0, Event::Busy { t: 0, pe: 7 }); // no PE 7 (the first line)
+        let r = run(2, events);
+        let names: Vec<&str> = r.failures_in_order().iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["trace_well_formed", "no_early_termination"], "{:?}", r.failures());
     }
 
     #[test]

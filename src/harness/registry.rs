@@ -35,8 +35,8 @@ pub struct MutantInfo {
     pub info: Info,
     /// Where the bug is ("balancer NAME", "detectors energy, energy-tree", "driver threads", …).
     pub acts_in: String,
-    /// The property, claim or loom report that fails.
-    pub fails: &'static str,
+    /// What each checker reports ("simulate (`requests_answered`), bounds (`t_par`)").
+    pub fails: String,
     /// The checkers that catch it, joined by `+` ("simulate+loom").
     pub checker: String,
 }
@@ -61,5 +61,5 @@ fn mutant_info(m: Mutant) -> MutantInfo {
         Site::ThreadedDriver => "driver threads".into(),
         Site::Formulas => "bound formulas".into(),
     };
-    MutantInfo { info: e.info, acts_in, fails: e.fails, checker: m.checkers() }
+    MutantInfo { info: e.info, acts_in, fails: m.fails(), checker: m.checkers() }
 }

@@ -99,19 +99,27 @@ pub struct Entry {
     pub info: Info,
     /// Where the bug is.
     pub site: Site,
-    /// What the checkers report: a property, a claim, or loom's "deadlock".
-    pub fails: &'static str,
-    /// The checkers shown reporting it.
-    pub caught_by: &'static [Catcher],
+    /// The checkers shown reporting it, each with what it reports: a
+    /// property, a claim, or loom's "deadlock".
+    pub caught_by: &'static [(Catcher, &'static str)],
+}
+
+impl Entry {
+    /// What `c` reports for this mutant, if `c` is shown catching it.
+    pub fn fails_under(&self, c: Catcher) -> Option<&'static str> {
+        self.caught_by.iter().find(|(k, _)| *k == c).map(|(_, f)| *f)
+    }
+
+    /// True if `c` is shown catching this mutant.
+    pub fn caught_by(&self, c: Catcher) -> bool {
+        self.fails_under(c).is_some()
+    }
 }
 
 const RP: Site = Site::Balancer(BalancerKind::RandomPolling);
 const ENERGIES: Site = Site::Detectors(&[DetectorKind::Energy, DetectorKind::EnergyTree]);
-const RUN: &[Catcher] = &[Catcher::Run];
-const BOUNDS: &[Catcher] = &[Catcher::Bounds];
-
-const fn entry(mutant: Mutant, info: Info, site: Site, fails: &'static str, caught_by: &'static [Catcher]) -> Entry {
-    Entry { mutant, info, site, fails, caught_by }
+const fn entry(mutant: Mutant, info: Info, site: Site, caught_by: &'static [(Catcher, &'static str)]) -> Entry {
+    Entry { mutant, info, site, caught_by }
 }
 
 /// Every mutant.
@@ -124,8 +132,7 @@ pub const CATALOGUE: &[Entry] = &[
             "the server sends half its energy with the work but keeps all of it",
         ),
         ENERGIES,
-        "energy_conserved",
-        RUN,
+        &[(Catcher::Run, "energy_conserved")],
     ),
     entry(
         Mutant::EnergyEarlyReturn,
@@ -135,15 +142,13 @@ pub const CATALOGUE: &[Entry] = &[
             "the server returns its energy to PE 0 before the work message is sent; the work travels with none",
         ),
         ENERGIES,
-        "no_early_termination",
-        &[Catcher::Run, Catcher::Loom],
+        &[(Catcher::Run, "no_early_termination"), (Catcher::Loom, "no_early_termination")],
     ),
     entry(
         Mutant::FourCounterOneWave,
         Info::ships("four-counter-one-wave", "001 §2", "PE 0 announces after a single wave with sent = received"),
         Site::Detectors(&[DetectorKind::FourCounter]),
-        "no_early_termination",
-        &[Catcher::Run, Catcher::Loom],
+        &[(Catcher::Run, "no_early_termination"), (Catcher::Loom, "no_early_termination")],
     ),
     entry(
         Mutant::RequestDropped,
@@ -153,8 +158,7 @@ pub const CATALOGUE: &[Entry] = &[
             "a request that should be rejected (idle PE, or queue over the limit) is silently dropped",
         ),
         RP,
-        "requests_answered",
-        &[Catcher::Run, Catcher::Loom],
+        &[(Catcher::Run, "requests_answered"), (Catcher::Loom, "requests_answered")],
     ),
     entry(
         Mutant::SplitDuplicates,
@@ -164,8 +168,7 @@ pub const CATALOGUE: &[Entry] = &[
             "the server sends a part of its subproblem but keeps the whole (work done twice)",
         ),
         RP,
-        "work_conserved",
-        RUN,
+        &[(Catcher::Run, "work_conserved")],
     ),
     entry(
         Mutant::SplitLoses,
@@ -175,8 +178,7 @@ pub const CATALOGUE: &[Entry] = &[
             "the server splits off a part and sends it to nobody (work lost), rejecting the request",
         ),
         RP,
-        "work_conserved",
-        RUN,
+        &[(Catcher::Run, "work_conserved")],
     ),
     entry(
         Mutant::PollNeighbour,
@@ -186,8 +188,7 @@ pub const CATALOGUE: &[Entry] = &[
             "an idle PE asks only PE (i+1) mod P (not 000 §1.1's network neighbours): busy clusters hide work",
         ),
         RP,
-        "t_par",
-        BOUNDS,
+        &[(Catcher::Bounds, "t_par")],
     ),
     entry(
         Mutant::SplitTiny,
@@ -197,8 +198,7 @@ pub const CATALOGUE: &[Entry] = &[
             "the server gives away a single atomic unit, so splitting makes no progress in h",
         ),
         RP,
-        "traffic",
-        BOUNDS,
+        &[(Catcher::Bounds, "traffic")],
     ),
     entry(
         Mutant::PollLazy,
@@ -208,8 +208,7 @@ pub const CATALOGUE: &[Entry] = &[
             "a busy PE serves requests only every 64th poll: Δt far larger than configured",
         ),
         RP,
-        "t_par",
-        BOUNDS,
+        &[(Catcher::Bounds, "t_par")],
     ),
     entry(
         Mutant::ServeOneDropRest,
@@ -219,8 +218,7 @@ pub const CATALOGUE: &[Entry] = &[
             "at a poll only the first queued request is answered; the rest vanish",
         ),
         RP,
-        "t_par",
-        BOUNDS,
+        &[(Catcher::Run, "requests_answered"), (Catcher::Bounds, "t_par")],
     ),
     entry(
         Mutant::PollHotspot,
@@ -230,8 +228,7 @@ pub const CATALOGUE: &[Entry] = &[
             "every idle PE asks PE 0 (PE 0 asks PE 1), which queues them even while idle",
         ),
         RP,
-        "queue",
-        BOUNDS,
+        &[(Catcher::Run, "requests_answered"), (Catcher::Bounds, "queue")],
     ),
     entry(
         Mutant::LostWakeup,
@@ -241,8 +238,7 @@ pub const CATALOGUE: &[Entry] = &[
             "the idle PE checks its mailbox is empty, drops the lock, then waits: a notification in between is lost",
         ),
         Site::ThreadedDriver,
-        "deadlock",
-        &[Catcher::Loom],
+        &[(Catcher::Loom, "deadlock")],
     ),
     entry(
         Mutant::SleepFlagOutsideLock,
@@ -252,22 +248,19 @@ pub const CATALOGUE: &[Entry] = &[
             "a sender reads the receiver's `sleeping` flag outside the mailbox lock and skips a needed notification",
         ),
         Site::ThreadedDriver,
-        "deadlock",
-        &[Catcher::Loom],
+        &[(Catcher::Loom, "deadlock")],
     ),
     entry(
         Mutant::FormulaNoSquare,
         Info::ships("formula-no-square", "000 Lemma 1 eq. (2)", "the Chernoff lower tail with ε instead of ε²"),
         Site::Formulas,
-        "formula",
-        BOUNDS,
+        &[(Catcher::Bounds, "formula")],
     ),
     entry(
         Mutant::FormulaSignSlip,
         Info::ships("formula-sign-slip", "000 Lemma 1 eq. (3)", "the Chernoff upper tail with α²np instead of αnp"),
         Site::Formulas,
-        "formula",
-        BOUNDS,
+        &[(Catcher::Bounds, "formula")],
     ),
 ];
 
@@ -299,22 +292,26 @@ impl Mutant {
     /// the note to print: which ones do.
     pub fn uncaught_by(self, catcher: Catcher) -> Option<String> {
         let e = self.entry();
-        if e.caught_by.contains(&catcher) {
+        if e.caught_by(catcher) {
             return None;
         }
-        let by: Vec<_> = e.caught_by.iter().map(|c| c.name()).collect();
         Some(format!(
-            "note: mutant `{}` is caught by {} (it fails `{}`), not by this command: this run may well pass",
+            "note: mutant `{}` is caught by {}, not by this command: this run may well pass",
             e.info.name,
-            by.join(" and "),
-            e.fails
+            self.fails()
         ))
     }
 
     /// The checkers that catch it, joined by `+` ("simulate+loom").
     pub fn checkers(self) -> String {
-        let names: Vec<_> = self.entry().caught_by.iter().map(|c| c.name()).collect();
+        let names: Vec<_> = self.entry().caught_by.iter().map(|(c, _)| c.name()).collect();
         names.join("+")
+    }
+
+    /// What each checker reports: "simulate (`requests_answered`), bounds (`t_par`)".
+    pub fn fails(self) -> String {
+        let each: Vec<_> = self.entry().caught_by.iter().map(|(c, f)| format!("{} (`{f}`)", c.name())).collect();
+        each.join(", ")
     }
 }
 
@@ -356,6 +353,7 @@ mod tests {
         for m in Mutant::ALL {
             assert_eq!(m.to_string().parse::<Mutant>(), Ok(*m));
             assert!(!m.entry().caught_by.is_empty(), "{m}");
+            assert_eq!(m.checkers().split('+').count(), m.entry().caught_by.len(), "{m}");
         }
     }
 

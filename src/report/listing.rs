@@ -51,9 +51,7 @@ pub fn table(l: &Listing) -> String {
 
 /// The mutant catalogue as aligned columns (also `lbcheck mutants`).
 pub fn mutants_table(mutants: &[MutantInfo]) -> String {
-    let rows: Vec<[String; 5]> = mutants
-        .iter()
-        .map(|m| [m.info.name.into(), m.checker.clone(), m.fails.into(), m.acts_in.clone(), m.info.what.into()])
-        .collect();
-    super::columns(["name", "caught by", "fails", "acts in", "what"], &rows)
+    let rows: Vec<[String; 4]> =
+        mutants.iter().map(|m| [m.info.name.into(), m.fails.clone(), m.acts_in.clone(), m.info.what.into()]).collect();
+    super::columns(["name", "caught by (fails)", "acts in", "what"], &rows)
 }

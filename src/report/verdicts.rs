@@ -6,15 +6,18 @@ use std::process::ExitCode;
 use crate::check::CheckReport;
 use crate::sim::{Outcome, Stop};
 
-/// 0 if every property passed, else 1 (after naming the failures and the
-/// replay command, if any, on stderr).
+/// 0 if every property passed, else 1 (after naming the failures in
+/// stream order, the earliest marked as the first cause, and the replay
+/// command, if any, on stderr).
 pub fn exit_code(check: &CheckReport, replay: Option<&str>) -> ExitCode {
-    let failures = check.failures();
+    let failures = check.failures_in_order();
     if failures.is_empty() {
         return ExitCode::SUCCESS;
     }
-    for (name, v) in failures {
-        let at = v.line.map(|l| format!(" (line {l})")).unwrap_or_default();
+    let several = failures.len() > 1;
+    for (i, (name, v)) in failures.into_iter().enumerate() {
+        let first = if i == 0 && several && v.line.is_some() { ", first cause" } else { "" };
+        let at = v.line.map(|l| format!(" (line {l}{first})")).unwrap_or_default();
         eprintln!("FAILED {name}{at}: {}", v.detail);
     }
     if let Some(replay) = replay {
