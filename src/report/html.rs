@@ -4,7 +4,8 @@
 
 use super::junit::{escape, layers};
 use super::plots::{scatter, Line, Series};
-use crate::campaign::{Case, Report, Verdict};
+use crate::campaign::bounds::Figures;
+use crate::campaign::{Case, Point, Report, Verdict};
 
 /// The page.
 pub fn page(r: &Report) -> String {
@@ -110,56 +111,68 @@ fn word(v: Verdict) -> &'static str {
 }
 
 fn plots(r: &Report) -> String {
-    let mut figs = Vec::new();
-    let sim: Vec<&Case> = r.cases.iter().filter(|c| c.layer == "simulate" && c.point.is_some()).collect();
-    let by_detector = |f: fn(&crate::campaign::Point) -> f64| -> Vec<(String, Vec<(u32, f64)>)> {
-        let mut groups: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
-        for c in &sim {
-            let key = match c.name.starts_with("regression/") {
-                true => "regression corpus".to_string(),
-                false => c.name.rsplit_once('/').map_or(c.name.clone(), |(k, _)| k.to_string()),
-            };
-            let p = c.point.expect("filtered");
-            match groups.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, v)) => v.push((p.pes, f(&p))),
-                None => groups.push((key, vec![(p.pes, f(&p))])),
-            }
-        }
-        groups
-    };
-    let slow = by_detector(|p| p.slowdown);
-    let series: Vec<Series> = slow.iter().map(|(k, v)| Series { label: k, points: v.clone() }).collect();
-    figs.push(scatter(
-        "Simulated runs: T_par / (T_seq / P)",
-        "slowdown",
-        &series,
-        &[Line { label: "perfect balance", y: 1.0 }],
-    ));
-    let msgs = by_detector(|p| p.messages_per_pe);
-    let series: Vec<Series> = msgs.iter().map(|(k, v)| Series { label: k, points: v.clone() }).collect();
-    figs.push(scatter("Simulated runs: messages per PE", "messages / P", &series, &[]));
+    let (slow, msgs) = (swarm_series(r, |p| p.slowdown), swarm_series(r, |p| p.messages_per_pe));
+    let mut figs = vec![
+        scatter(
+            "Simulated runs: T_par / (T_seq / P)",
+            "slowdown",
+            &as_series(&slow),
+            &[Line { label: "perfect balance", y: 1.0 }],
+        ),
+        scatter("Simulated runs: messages per PE", "messages / P", &as_series(&msgs), &[]),
+    ];
     if let Some(b) = &r.bounds {
-        let band = (1.0 + b.margin) * b.c_t_par;
-        let r_series = [Series { label: "test runs", points: b.r.clone() }];
-        figs.push(scatter(
-            "001 Thm 1: R against P",
-            "R",
-            &r_series,
-            &[Line { label: "fitted C", y: b.c_t_par }, Line { label: "(1+margin)·C", y: band }],
-        ));
-        let t_series = [Series { label: "test runs", points: b.traffic.clone() }];
-        let lines = [
-            Line { label: "fitted constant", y: b.c_traffic },
-            Line { label: "(1+margin)·constant", y: (1.0 + b.margin) * b.c_traffic },
-        ];
-        figs.push(scatter("002 Thm 1: messages / (P·h) against P", "messages / (P·h)", &t_series, &lines));
+        figs.extend(bounds_plots(b));
     }
     let figs: Vec<String> =
         figs.into_iter().filter(|f| !f.is_empty()).map(|f| format!("<figure>{f}</figure>")).collect();
-    if figs.is_empty() {
-        return String::new();
+    match figs.is_empty() {
+        true => String::new(),
+        false => format!("<h2>Plots</h2>\n{}\n", figs.join("\n")),
     }
-    format!("<h2>Plots</h2>\n{}\n", figs.join("\n"))
+}
+
+fn as_series(groups: &[(String, Vec<(u32, f64)>)]) -> Vec<Series<'_>> {
+    groups.iter().map(|(k, v)| Series { label: k, points: v.clone() }).collect()
+}
+
+/// The simulated runs' points (P, f(point)), one series per balancer/detector
+/// pair and one for the regression corpus.
+fn swarm_series(r: &Report, f: fn(&Point) -> f64) -> Vec<(String, Vec<(u32, f64)>)> {
+    let mut groups: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
+    for c in r.cases.iter().filter(|c| c.layer == "simulate") {
+        let Some(p) = c.point else { continue };
+        let key = match c.name.starts_with("regression/") {
+            true => "regression corpus".to_string(),
+            false => c.name.rsplit_once('/').map_or(c.name.clone(), |(k, _)| k.to_string()),
+        };
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push((p.pes, f(&p))),
+            None => groups.push((key, vec![(p.pes, f(&p))])),
+        }
+    }
+    groups
+}
+
+/// 001 Thm 1's R and 002 Thm 1's messages/(P·h) against P, with the fitted constants.
+fn bounds_plots(b: &Figures) -> [String; 2] {
+    let fitted = |c: f64| {
+        [Line { label: "fitted constant", y: c }, Line { label: "(1+margin)·constant", y: (1.0 + b.margin) * c }]
+    };
+    [
+        scatter(
+            "001 Thm 1: R against P",
+            "R",
+            &[Series { label: "test runs", points: b.r.clone() }],
+            &fitted(b.c_t_par),
+        ),
+        scatter(
+            "002 Thm 1: messages / (P·h) against P",
+            "messages / (P·h)",
+            &[Series { label: "test runs", points: b.traffic.clone() }],
+            &fitted(b.c_traffic),
+        ),
+    ]
 }
 
 fn all_cases(r: &Report) -> String {
