@@ -11,7 +11,9 @@
 //! energy on. A step is the events with one time `t`; with `clock` `ns` or
 //! `seq` (where every event may have its own `t`), consecutive events of one
 //! PE also belong to one step, so a sender logs its `send` and its `energy`
-//! update next to each other. Streams without energy pass as not applicable.
+//! update next to each other. Streams without energy pass as not applicable,
+//! unless the header declares an energy detector (`energy`, `energy-tree`):
+//! then its stream must carry energy, and every work message must carry some.
 //!
 //! Totals are kept incrementally, so an event costs O(1) dyadic operations
 //! whatever the number of PEs.
@@ -20,7 +22,8 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::{Metrics, Property, Verdict};
 use crate::base::Dyadic;
-use crate::event::{Clock, Event};
+use crate::event::{Event, Kind, TraceHeader};
+use crate::protocol::DetectorKind;
 
 /// State of the `energy_conserved` check.
 pub(super) struct EnergyConserved {
@@ -38,13 +41,18 @@ pub(super) struct EnergyConserved {
     step_line: usize,
     /// Consecutive events of one PE form one step (clocks `ns`, `seq`).
     by_pe: bool,
+    /// The header declares an energy detector (`energy`, `energy-tree`):
+    /// then the stream must carry energy, on every work message.
+    declared: Option<String>,
     steps_checked: u64,
     violation: Option<(usize, String)>,
 }
 
 impl EnergyConserved {
-    /// For a trace whose times are in `clock`.
-    pub(super) fn new(clock: Clock) -> EnergyConserved {
+    /// For the trace of `header` (its clock and declared detector).
+    pub(super) fn new(header: &TraceHeader) -> EnergyConserved {
+        let energy = [DetectorKind::Energy, DetectorKind::EnergyTree];
+        let declared = header.detector.parse().is_ok_and(|d| energy.contains(&d)).then(|| header.detector.clone());
         EnergyConserved {
             held: HashMap::default(),
             in_flight: HashMap::default(),
@@ -54,7 +62,8 @@ impl EnergyConserved {
             step_t: 0,
             step_pe: None,
             step_line: 0,
-            by_pe: !clock.is_work(),
+            by_pe: !header.clock.is_work(),
+            declared,
             steps_checked: 0,
             violation: None,
         }
@@ -147,13 +156,25 @@ impl Property for EnergyConserved {
         (self.step_t, self.step_pe) = (e.time(), pe);
         self.apply(e);
         self.step_line = line;
+        if let (Event::Send { id, kind: Kind::Work, energy: None, .. }, Some(d)) = (e, &self.declared) {
+            if self.violation.is_none() {
+                let why =
+                    format!("line {line}: work message {id} carries no energy, but the header declares detector `{d}`");
+                self.violation = Some((line, why));
+            }
+        }
     }
 
     fn finish(mut self, _: &Metrics) -> Verdict {
         self.check_step();
         match (self.active, self.violation) {
-            (false, _) => Verdict::pass("not applicable: no energy in the stream"),
-            (true, Some((line, why))) => Verdict::fail(why, Some(line)),
+            (false, None) => match self.declared {
+                Some(d) => {
+                    Verdict::fail(format!("the header declares detector `{d}`, but no event carries energy"), None)
+                }
+                None => Verdict::pass("not applicable: no energy in the stream"),
+            },
+            (_, Some((line, why))) => Verdict::fail(why, Some(line)),
             (true, None) => Verdict::pass(format!(
                 "total energy exactly 1 at the end of each of {} time steps; finally {} held, {} in flight",
                 self.steps_checked, self.held_total, self.flight_total
@@ -166,7 +187,7 @@ impl Property for EnergyConserved {
 mod tests {
     use super::super::testutil::*;
     use super::*;
-    use crate::event::{Kind, TraceHeader};
+    use crate::event::{Clock, Kind, TraceHeader};
 
     const NAME: &str = EnergyConserved::NAME;
 
@@ -185,6 +206,25 @@ mod tests {
         assert_passes(NAME, &run_with_header(&seq, reference_of(&events), events.clone()));
         let r = run(2, events);
         assert!(!r.properties[NAME].pass, "{}", r.properties[NAME].detail);
+    }
+
+    /// A header that declares an energy detector must carry energy, on
+    /// every work message.
+    #[test]
+    fn a_declared_energy_detector_needs_its_energy() {
+        let declared = TraceHeader { detector: "energy-tree".into(), ..header(1) };
+        let events = single_pe();
+        let v = assert_fails(NAME, &run_with_header(&declared, reference_of(&events), events), None);
+        assert_eq!(v.detail, "the header declares detector `energy-tree`, but no event carries energy");
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Send { kind: Kind::Work, .. }));
+        if let Event::Send { energy, .. } = &mut events[i] {
+            *energy = None;
+        }
+        let declared = TraceHeader { detector: "energy".into(), ..header(2) };
+        let v = assert_fails(NAME, &run_with_header(&declared, reference_of(&events), events), Some(line_of(i)));
+        assert!(v.detail.contains("work message 2 carries no energy"), "{}", v.detail);
+        assert_passes(NAME, &run_with_header(&declared, reference_of(&two_pes()), two_pes()));
     }
 
     #[test]

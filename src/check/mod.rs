@@ -201,7 +201,7 @@ impl Checker {
         Checker {
             well_formed: wellformed::WellFormed::new(header),
             work: work::WorkConserved::new(reference),
-            energy: energy::EnergyConserved::new(header.clock),
+            energy: energy::EnergyConserved::new(header),
             early: early_termination::NoEarlyTermination::new(pes),
             detected: termination::TerminationDetected::new(pes),
             requests: requests::RequestsAnswered::new(pes),

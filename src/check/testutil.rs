@@ -13,7 +13,7 @@ pub fn header(pes: u32) -> TraceHeader {
         workload: "test".into(),
         split: "half".into(),
         balancer: "test-balancer".into(),
-        detector: "energy".into(),
+        detector: "test-detector".into(),
         t_split: 1,
         clock: Default::default(),
         run: None,
