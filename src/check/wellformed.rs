@@ -2,7 +2,9 @@
 //! [`crate::event`]): a supported header, times that never decrease, PE
 //! numbers below the header's `pes`, unique message ids, every `recv`
 //! matching an earlier `send` (same endpoints and kind) at most once, a
-//! header only first and nothing after `end`.
+//! header only first and nothing after `end`; and PEs that work only while
+//! busy, becoming busy only with their initial part (the first `busy`) or
+//! with a work message received since they went idle.
 //!
 //! Memory is proportional to the messages in flight (plus the gaps between
 //! the ids of delivered ones), not to the length of the run.
@@ -36,8 +38,17 @@ pub(super) struct WellFormed {
     delivered: IdSet,
     sent: u64,
     received: u64,
+    /// Per PE: [`BUSY`], [`WAS_BUSY`], [`GOT_WORK`] flags.
+    pe_flags: Vec<u8>,
     violation: Option<(usize, String)>,
 }
+
+/// The PE holds work (between `busy` and `idle`).
+const BUSY: u8 = 1;
+/// The PE has been busy before (its first `busy` may be its initial part).
+const WAS_BUSY: u8 = 2;
+/// The PE received a work message since it last went idle.
+const GOT_WORK: u8 = 4;
 
 impl WellFormed {
     /// Checks `header` (reported on line 1) and starts on the events.
@@ -58,6 +69,7 @@ impl WellFormed {
             in_flight: HashMap::default(),
             delivered: IdSet::default(),
             sent: 0,
+            pe_flags: vec![0; header.pes.min(super::MAX_PES) as usize],
             received: 0,
             violation: bad_header.map(|why| (1, format!("line 1: {why}"))),
         }
@@ -78,13 +90,47 @@ impl WellFormed {
         self.check_pes(e)?;
         match *e {
             Event::Send { from, to, id, kind, .. } => self.on_send(line, from, to, id, kind),
-            Event::Recv { pe, from, id, kind, .. } => self.on_recv(pe, from, id, kind),
+            Event::Recv { pe, from, id, kind, .. } => {
+                self.on_recv(pe, from, id, kind)?;
+                self.set(pe, if kind == Kind::Work { GOT_WORK } else { 0 }, 0);
+                Ok(())
+            }
+            Event::Busy { pe, .. } => self.on_busy(pe),
+            Event::Idle { pe, .. } => {
+                self.set(pe, 0, BUSY | GOT_WORK);
+                Ok(())
+            }
+            Event::Work { pe, .. } if self.flags(pe) & BUSY == 0 => {
+                Err(format!("PE {pe} logged work while idle (work is done between `busy` and `idle`)"))
+            }
             Event::End { .. } => {
                 self.end_line = Some(line);
                 Ok(())
             }
             _ => Ok(()),
         }
+    }
+
+    fn flags(&self, pe: u32) -> u8 {
+        self.pe_flags.get(pe as usize).copied().unwrap_or(0)
+    }
+
+    /// Sets `on` and clears `off` in PE `pe`'s flags.
+    fn set(&mut self, pe: u32, on: u8, off: u8) {
+        if let Some(f) = self.pe_flags.get_mut(pe as usize) {
+            *f = (*f & !off) | on;
+        }
+    }
+
+    /// A PE becomes busy with its initial part (its first `busy`) or with
+    /// work it received since it went idle.
+    fn on_busy(&mut self, pe: u32) -> Result<(), String> {
+        let f = self.flags(pe);
+        if f & WAS_BUSY != 0 && f & (BUSY | GOT_WORK) == 0 {
+            return Err(format!("PE {pe} became busy without receiving work since it went idle"));
+        }
+        self.set(pe, BUSY | WAS_BUSY, GOT_WORK);
+        Ok(())
     }
 
     fn check_time(&mut self, t: u64) -> Result<(), String> {
@@ -193,6 +239,25 @@ mod tests {
     use super::*;
 
     const NAME: &str = WellFormed::NAME;
+
+    /// Work is done only while busy; a PE becomes busy again only with
+    /// work it received.
+    #[test]
+    fn work_and_busy_follow_the_pe_state() {
+        let mut events = single_pe();
+        let idle = position(&events, |e| matches!(e, Event::Idle { .. }));
+        events.insert(idle + 1, work(10, 0, 0, 10, 11)); // after its idle
+        let v = assert_fails(NAME, &run(1, events), Some(line_of(idle + 1)));
+        assert!(
+            v.detail.ends_with("PE 0 logged work while idle (work is done between `busy` and `idle`)"),
+            "{}",
+            v.detail
+        );
+        let mut events = single_pe();
+        events.insert(idle + 1, Event::Busy { t: 10, pe: 0 });
+        let v = assert_fails(NAME, &run(1, events), Some(line_of(idle + 1)));
+        assert!(v.detail.ends_with("PE 0 became busy without receiving work since it went idle"), "{}", v.detail);
+    }
 
     #[test]
     fn correct_streams_pass() {
