@@ -11,12 +11,12 @@ use lbcheck::base::rng::derive_seed;
 use lbcheck::bounds::compare::{compare, Comparison, MIN_RUNS};
 use lbcheck::check::{check_events, Metrics};
 use lbcheck::event::{read_trace, Event};
+use lbcheck::harness::replay::words;
 use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::report;
 use serde_json::json;
 
 use super::check_trace::reference_of;
-use super::shell::words;
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {

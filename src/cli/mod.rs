@@ -9,7 +9,6 @@ mod list;
 mod mutants;
 mod output;
 mod run;
-mod shell;
 mod simulate;
 mod tree;
 

@@ -34,7 +34,7 @@
 mod compose;
 pub mod driver;
 pub mod registry;
-mod replay;
+pub mod replay;
 mod run;
 mod session;
 mod spec;

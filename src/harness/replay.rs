@@ -54,3 +54,38 @@ fn flag(cmd: &mut String, name: &str, value: Option<impl std::fmt::Display>) {
         let _ = write!(cmd, " {name} {v}");
     }
 }
+
+/// The words of a command line, split as a POSIX shell would (whitespace,
+/// single quotes): the inverse of [`RunSpec::replay`]'s quoting, for running
+/// a printed replay command or flags given as one string.
+pub fn words(cmd: &str) -> Vec<String> {
+    let (mut out, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in cmd.chars() {
+        match c {
+            '\'' => (quoted, any) = (!quoted, true),
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(word);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn splits_words_and_single_quotes() {
+        let w = super::words("--workload 'uts:args=-t 0 -b 4' --pes  16 ''");
+        assert_eq!(w, ["--workload", "uts:args=-t 0 -b 4", "--pes", "16", ""]);
+    }
+}

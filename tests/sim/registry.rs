@@ -74,7 +74,7 @@ fn a_failing_trace_replays_from_its_header() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("FAILED work_conserved"), "{err}");
     assert_eq!(replay_line(&err), printed, "check-trace prints the command simulate printed");
-    let words = shell_words(printed.strip_prefix("lbcheck ").unwrap());
+    let words = lbcheck::harness::replay::words(printed.strip_prefix("lbcheck ").unwrap());
     let (code, _, err) = lbcheck(&words.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(code, 1, "{printed}: {err}");
     assert!(err.contains("FAILED work_conserved"), "{err}");
@@ -84,25 +84,4 @@ fn a_failing_trace_replays_from_its_header() {
 fn replay_line(stderr: &str) -> String {
     let line = stderr.lines().find_map(|l| l.strip_prefix("replay with: ")).unwrap_or_else(|| panic!("{stderr}"));
     line.to_string()
-}
-
-/// Splits a command line as a POSIX shell would (words, single quotes).
-fn shell_words(cmd: &str) -> Vec<String> {
-    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
-    for c in cmd.chars() {
-        match c {
-            '\'' => (quoted, any) = (!quoted, true),
-            ' ' if !quoted => {
-                if any {
-                    words.push(std::mem::take(&mut word));
-                }
-                any = false;
-            }
-            c => (word, any) = (word + &c.to_string(), true),
-        }
-    }
-    if any {
-        words.push(word);
-    }
-    words
 }
