@@ -64,6 +64,16 @@ pub struct TraceHeader {
     /// The expected work units; must agree with `fingerprint`'s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub units: Option<u64>,
+    /// The PE that announces termination (absent: PE 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub announcer: Option<u32>,
+}
+
+impl TraceHeader {
+    /// The PE that announces termination: `announcer`, or PE 0.
+    pub fn announcer(&self) -> u32 {
+        self.announcer.unwrap_or(0)
+    }
 }
 
 /// The header's record of how lbcheck made a run: driver, seed, machine
@@ -138,6 +148,10 @@ impl std::fmt::Display for Clock {
     }
 }
 
+/// Free-form JSON content of a message or wave (an object, or any JSON
+/// value), carried through unchecked; boxed to keep events small.
+pub type Data = Option<Box<serde_json::Value>>;
+
 /// Kinds of messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -154,18 +168,29 @@ pub enum Kind {
     WaveDown,
     /// A wave's partial sums going up the tree (four-counter).
     WaveUp,
-    /// The termination announcement.
+    /// The termination announcement, passed on by PEs that learnt of it.
     Terminate,
+    /// A control message of a detector lbcheck does not know (its content
+    /// in the event's free-form `data`); the outcome properties ignore it.
+    Control,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 7] =
-        [Kind::Request, Kind::Reject, Kind::Work, Kind::Energy, Kind::WaveDown, Kind::WaveUp, Kind::Terminate];
+    pub const ALL: [Kind; 8] = [
+        Kind::Request,
+        Kind::Reject,
+        Kind::Work,
+        Kind::Energy,
+        Kind::WaveDown,
+        Kind::WaveUp,
+        Kind::Terminate,
+        Kind::Control,
+    ];
 
     /// The kind's name in the trace.
     pub fn name(self) -> &'static str {
-        ["request", "reject", "work", "energy", "wave_down", "wave_up", "terminate"][self as usize]
+        ["request", "reject", "work", "energy", "wave_down", "wave_up", "terminate", "control"][self as usize]
     }
 }
 
@@ -213,6 +238,9 @@ pub enum Event {
         /// Energy carried (energy detector), if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         energy: Option<Dyadic>,
+        /// Free-form content (a control message's data); never checked.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        data: Data,
     },
     /// Message `id` reached `pe` (and was put into its queue or handled).
     Recv {
@@ -229,6 +257,9 @@ pub enum Event {
         /// For requests: queued requests found at `pe` on arrival (001 Lemma 1.3).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         queue: Option<u32>,
+        /// Free-form content; never checked.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        data: Data,
     },
     /// `pe` now holds work.
     Busy {
@@ -253,7 +284,8 @@ pub enum Event {
         /// Energy held.
         held: Dyadic,
     },
-    /// PE 0 completed wave `wave` with totals of work messages sent / received.
+    /// The announcer completed four-counter wave `wave` with these totals of
+    /// work messages sent / received (001 §2).
     Wave {
         /// Time.
         t: u64,
@@ -263,6 +295,9 @@ pub enum Event {
         sent: u64,
         /// Σ work messages received, as read by the wave.
         recv: u64,
+        /// Free-form content; never checked.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        data: Data,
     },
     /// `pe` (PE 0) announced global termination.
     Announce {
@@ -380,8 +415,16 @@ mod tests {
         fp.add_range(0, 10);
         let events = vec![
             Event::Work { t: 5, pe: 1, units: 10, gen: 2, fp },
-            Event::Send { t: 6, from: 1, to: 0, id: 9, kind: Kind::Work, energy: Some(Dyadic::pow2_neg(3)) },
-            Event::Recv { t: 7, pe: 0, from: 1, id: 9, kind: Kind::Request, queue: Some(0) },
+            Event::Send {
+                t: 6,
+                from: 1,
+                to: 0,
+                id: 9,
+                kind: Kind::Work,
+                energy: Some(Dyadic::pow2_neg(3)),
+                data: None,
+            },
+            Event::Recv { t: 7, pe: 0, from: 1, id: 9, kind: Kind::Request, queue: Some(0), data: None },
             Event::End { t: 8 },
         ];
         let mut buf = Vec::new();
@@ -419,17 +462,27 @@ mod tests {
             run: Some(Box::new(run)),
             fingerprint: Some(fp.to_string()),
             units: Some(0),
+            announcer: Some(1),
         };
+        let data = || Some(Box::new(serde_json::json!({"count": -1, "colour": "black"})));
         vec![
             Event::Header(header),
             Event::Work { t: 1, pe: 0, units: 1, gen: 0, fp },
             Event::Split { t: 1, pe: 0, gen: 1 },
-            Event::Send { t: 1, from: 0, to: 1, id: 1, kind: Kind::Work, energy: Some(Dyadic::pow2_neg(1)) },
-            Event::Recv { t: 1, pe: 1, from: 0, id: 1, kind: Kind::Request, queue: Some(0) },
+            Event::Send {
+                t: 1,
+                from: 0,
+                to: 1,
+                id: 1,
+                kind: Kind::Work,
+                energy: Some(Dyadic::pow2_neg(1)),
+                data: data(),
+            },
+            Event::Recv { t: 1, pe: 1, from: 0, id: 1, kind: Kind::Request, queue: Some(0), data: data() },
             Event::Busy { t: 1, pe: 0 },
             Event::Idle { t: 1, pe: 0 },
             Event::Energy { t: 1, pe: 0, held: Dyadic::one() },
-            Event::Wave { t: 1, wave: 1, sent: 0, recv: 0 },
+            Event::Wave { t: 1, wave: 1, sent: 0, recv: 0, data: data() },
             Event::Announce { t: 1, pe: 0 },
             Event::Terminated { t: 1, pe: 0 },
             Event::End { t: 1 },

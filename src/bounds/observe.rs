@@ -90,10 +90,10 @@ mod tests {
     fn counts_requests_until_both_parts_reach_h() {
         let mut g = GenDepth::new(2, 1);
         let events = [
-            Event::Send { t: 0, from: 1, to: 0, id: 1, kind: Kind::Request, energy: None },
+            Event::Send { t: 0, from: 1, to: 0, id: 1, kind: Kind::Request, energy: None, data: None },
             Event::Split { t: 5, pe: 0, gen: 1 },
-            Event::Send { t: 5, from: 0, to: 1, id: 2, kind: Kind::Work, energy: None },
-            Event::Send { t: 6, from: 1, to: 0, id: 3, kind: Kind::Request, energy: None },
+            Event::Send { t: 5, from: 0, to: 1, id: 2, kind: Kind::Work, energy: None, data: None },
+            Event::Send { t: 6, from: 1, to: 0, id: 3, kind: Kind::Request, energy: None, data: None },
         ];
         g.observe(&events[0]);
         assert_eq!(g.requests_until_h(), None);
@@ -108,11 +108,11 @@ mod tests {
     fn a_low_subproblem_in_transit_counts_until_it_dies() {
         let mut g = GenDepth::new(2, 2);
         g.observe(&Event::Split { t: 1, pe: 0, gen: 1 });
-        g.observe(&Event::Send { t: 1, from: 0, to: 1, id: 7, kind: Kind::Work, energy: None });
+        g.observe(&Event::Send { t: 1, from: 0, to: 1, id: 7, kind: Kind::Work, energy: None, data: None });
         g.observe(&Event::Split { t: 2, pe: 0, gen: 2 }); // PE 0's part reaches h
-        g.observe(&Event::Send { t: 3, from: 0, to: 1, id: 8, kind: Kind::Request, energy: None });
+        g.observe(&Event::Send { t: 3, from: 0, to: 1, id: 8, kind: Kind::Request, energy: None, data: None });
         assert_eq!(g.requests_until_h(), None); // gen-1 part still in flight
-        g.observe(&Event::Recv { t: 4, pe: 1, from: 0, id: 7, kind: Kind::Work, queue: None });
+        g.observe(&Event::Recv { t: 4, pe: 1, from: 0, id: 7, kind: Kind::Work, queue: None, data: None });
         g.observe(&Event::Idle { t: 9, pe: 1 });
         assert_eq!(g.requests_until_h(), Some(1));
     }

@@ -153,11 +153,12 @@ pub fn run_case_with(layer: &'static str, name: String, spec: &RunSpec, runner: 
             return Case { verdict: Verdict::Fail, detail: format!("I/O error: {e}"), ..Case::skip(layer, name, "") }
         }
     };
-    let failed: Vec<String> = result.check.failures().iter().map(|(n, _)| n.to_string()).collect();
+    let failed: Vec<String> = result.check.failures_in_order().iter().map(|(n, _)| n.to_string()).collect();
     let detail = match failed.is_empty() {
         true => format!("every property holds: {}", describe(spec)),
         false => {
-            let why: Vec<String> = result.check.failures().iter().map(|(n, v)| format!("{n}: {}", v.detail)).collect();
+            let why: Vec<String> =
+                result.check.failures_in_order().iter().map(|(n, v)| format!("{n}: {}", v.detail)).collect();
             format!("{} — {}", describe(spec), why.join("; "))
         }
     };

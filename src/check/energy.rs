@@ -1,8 +1,9 @@
 //! `energy_conserved` (003 §14.7.4): the energy held by all PEs plus the
 //! energy in flight is exactly 1 — computed exactly, with [`Dyadic`]s.
 //!
-//! Holdings come from `energy` events (`held` is the PE's new holding; a PE
-//! without one holds 0); energy in flight from `send`s that carry energy,
+//! Holdings come from `energy` events (`held` is the PE's new holding); the
+//! announcer (the header's, PE 0 by default) starts with all the energy, 1,
+//! and every other PE with 0. Energy in flight comes from `send`s that carry energy,
 //! until the `recv` of the same id. A driver reports one step of the
 //! protocol as several events at the same time (the sender's `energy` and
 //! the `send`, in either order; a `recv` and the receiver's `energy`), so the
@@ -54,9 +55,9 @@ impl EnergyConserved {
         let energy = [DetectorKind::Energy, DetectorKind::EnergyTree];
         let declared = header.detector.parse().is_ok_and(|d| energy.contains(&d)).then(|| header.detector.clone());
         EnergyConserved {
-            held: HashMap::default(),
+            held: HashMap::from_iter([(header.announcer(), Dyadic::one())]),
             in_flight: HashMap::default(),
-            held_total: Dyadic::zero(),
+            held_total: Dyadic::one(),
             flight_total: Dyadic::zero(),
             active: false,
             step_t: 0,
@@ -225,6 +226,19 @@ mod tests {
         let v = assert_fails(NAME, &run_with_header(&declared, reference_of(&events), events), Some(line_of(i)));
         assert!(v.detail.contains("work message 2 carries no energy"), "{}", v.detail);
         assert_passes(NAME, &run_with_header(&declared, reference_of(&two_pes()), two_pes()));
+    }
+
+    /// The announcer starts with 1, so a trace need not log it, and a
+    /// request carrying energy 0 before any `energy` event is no violation.
+    #[test]
+    fn the_announcer_starts_with_all_the_energy() {
+        let mut events = two_pes();
+        events.retain(|e| !matches!(e, Event::Energy { t: 0, .. }));
+        events[1] = send_e(1, 1, 0, 1, Kind::Request, "0");
+        assert_passes(NAME, &run(2, events.clone()));
+        let elsewhere = TraceHeader { announcer: Some(1), ..header(2) };
+        let v = assert_fails(NAME, &run_with_header(&elsewhere, reference_of(&events), events), Some(line_of(6)));
+        assert!(v.detail.contains("t=3, the total energy is 2 (3/2^1 held"), "{}", v.detail);
     }
 
     #[test]

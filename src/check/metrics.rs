@@ -1,4 +1,4 @@
-//! Measurements of a run, from its events alone: T_par, T_seq, efficiency,
+//! Measurements of a run, from its events and the reference's T_seq: T_par, efficiency,
 //! message counts, the work per generation, the queue lengths met by
 //! arriving requests (001 Lemma 1.3: expected ≤ 1) and the PEs' idle times.
 
@@ -15,8 +15,11 @@ pub struct Metrics {
     pub pes: u32,
     /// Events seen (the header not counted).
     pub events: u64,
-    /// Σ units of the `work` events (the run's T_seq).
+    /// T_seq: the work units of the sequential run (the reference's, not
+    /// the trace's: a run that lost work is compared with all of it).
     pub t_seq: u64,
+    /// Σ units of the `work` events (equal to `t_seq` when work is conserved).
+    pub work_done: u64,
     /// T_par: the last `terminated` time; `None` if no PE terminated.
     pub t_par: Option<u64>,
     /// Time of the last `work` event.
@@ -97,10 +100,10 @@ pub(super) struct Collector {
 }
 
 impl Collector {
-    /// For `pes` PEs, all idle at time 0.
-    pub(super) fn new(pes: u32) -> Collector {
+    /// For `pes` PEs, all idle at time 0, running a workload of `t_seq` units.
+    pub(super) fn new(pes: u32, t_seq: u64) -> Collector {
         let messages = Kind::ALL.iter().map(|k| (k.name(), 0)).collect();
-        let m = Metrics { pes, messages, ..Metrics::default() };
+        let m = Metrics { pes, t_seq, messages, ..Metrics::default() };
         let idle = vec![PeIdle { since: Some(0), total: 0, terminated: false }; pes as usize];
         Collector { m, queue_sum: 0, idle, t_last: 0 }
     }
@@ -132,7 +135,7 @@ impl Collector {
 
     fn on_work(&mut self, t: u64, units: u64, gen: u32) {
         let m = &mut self.m;
-        m.t_seq = m.t_seq.saturating_add(units);
+        m.work_done = m.work_done.saturating_add(units);
         m.t_last_work = m.t_last_work.max(Some(t));
         m.max_gen = m.max_gen.max(gen);
         *m.gen_histogram.entry(gen).or_default() += units;
@@ -211,10 +214,22 @@ mod tests {
         assert_eq!((m.max_gen, m.splits), (1, 1));
         assert_eq!(m.gen_histogram, BTreeMap::from([(0, 2), (1, 18)]));
         let sent: Vec<u64> = Kind::ALL.iter().map(|k| m.messages[k.name()]).collect();
-        assert_eq!(sent, [2, 1, 1, 1, 0, 0, 1]);
+        assert_eq!(sent, [2, 1, 1, 1, 0, 0, 1, 0]);
         assert_eq!(m.queue, QueueStats { count: 2, mean: Some(0.0), max: Some(0) });
         // PE 0: idle 10..17; PE 1: idle 0..5 and 15..19.
         assert_eq!(m.idle_time, IdleStats { total: 16, mean: Some(8.0), max: 9 });
+    }
+
+    /// T_seq is the reference's: a run that lost work is measured against
+    /// all of it, and the work it did is reported beside.
+    #[test]
+    fn t_seq_is_the_references_and_work_done_the_traces() {
+        let reference = reference_of(&two_pes());
+        let mut events = two_pes();
+        events.retain(|e| !matches!(e, Event::Work { t: 15, .. }));
+        let m = run_ref(2, reference, events).metrics;
+        assert_eq!((m.t_seq, m.work_done), (20, 10));
+        assert_eq!(m.efficiency, Some(20.0 / 38.0));
     }
 
     #[test]

@@ -17,7 +17,13 @@
 //! | `no_early_termination`  | `early_termination.rs` | 001 §2, 003 §14.7.4 |
 //! | `termination_detected`  | `termination.rs`       | 001 §2, 003 §14.7.4 |
 //! | `requests_answered`     | `requests.rs`          | 001 Fig. 1          |
+//! | `detector_conformance`  | `detector.rs`          | 001 §2, 003 §14.7.4 |
 //! | `lower_bound`           | `lower_bound.rs`       | 000 eq. (1), 001 §1.2 |
+//!
+//! A failure that an earlier failure explains (a malformed trace breaks
+//! everything after it; an early announcement or lost work also breaks the
+//! liveness and the bound) is still reported, marked with the property it
+//! [`follows`](Verdict::follows), so the first cause stands out.
 //!
 //! Metrics of the run (T_par, efficiency, message counts, queue lengths met
 //! by requests, idle times, …) are collected alongside, in `metrics.rs`.
@@ -30,7 +36,7 @@
 //! let header = TraceHeader {
 //!     version: TRACE_VERSION, pes: 1, workload: "w".into(), split: "s".into(),
 //!     balancer: "b".into(), detector: "d".into(), t_split: 1, clock: Default::default(),
-//!     run: None, fingerprint: None, units: None,
+//!     run: None, fingerprint: None, units: None, announcer: None,
 //! };
 //! let mut fp = Fingerprint::EMPTY;
 //! fp.add_range(0, 10);
@@ -51,6 +57,7 @@
 //! assert_eq!(report.metrics.efficiency, Some(1.0));
 //! ```
 
+mod detector;
 mod early_termination;
 mod energy;
 mod idset;
@@ -73,14 +80,27 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 7] = [
+pub const PROPERTIES: [&str; 8] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
     early_termination::NoEarlyTermination::NAME,
     termination::TerminationDetected::NAME,
     requests::RequestsAnswered::NAME,
+    detector::DetectorConformance::NAME,
     lower_bound::LowerBound::NAME,
+];
+
+/// Which failures may be consequences of which: a failure of a property on
+/// the right, at or after (by line) a failure of the property on the left,
+/// [`follows`](Verdict::follows) it.
+const CASCADES: [(&str, &[&str]); 3] = [
+    (wellformed::WellFormed::NAME, &PROPERTIES),
+    (
+        early_termination::NoEarlyTermination::NAME,
+        &[termination::TerminationDetected::NAME, lower_bound::LowerBound::NAME],
+    ),
+    (work::WorkConserved::NAME, &[lower_bound::LowerBound::NAME]),
 ];
 
 /// What property `name` checks: its file's documentation, as text (`None`
@@ -93,6 +113,7 @@ pub fn explain(name: &str) -> Option<String> {
         "no_early_termination" => include_str!("early_termination.rs"),
         "termination_detected" => include_str!("termination.rs"),
         "requests_answered" => include_str!("requests.rs"),
+        "detector_conformance" => include_str!("detector.rs"),
         "lower_bound" => include_str!("lower_bound.rs"),
         _ => return None,
     };
@@ -120,17 +141,21 @@ pub struct Verdict {
     /// violation, when the violation has a place in the stream.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// For a failure: the property whose earlier failure likely caused this
+    /// one (a consequence, not a second bug); `None` for a first cause.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub follows: Option<&'static str>,
 }
 
 impl Verdict {
     /// A passing verdict.
     pub fn pass(detail: impl Into<String>) -> Verdict {
-        Verdict { pass: true, detail: detail.into(), line: None }
+        Verdict { pass: true, detail: detail.into(), line: None, follows: None }
     }
 
     /// A failing verdict, at `line` if the violation has a place.
     pub fn fail(detail: impl Into<String>, line: Option<usize>) -> Verdict {
-        Verdict { pass: false, detail: detail.into(), line }
+        Verdict { pass: false, detail: detail.into(), line, follows: None }
     }
 }
 
@@ -165,13 +190,27 @@ impl CheckReport {
         self.properties.iter().filter(|(_, v)| !v.pass).map(|(k, v)| (*k, v)).collect()
     }
 
-    /// The failures in stream order: those with a line first, by line (the
-    /// first is the likeliest cause of the others), then those judged at
-    /// the end of the stream.
+    /// The failures in order: first causes before the failures that follow
+    /// them, each group by line (those judged at the end of the stream last).
     pub fn failures_in_order(&self) -> Vec<(&'static str, &Verdict)> {
         let mut f = self.failures();
-        f.sort_by_key(|(_, v)| v.line.unwrap_or(usize::MAX));
+        f.sort_by_key(|(_, v)| (v.follows.is_some(), v.line.unwrap_or(usize::MAX)));
         f
+    }
+
+    /// Marks each failure that an earlier failure explains ([`CASCADES`]).
+    fn mark_cascades(&mut self) {
+        let at = |v: &Verdict| v.line.unwrap_or(usize::MAX);
+        for (cause, effects) in CASCADES {
+            let Some(start) = self.properties.get(cause).filter(|v| !v.pass && v.follows.is_none()).map(at) else {
+                continue;
+            };
+            for (name, v) in self.properties.iter_mut() {
+                if *name != cause && effects.contains(name) && !v.pass && v.follows.is_none() && at(v) >= start {
+                    v.follows = Some(cause);
+                }
+            }
+        }
     }
 }
 
@@ -187,6 +226,7 @@ pub struct Checker {
     early: early_termination::NoEarlyTermination,
     detected: termination::TerminationDetected,
     requests: requests::RequestsAnswered,
+    detector: detector::DetectorConformance,
     lower_bound: lower_bound::LowerBound,
     metrics: metrics::Collector,
 }
@@ -205,8 +245,9 @@ impl Checker {
             early: early_termination::NoEarlyTermination::new(pes),
             detected: termination::TerminationDetected::new(pes),
             requests: requests::RequestsAnswered::new(pes),
+            detector: detector::DetectorConformance::new(header),
             lower_bound: lower_bound::LowerBound::new(header),
-            metrics: metrics::Collector::new(pes),
+            metrics: metrics::Collector::new(pes, reference.t_seq),
         }
     }
 
@@ -218,7 +259,7 @@ impl Checker {
         self.early.observe(line, event);
         self.detected.observe(line, event);
         self.requests.observe(line, event);
-        self.lower_bound.observe(line, event);
+        self.detector.observe(line, event);
         self.metrics.observe(event);
     }
 
@@ -233,8 +274,11 @@ impl Checker {
         put(early_termination::NoEarlyTermination::NAME, self.early.finish(&metrics));
         put(termination::TerminationDetected::NAME, self.detected.finish(&metrics));
         put(requests::RequestsAnswered::NAME, self.requests.finish(&metrics));
+        put(detector::DetectorConformance::NAME, self.detector.finish(&metrics));
         put(lower_bound::LowerBound::NAME, self.lower_bound.finish(&metrics));
-        CheckReport { properties, metrics }
+        let mut report = CheckReport { properties, metrics };
+        report.mark_cascades();
+        report
     }
 }
 

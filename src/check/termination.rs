@@ -2,7 +2,9 @@
 //! 003 §14.7.4): the run announced termination, ended (`end`), and every PE
 //! learnt of it (`terminated`). Reports the detection delay — announce time
 //! minus the time of the last `work` event — and T_par, the last
-//! `terminated` time (both from the run's [`Metrics`]).
+//! `terminated` time (both from the run's [`Metrics`]). A negative delay
+//! (work after the announcement) fails: termination was announced before
+//! the computation was over, so what was detected was not termination.
 
 use super::{list_some, Metrics, Property, Verdict};
 use crate::event::Event;
@@ -66,6 +68,9 @@ impl Property for TerminationDetected {
             return Verdict::fail(why, None);
         };
         let summary = Self::summary(line, t, m);
+        if m.t_last_work.is_some_and(|w| w > t) {
+            return Verdict::fail(format!("{summary}: work went on after the announcement"), None);
+        }
         if !self.end {
             return Verdict::fail(format!("{summary}; but {TRUNCATED}"), None);
         }
@@ -99,6 +104,22 @@ mod tests {
         let r = run(2, two_pes());
         assert_passes(NAME, &r);
         assert!(r.properties[NAME].detail.contains("detection delay 2 (after the last work at t=15); T_par = 19"));
+    }
+
+    /// Work after the announcement: a negative detection delay fails (and
+    /// follows `no_early_termination`, which saw the work go on).
+    #[test]
+    fn a_negative_detection_delay_fails() {
+        let mut events = two_pes();
+        events.retain(|e| !matches!(e, Event::Announce { .. }));
+        let idle = position(&events, |e| matches!(e, Event::Idle { t: 10, .. }));
+        events.insert(idle + 1, Event::Announce { t: 10, pe: 0 }); // while PE 1 works on
+        let r = run(2, events);
+        let v = assert_fails(NAME, &r, None);
+        assert!(v.detail.contains("detection delay -5 (after the last work at t=15)"), "{}", v.detail);
+        assert!(v.detail.ends_with("work went on after the announcement"), "{}", v.detail);
+        assert_eq!(v.follows, Some("no_early_termination"));
+        assert_eq!(r.failures_in_order()[0].0, "no_early_termination");
     }
 
     #[test]

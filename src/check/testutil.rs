@@ -19,6 +19,7 @@ pub fn header(pes: u32) -> TraceHeader {
         run: None,
         fingerprint: None,
         units: None,
+        announcer: None,
     }
 }
 
@@ -36,18 +37,18 @@ pub fn work(t: u64, pe: u32, gen: u32, lo: u64, hi: u64) -> Event {
 
 /// A `send` without energy.
 pub fn send(t: u64, from: u32, to: u32, id: u64, kind: Kind) -> Event {
-    Event::Send { t, from, to, id, kind, energy: None }
+    Event::Send { t, from, to, id, kind, energy: None, data: None }
 }
 
 /// A `send` carrying `energy` (a string such as `1/2^1`).
 pub fn send_e(t: u64, from: u32, to: u32, id: u64, kind: Kind, energy: &str) -> Event {
-    Event::Send { t, from, to, id, kind, energy: Some(dy(energy)) }
+    Event::Send { t, from, to, id, kind, energy: Some(dy(energy)), data: None }
 }
 
 /// A `recv` (requests find an empty queue).
 pub fn recv(t: u64, pe: u32, from: u32, id: u64, kind: Kind) -> Event {
     let queue = (kind == Kind::Request).then_some(0);
-    Event::Recv { t, pe, from, id, kind, queue }
+    Event::Recv { t, pe, from, id, kind, queue, data: None }
 }
 
 /// An `energy` event.

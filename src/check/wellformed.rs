@@ -57,6 +57,12 @@ impl WellFormed {
             Some(format!("trace format version {}; this checker reads version {TRACE_VERSION}", header.version))
         } else if header.pes == 0 {
             Some("the header says the run has 0 PEs".to_string())
+        } else if header.announcer() >= header.pes {
+            Some(format!(
+                "the header's announcer PE {} is out of range: the run has {} PEs",
+                header.announcer(),
+                header.pes
+            ))
         } else {
             None
         };

@@ -62,6 +62,7 @@ impl RunSpec {
             run: Some(Box::new(self.run_params())),
             fingerprint: None,
             units: None,
+            announcer: None,
         }
     }
 

@@ -148,7 +148,7 @@ pub const CATALOGUE: &[Entry] = &[
         Mutant::FourCounterOneWave,
         Info::ships("four-counter-one-wave", "001 §2", "PE 0 announces after a single wave with sent = received"),
         Site::Detectors(&[DetectorKind::FourCounter]),
-        &[(Catcher::Run, "no_early_termination"), (Catcher::Loom, "no_early_termination")],
+        &[(Catcher::Run, "detector_conformance"), (Catcher::Loom, "no_early_termination")],
     ),
     entry(
         Mutant::RequestDropped,

@@ -99,7 +99,7 @@ impl<T> Msg<T> {
 
     /// The `send` event of this message, numbered `id`, from `from` to `to` at `t`.
     pub fn send_event(&self, t: u64, from: PeId, to: PeId, id: u64) -> Event {
-        Event::Send { t, from, to, id, kind: self.kind(), energy: self.energy() }
+        Event::Send { t, from, to, id, kind: self.kind(), energy: self.energy(), data: None }
     }
 }
 
@@ -145,7 +145,7 @@ impl<T> Command<T> {
             Command::Send { .. } => return None,
             Command::Split { gen } => Event::Split { t, pe, gen },
             Command::Energy(ref held) => Event::Energy { t, pe, held: held.clone() },
-            Command::Wave { wave, sent, recv } => Event::Wave { t, wave, sent, recv },
+            Command::Wave { wave, sent, recv } => Event::Wave { t, wave, sent, recv, data: None },
             Command::Announce => Event::Announce { t, pe },
             Command::Terminated => Event::Terminated { t, pe },
         })

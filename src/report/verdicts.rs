@@ -6,19 +6,19 @@ use std::process::ExitCode;
 use crate::check::CheckReport;
 use crate::sim::{Outcome, Stop};
 
-/// 0 if every property passed, else 1 (after naming the failures in
-/// stream order, the earliest marked as the first cause, and the replay
-/// command, if any, on stderr).
+/// 0 if every property passed, else 1 (after naming the failures on
+/// stderr, first causes first, each consequence with what it follows, and
+/// the replay command, if any).
 pub fn exit_code(check: &CheckReport, replay: Option<&str>) -> ExitCode {
     let failures = check.failures_in_order();
     if failures.is_empty() {
         return ExitCode::SUCCESS;
     }
-    let several = failures.len() > 1;
-    for (i, (name, v)) in failures.into_iter().enumerate() {
-        let first = if i == 0 && several && v.line.is_some() { ", first cause" } else { "" };
-        let at = v.line.map(|l| format!(" (line {l}{first})")).unwrap_or_default();
-        eprintln!("FAILED {name}{at}: {}", v.detail);
+    for (name, v) in failures {
+        let mut notes: Vec<String> = v.line.map(|l| format!("line {l}")).into_iter().collect();
+        notes.extend(v.follows.map(|cause| format!("follows from {cause}")));
+        let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join(", ")) };
+        eprintln!("FAILED {name}{notes}: {}", v.detail);
     }
     if let Some(replay) = replay {
         eprintln!("replay with: {replay}");

@@ -239,7 +239,7 @@ where
         if let Some(rec) = &mut self.rec {
             let kind = env.msg.kind();
             let queue = (kind == Kind::Request).then(|| self.pe.balancer.queued_requests());
-            rec.push(Event::Recv { t: 0, pe: self.me, from: env.from, id: env.id, kind, queue });
+            rec.push(Event::Recv { t: 0, pe: self.me, from: env.from, id: env.id, kind, queue, data: None });
         }
         let (from, msg) = (env.from, env.msg);
         let rejected = matches!(msg, Msg::Reject);

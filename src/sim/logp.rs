@@ -252,7 +252,7 @@ where
         let kind = msg.kind();
         self.work_in_flight -= (kind == Kind::Work) as u64;
         let queue = (kind == Kind::Request).then(|| self.slots[to as usize].pe.balancer.queued_requests());
-        (self.sink)(Event::Recv { t: self.now, pe: to, from, id, kind, queue });
+        (self.sink)(Event::Recv { t: self.now, pe: to, from, id, kind, queue, data: None });
         let cost = self.call(to, |pe, ctx| pe.on_message(ctx, from, msg));
         self.maybe_busy(to, cost);
     }

@@ -22,29 +22,6 @@ fn args_for(detector: &str) -> Vec<String> {
     words.iter().map(|s| s.to_string()).chain([detector.to_string()]).collect()
 }
 
-/// The one-wave bug needs an unlucky interleaving (about 1 run in 50 under
-/// random polling, see `one_wave_fails_on_some_seeds`): these runs have one.
-const ONE_WAVE: &[&str] = &[
-    "simulate",
-    "--workload",
-    "synthetic:size=3000,atomic=1,split=uniform",
-    "--pes",
-    "4",
-    "--t-split",
-    "40",
-    "--termination",
-    "four-counter",
-];
-
-/// Seeds of the runs each mutant is shown failing on.
-fn seeds(m: Mutant) -> Vec<u64> {
-    if m == Mutant::FourCounterOneWave {
-        vec![17, 90]
-    } else {
-        vec![1, 2, 3]
-    }
-}
-
 /// The mutants a single checked run catches (the others are shown in
 /// `tests/bounds/` and `tests/loom_threads.rs`).
 fn run_mutants() -> impl Iterator<Item = &'static Entry> {
@@ -54,11 +31,8 @@ fn run_mutants() -> impl Iterator<Item = &'static Entry> {
 #[test]
 fn every_mutant_fails_its_property() {
     for e in run_mutants() {
-        for seed in seeds(e.mutant) {
-            let mut args = match e.mutant {
-                Mutant::FourCounterOneWave => ONE_WAVE.iter().map(|s| s.to_string()).collect(),
-                _ => args_for(detector(e)),
-            };
+        for seed in [1, 2, 3] {
+            let mut args = args_for(detector(e));
             args.extend(["--mutant".into(), e.info.name.into(), "--seed".into(), seed.to_string()]);
             let refs: Vec<&str> = args.iter().map(String::as_str).collect();
             let (code, _, err) = lbcheck(&refs);

@@ -57,6 +57,30 @@ fn check_trace_rejects_a_lost_work_message() {
     std::fs::remove_file(path).ok();
 }
 
+/// Work lost without a trace of it: the report keeps the workload's T_seq
+/// (not the work found in the trace) and blames `work_conserved` alone.
+#[test]
+fn a_lost_work_event_fails_work_conserved_alone() {
+    let path = write_trace("lost-work", &["--termination", "energy"]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lost = text.lines().position(|l| l.contains("\"ev\":\"work\"")).unwrap();
+    let edited: Vec<&str> = text.lines().enumerate().filter(|(i, _)| *i != lost).map(|(_, l)| l).collect();
+    std::fs::write(&path, edited.join("\n") + "\n").unwrap();
+    let (code, out, err) = lbcheck(&["check-trace", path.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let (_, tree, _) = lbcheck(&["tree", "uts:default", "--json"]);
+    let fp = serde_json::from_str::<serde_json::Value>(&tree).unwrap()["fingerprint"].as_str().unwrap().to_string();
+    let units = serde_json::Value::from(fp.split('-').next().unwrap().parse::<u64>().unwrap());
+    assert_eq!(v["t_seq"], units, "{out}");
+    assert!(v["metrics"]["work_done"].as_u64() < units.as_u64(), "{out}");
+    let props = v["properties"].as_object().unwrap();
+    let causes: Vec<&String> =
+        props.iter().filter(|(_, p)| p["pass"] == false && p["follows"].is_null()).map(|(n, _)| n).collect();
+    assert_eq!(causes, ["work_conserved"], "{out}");
+    std::fs::remove_file(path).ok();
+}
+
 #[test]
 fn check_trace_bad_input_exits_2() {
     let path = std::env::temp_dir().join(format!("lbcheck-garbage-{}.jsonl", std::process::id()));

@@ -1,0 +1,341 @@
+//! `detector_conformance` (001 §2, 003 §14.7.4): the termination detector
+//! keeps its own rules, as far as the trace shows them.
+//!
+//! For every detector, known to lbcheck or not:
+//! - only the header's `announcer` (default PE 0) logs `announce`, once;
+//! - a `terminate` message is sent only by a PE that learnt of termination:
+//!   the announcer after its `announce`, another PE after receiving a
+//!   `terminate`.
+//!
+//! For the detectors lbcheck ships, named by the header's `detector`:
+//! - a PE logs `terminated` only once it learnt of termination as above;
+//! - `four-counter` (001 §2, after Mattern): waves are numbered 1, 2, 3, …
+//!   in order; a wave's totals are at least the work messages sent
+//!   (received) before the previous wave completed and at most those sent
+//!   (received) so far, since each PE reads its counters during the wave;
+//!   and the announcer announces only after a wave k ≥ 2 with
+//!   S_{k−1} = R_{k−1} = S_k = R_k and no wave since;
+//! - `energy`, `energy-tree` (003 §14.7.4): the announcer holds all the
+//!   energy, exactly 1, when it announces (it starts with 1; its `energy`
+//!   events set its holding).
+//!
+//! For any other `detector` (free text, such as `safra`) only the first two
+//! rules apply, and the verdict says so; `control` messages and `data` are
+//! never checked.
+
+use super::{Metrics, Property, Verdict};
+use crate::base::Dyadic;
+use crate::event::{Event, Kind, TraceHeader};
+use crate::protocol::DetectorKind;
+
+/// A wave as the announcer completed it: its number, totals, and the work
+/// messages sent / received in the stream by then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Wave {
+    number: u64,
+    totals: (u64, u64),
+    counted: (u64, u64),
+}
+
+/// What the header's detector lets the check verify beyond the common rules.
+enum Rules {
+    /// Mattern's four counters: the waves so far.
+    FourCounter { last: Option<Wave>, prev: Option<Wave> },
+    /// Energy: the announcer's holding.
+    Energy { held: Dyadic },
+    /// lbcheck does not know the detector (the header's name).
+    Unknown(String),
+}
+
+/// State of the `detector_conformance` check.
+pub(super) struct DetectorConformance {
+    announcer: u32,
+    rules: Rules,
+    /// Per PE: it learnt of termination (announced or received `terminate`).
+    knows: Vec<bool>,
+    announced: Option<usize>,
+    /// Work messages sent and received so far.
+    work: (u64, u64),
+    violation: Option<(usize, String)>,
+}
+
+impl DetectorConformance {
+    /// For the run of `header` (its announcer and detector).
+    pub(super) fn new(header: &TraceHeader) -> DetectorConformance {
+        let rules = match header.detector.parse() {
+            Ok(DetectorKind::FourCounter) => Rules::FourCounter { last: None, prev: None },
+            Ok(DetectorKind::Energy | DetectorKind::EnergyTree) => Rules::Energy { held: Dyadic::one() },
+            Err(_) => Rules::Unknown(header.detector.clone()),
+        };
+        DetectorConformance {
+            announcer: header.announcer(),
+            rules,
+            knows: vec![false; header.pes.min(super::MAX_PES) as usize],
+            announced: None,
+            work: (0, 0),
+            violation: None,
+        }
+    }
+
+    fn knows(&self, pe: u32) -> bool {
+        self.knows.get(pe as usize).copied().unwrap_or(false)
+    }
+
+    fn learn(&mut self, pe: u32) {
+        if let Some(k) = self.knows.get_mut(pe as usize) {
+            *k = true;
+        }
+    }
+
+    fn check(&mut self, line: usize, e: &Event) -> Result<(), String> {
+        match *e {
+            Event::Announce { pe, .. } => self.on_announce(line, pe),
+            Event::Send { from, kind: Kind::Terminate, .. } if !self.knows(from) => Err(format!(
+                "PE {from} sent `terminate` before it learnt of termination (by announcing or receiving `terminate`)"
+            )),
+            Event::Recv { pe, kind: Kind::Terminate, .. } => {
+                self.learn(pe);
+                Ok(())
+            }
+            Event::Terminated { pe, .. } if !self.knows(pe) && !matches!(self.rules, Rules::Unknown(_)) => {
+                Err(format!("PE {pe} logged `terminated` before it learnt of termination"))
+            }
+            Event::Send { kind: Kind::Work, .. } => {
+                self.work.0 += 1;
+                Ok(())
+            }
+            Event::Recv { kind: Kind::Work, .. } => {
+                self.work.1 += 1;
+                Ok(())
+            }
+            Event::Wave { wave, sent, recv, .. } => self.on_wave(wave, (sent, recv)),
+            Event::Energy { pe, ref held, .. } => {
+                if let (Rules::Energy { held: h }, true) = (&mut self.rules, pe == self.announcer) {
+                    *h = held.clone();
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn on_announce(&mut self, line: usize, pe: u32) -> Result<(), String> {
+        if pe != self.announcer {
+            return Err(format!("PE {pe} announced termination, but the announcer is PE {}", self.announcer));
+        }
+        if let Some(first) = self.announced {
+            return Err(format!("PE {pe} announced termination again (first on line {first})"));
+        }
+        self.announced = Some(line);
+        self.learn(pe);
+        match &self.rules {
+            Rules::FourCounter { last, prev } => four_counter_may_announce(*prev, *last),
+            Rules::Energy { held } if !held.is_one() => {
+                Err(format!("PE {pe} announced termination holding energy {held}, not all of it (1)"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn on_wave(&mut self, number: u64, totals: (u64, u64)) -> Result<(), String> {
+        let Rules::FourCounter { last, prev } = &mut self.rules else { return Ok(()) };
+        let expected = last.map_or(1, |w| w.number + 1);
+        if number != expected {
+            return Err(format!("wave {number} completed, but the next wave is {expected}"));
+        }
+        let floor = last.map_or((0, 0), |w| w.counted);
+        let (s, r) = totals;
+        if s < floor.0 || r < floor.1 || s > self.work.0 || r > self.work.1 {
+            return Err(format!(
+                "wave {number} reports {s} work messages sent and {r} received; the counters it read allow {}..={} sent and {}..={} received",
+                floor.0, self.work.0, floor.1, self.work.1
+            ));
+        }
+        *prev = *last;
+        *last = Some(Wave { number, totals, counted: self.work });
+        Ok(())
+    }
+}
+
+/// 001 §2: announce only after waves k−1, k with S_{k−1} = R_{k−1} = S_k = R_k.
+fn four_counter_may_announce(prev: Option<Wave>, last: Option<Wave>) -> Result<(), String> {
+    let (Some(p), Some(l)) = (prev, last) else {
+        let waves = usize::from(last.is_some());
+        return Err(format!(
+            "termination announced after {waves} wave(s); four-counter needs two consecutive waves with equal totals"
+        ));
+    };
+    let (s1, r1) = p.totals;
+    let (s2, r2) = l.totals;
+    if s1 == r1 && (s1, r1) == (s2, r2) {
+        return Ok(());
+    }
+    Err(format!(
+        "termination announced after wave {} (sent {s1}, received {r1}) and wave {} (sent {s2}, received {r2}); four-counter needs all four equal",
+        p.number, l.number
+    ))
+}
+
+impl Property for DetectorConformance {
+    const NAME: &'static str = "detector_conformance";
+
+    fn observe(&mut self, line: usize, e: &Event) {
+        if self.violation.is_some() {
+            return;
+        }
+        if let Err(why) = self.check(line, e) {
+            self.violation = Some((line, format!("line {line}: {why}")));
+        }
+    }
+
+    fn finish(self, _: &Metrics) -> Verdict {
+        if let Some((line, why)) = self.violation {
+            return Verdict::fail(why, Some(line));
+        }
+        let who = format!("announcer PE {}", self.announcer);
+        let justified = match self.announced {
+            Some(_) => "the announcement justified",
+            None => "no announcement to justify",
+        };
+        Verdict::pass(match self.rules {
+            Rules::FourCounter { last, .. } => {
+                let waves = last.map_or(0, |w| w.number);
+                format!(
+                    "{who}; {waves} four-counter waves, each within the counters it read; {justified} by the last two"
+                )
+            }
+            Rules::Energy { .. } => format!("{who}; {justified} by holding all the energy"),
+            Rules::Unknown(name) => format!(
+                "{who}; detector `{name}` is not one lbcheck knows: only the announcer and `terminate` rules apply"
+            ),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    const NAME: &str = DetectorConformance::NAME;
+
+    fn with_detector(detector: &str, pes: u32) -> TraceHeader {
+        TraceHeader { detector: detector.into(), ..header(pes) }
+    }
+
+    fn check(h: &TraceHeader, events: Vec<Event>) -> crate::check::CheckReport {
+        run_with_header(h, reference_of(&events), events)
+    }
+
+    /// `two_pes` with four-counter instead of energy: PE 0 completes two
+    /// waves, each reading one work message sent and received, then announces.
+    fn four_counter_run(waves: &[(u64, u64)]) -> Vec<Event> {
+        let mut events = two_pes();
+        events.retain(|e| !matches!(e, Event::Energy { .. } | Event::Send { kind: Kind::Energy, .. }));
+        events.retain(|e| !matches!(e, Event::Recv { kind: Kind::Energy, .. }));
+        for e in &mut events {
+            if let Event::Send { energy, .. } = e {
+                *energy = None;
+            }
+        }
+        let at = position(&events, |e| matches!(e, Event::Announce { .. }));
+        for (i, &(sent, recv)) in waves.iter().enumerate() {
+            let wave = Event::Wave { t: 16, wave: i as u64 + 1, sent, recv, data: None };
+            events.insert(at + i, wave);
+        }
+        events
+    }
+
+    #[test]
+    fn correct_streams_pass_for_known_and_unknown_detectors() {
+        let r = check(&with_detector("energy", 2), two_pes());
+        assert_passes(NAME, &r);
+        assert_eq!(r.properties[NAME].detail, "announcer PE 0; the announcement justified by holding all the energy");
+        assert_passes(NAME, &check(&with_detector("four-counter", 2), four_counter_run(&[(1, 1), (1, 1)])));
+        let r = check(&with_detector("safra", 1), single_pe());
+        assert_passes(NAME, &r);
+        assert!(r.properties[NAME].detail.contains("detector `safra` is not one lbcheck knows"));
+    }
+
+    #[test]
+    fn only_the_announcer_announces_once() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Announce { .. }));
+        events[i] = Event::Announce { t: 17, pe: 1 };
+        let v = assert_fails(NAME, &check(&with_detector("safra", 2), events.clone()), Some(line_of(i)));
+        assert!(v.detail.ends_with("PE 1 announced termination, but the announcer is PE 0"), "{}", v.detail);
+        let h = TraceHeader { announcer: Some(1), ..with_detector("safra", 2) };
+        let v = assert_fails(NAME, &check(&h, events), Some(line_of(i + 2)));
+        assert!(
+            v.detail.ends_with(
+                "PE 0 sent `terminate` before it learnt of termination (by announcing or receiving `terminate`)"
+            ),
+            "{}",
+            v.detail
+        );
+        let mut events = two_pes();
+        events.insert(i + 1, Event::Announce { t: 17, pe: 0 });
+        let v = assert_fails(NAME, &check(&with_detector("safra", 2), events), Some(line_of(i + 1)));
+        assert!(v.detail.contains("announced termination again (first on line"), "{}", v.detail);
+    }
+
+    /// `terminated` before learning of termination: a known detector fails,
+    /// an unknown one (which may spread the news in control messages) passes.
+    #[test]
+    fn terminated_needs_the_news_for_known_detectors() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Terminated { pe: 1, .. }));
+        events.remove(i);
+        events.insert(1, Event::Terminated { t: 0, pe: 1 });
+        events.retain(|e| {
+            !matches!(e, Event::Recv { kind: Kind::Terminate, .. } | Event::Send { kind: Kind::Terminate, .. })
+        });
+        let v = assert_fails(NAME, &check(&with_detector("energy", 2), events.clone()), Some(line_of(1)));
+        assert!(v.detail.ends_with("PE 1 logged `terminated` before it learnt of termination"), "{}", v.detail);
+        assert_passes(NAME, &check(&with_detector("safra", 2), events));
+    }
+
+    #[test]
+    fn four_counter_announces_only_after_two_equal_waves() {
+        let fc = with_detector("four-counter", 2);
+        let at = |events: &[Event]| line_of(position(events, |e| matches!(e, Event::Announce { .. })));
+        for (waves, why) in [
+            (&[(1, 1)][..], "after 1 wave(s); four-counter needs two consecutive waves"),
+            (&[][..], "after 0 wave(s)"),
+            (&[(1, 0), (1, 1)][..], "wave 1 (sent 1, received 0) and wave 2 (sent 1, received 1)"),
+        ] {
+            let events = four_counter_run(waves);
+            let v = assert_fails(NAME, &check(&fc, events.clone()), Some(at(&events)));
+            assert!(v.detail.contains(why), "{}", v.detail);
+        }
+    }
+
+    #[test]
+    fn four_counter_waves_stay_within_the_counters() {
+        let fc = with_detector("four-counter", 2);
+        let events = four_counter_run(&[(1, 1), (2, 1)]);
+        let wave2 = position(&events, |e| matches!(e, Event::Wave { wave: 2, .. }));
+        let v = assert_fails(NAME, &check(&fc, events), Some(line_of(wave2)));
+        assert!(v.detail.ends_with("wave 2 reports 2 work messages sent and 1 received; the counters it read allow 1..=1 sent and 1..=1 received"), "{}", v.detail);
+        let mut events = four_counter_run(&[(1, 1), (1, 1)]);
+        let wave2 = position(&events, |e| matches!(e, Event::Wave { wave: 2, .. }));
+        if let Event::Wave { wave, .. } = &mut events[wave2] {
+            *wave = 3;
+        }
+        let v = assert_fails(NAME, &check(&fc, events), Some(line_of(wave2)));
+        assert!(v.detail.ends_with("wave 3 completed, but the next wave is 2"), "{}", v.detail);
+    }
+
+    #[test]
+    fn energy_announcer_must_hold_all_of_it() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Energy { t: 17, .. }));
+        events[i] = energy(17, 0, "1/2^1");
+        let v = assert_fails(NAME, &check(&with_detector("energy-tree", 2), events), Some(line_of(i + 1)));
+        assert!(
+            v.detail.ends_with("PE 0 announced termination holding energy 1/2^1, not all of it (1)"),
+            "{}",
+            v.detail
+        );
+    }
+}
