@@ -25,6 +25,9 @@ bash scripts/loom.sh --quick
 step "validating a user's own balancer (examples/own_balancer.rs)"
 cargo run --release -q --example own_balancer
 
+step "a foreign detector's traces (scripts/foreign.sh: examples/safra_trace.rs)"
+bash scripts/foreign.sh
+
 step "benchmarks compile"
 cargo bench --no-run -q
 

@@ -105,7 +105,11 @@ pub fn human(out: &Value) -> String {
         rows.push(("messages", list.join(" ")));
     }
     for (name, v) in out["properties"].as_object().into_iter().flatten() {
-        let verdict = if v["pass"].as_bool() == Some(true) { "PASS" } else { "FAIL" };
+        let verdict = match (v["pass"].as_bool(), v["follows"].as_str()) {
+            (Some(true), _) => "PASS".to_string(),
+            (_, Some(cause)) => format!("FAIL (follows from {cause})"),
+            _ => "FAIL".to_string(),
+        };
         rows.push((name, format!("{verdict}  {}", text(&v["detail"]))));
     }
     let mut text = table(&rows);

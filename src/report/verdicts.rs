@@ -15,7 +15,8 @@ pub fn exit_code(check: &CheckReport, replay: Option<&str>) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     for (name, v) in failures {
-        let mut notes: Vec<String> = v.line.map(|l| format!("line {l}")).into_iter().collect();
+        let placed = v.line.filter(|_| !v.detail.starts_with("line ")); // most details name their line
+        let mut notes: Vec<String> = placed.map(|l| format!("line {l}")).into_iter().collect();
         notes.extend(v.follows.map(|cause| format!("follows from {cause}")));
         let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join(", ")) };
         eprintln!("FAILED {name}{notes}: {}", v.detail);
