@@ -299,7 +299,7 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         data: Data,
     },
-    /// `pe` (PE 0) announced global termination.
+    /// `pe`, the header's announcer (PE 0 by default), announced global termination.
     Announce {
         /// Time.
         t: u64,
