@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => code,
@@ -15,5 +16,17 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Dies quietly when stdout is a closed pipe (`lbcheck list | head -1`),
+/// as command-line tools do, instead of panicking in `println!`: Rust
+/// ignores SIGPIPE by default.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first in `main`, before any thread starts; SIG_DFL is a
+    // valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
