@@ -66,7 +66,7 @@ mod metrics;
 mod requests;
 mod termination;
 #[cfg(test)]
-mod testutil;
+pub(crate) mod testutil;
 mod wellformed;
 mod work;
 

@@ -60,6 +60,7 @@ fn mutant_info(m: Mutant) -> MutantInfo {
         Site::Detectors(ds) => format!("detectors {}", ds.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ")),
         Site::ThreadedDriver => "driver threads".into(),
         Site::Formulas => "bound formulas".into(),
+        Site::Log => "event log".into(),
     };
     MutantInfo { info: e.info, acts_in, fails: m.fails(), checker: m.checkers() }
 }

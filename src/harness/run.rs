@@ -11,6 +11,7 @@ use super::session::Session;
 use super::spec::RunSpec;
 use crate::check::{CheckReport, Reference};
 use crate::event::{Event, TraceHeader};
+use crate::mutants::log::Garble;
 use crate::problem::dfs::Strategy;
 use crate::problem::{sequential, Fingerprint, Task, Workload, WorkloadFamily};
 use crate::protocol::{Balancer, Detector, Pe, PeId};
@@ -104,9 +105,14 @@ impl RunSpec {
         let reference_wall = started.elapsed();
         let header = TraceHeader { balancer: pes.balancer_name(), ..self.header() };
         let mut session = Session::new(&header, reference, trace)?;
-        let mut sink = |e: &Event| {
+        let mut garble = self.mutant().and_then(Garble::new);
+        let mut checked = |e: &Event| {
             session.event(e);
             observe(e);
+        };
+        let mut sink = |e: &Event| match &mut garble {
+            Some(g) => g.push(e, &mut checked),
+            None => checked(e),
         };
         let started = Instant::now();
         let (outcome, units) = match &self.driver {

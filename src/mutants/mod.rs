@@ -9,8 +9,10 @@
 //! cannot catch it says so ([`Mutant::not_applicable`], [`Mutant::uncaught_by`]).
 //! [`seams`] holds each protocol mutant as the broken rule it puts at one
 //! seam of a reference; the threaded driver's mutants act in its mailbox,
-//! the formula mutants in `bounds::claims`.
+//! the formula mutants in `bounds::claims`, the log mutants ([`log`]) in the
+//! event stream between any driver and the checker.
 
+pub mod log;
 pub mod seams;
 
 use crate::base::registry::{Info, Registered};
@@ -54,6 +56,10 @@ pub enum Mutant {
     FormulaNoSquare,
     /// Bound formulas: 000 Lemma 1 eq. (3) with α²np instead of αnp.
     FormulaSignSlip,
+    /// Event log: a PE's `idle` is logged before its last `work`.
+    LogIdleEarly,
+    /// Event log: the first work message's `recv` is logged before its `send`.
+    LogRecvBeforeSend,
 }
 
 /// Where a mutant's bug is.
@@ -67,6 +73,9 @@ pub enum Site {
     ThreadedDriver,
     /// In the bound formulas of `lbcheck bounds`.
     Formulas,
+    /// In the event log between a driver and the checker (the logging bugs
+    /// of an implementation whose protocol is right): acts in every run.
+    Log,
 }
 
 /// A checker a mutant is shown failing under.
@@ -262,6 +271,26 @@ pub const CATALOGUE: &[Entry] = &[
         Site::Formulas,
         &[(Catcher::Bounds, "formula")],
     ),
+    entry(
+        Mutant::LogIdleEarly,
+        Info::ships(
+            "log-idle-early",
+            "trace format",
+            "the log shows a PE's `idle` before its last `work`: it went idle, then worked on",
+        ),
+        Site::Log,
+        &[(Catcher::Run, "trace_well_formed")],
+    ),
+    entry(
+        Mutant::LogRecvBeforeSend,
+        Info::ships(
+            "log-recv-before-send",
+            "trace format",
+            "the first work message's `recv` is logged before its `send` (the other properties follow from it)",
+        ),
+        Site::Log,
+        &[(Catcher::Run, "trace_well_formed")],
+    ),
 ];
 
 impl Mutant {
@@ -333,6 +362,8 @@ impl Registered for Mutant {
         Mutant::SleepFlagOutsideLock,
         Mutant::FormulaNoSquare,
         Mutant::FormulaSignSlip,
+        Mutant::LogIdleEarly,
+        Mutant::LogRecvBeforeSend,
     ];
 
     fn info(self) -> &'static Info {

@@ -50,14 +50,14 @@ fn assert_renders_with_plots(page: &std::path::Path) {
     assert!(dom.matches("<svg").count() >= 4 && dom.matches("<circle").count() >= 100, "the plots did not render");
 }
 
-/// One mutant per site (balancer, detector, bound formulas, a bounds-only
+/// One mutant per site (balancer, detector, bound formulas, event log, a bounds-only
 /// mutant): the campaign fails and JUnit names the property or claim the
 /// catalogue lists. (Every mutant, loom's included, fails `lbcheck check
 /// --mutant M`; the threaded-driver mutants need the loom layer, which the
 /// test command runs in its own step.)
 #[test]
 fn a_mutant_fails_the_campaign_and_junit_names_its_property() {
-    for m in ["split-loses", "four-counter-one-wave", "poll-lazy", "formula-sign-slip"] {
+    for m in ["split-loses", "four-counter-one-wave", "poll-lazy", "formula-sign-slip", "log-idle-early"] {
         let dir = out_dir(m);
         let args = ["check", "--only", "simulate/,threads/,bounds/", "--mutant", m, "--out", dir.to_str().unwrap()];
         let (code, out, err) = lbcheck(&args);
