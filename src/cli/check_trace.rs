@@ -15,7 +15,7 @@ use serde_json::json;
 
 #[derive(Args, Debug)]
 pub struct CheckTraceArgs {
-    /// A trace in lbcheck's JSON Lines format (README "Trace format").
+    /// A trace in lbcheck's JSON Lines format, or `-` for standard input: docs/trace-format.md in the crate (`--schema` prints its JSON Schema, `--explain` each property).
     #[arg(required_unless_present_any = ["explain", "schema"])]
     file: Option<String>,
     /// Print the JSON Schema of a trace line (docs/trace.schema.json), and exit.
@@ -44,8 +44,12 @@ pub fn run(a: CheckTraceArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let path = a.file.as_deref().unwrap_or_default();
-    let file = File::open(path).with_context(|| format!("cannot open {path}"))?;
-    let events = read_trace(BufReader::new(file)).with_context(|| format!("{path} is not a valid trace"))?;
+    let events = match path {
+        "-" => read_trace(std::io::stdin().lock()),
+        _ => read_trace(BufReader::new(File::open(path).with_context(|| format!("cannot open {path}"))?)),
+    };
+    let name = if path == "-" { "standard input" } else { path };
+    let events = events.with_context(|| format!("{name} is not a valid trace"))?;
     let expected = a.expect_fingerprint.as_deref();
     let report = check_events(&events, |h| reference_of_header(h, expected)).map_err(anyhow::Error::msg)?;
     let replay = replay_of(events.first().map(|(_, e)| e));

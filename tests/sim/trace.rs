@@ -81,6 +81,30 @@ fn a_lost_work_event_fails_work_conserved_alone() {
     std::fs::remove_file(path).ok();
 }
 
+/// `-` reads the trace from standard input (a foreign program can pipe it).
+#[test]
+fn check_trace_reads_standard_input() {
+    use std::io::Write;
+    let path = write_trace("stdin", &[]);
+    let run = |bytes: &[u8]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_lbcheck"))
+            .args(["check-trace", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+        let out = child.wait_with_output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    assert_eq!(run(&std::fs::read(&path).unwrap()).0, Some(0));
+    let (code, err) = run(b"{\"ev\":\"end\"}\n");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("standard input is not a valid trace: line 1: missing field `t`"), "{err}");
+    std::fs::remove_file(path).ok();
+}
+
 #[test]
 fn check_trace_bad_input_exits_2() {
     let path = std::env::temp_dir().join(format!("lbcheck-garbage-{}.jsonl", std::process::id()));
