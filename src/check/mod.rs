@@ -409,6 +409,24 @@ mod tests {
         assert_eq!(names, ["trace_well_formed", "no_early_termination"], "{:?}", r.failures());
     }
 
+    /// A `recv` logged before its `send`: `trace_well_formed` is the first
+    /// cause; the work message then looks in flight for ever, and the
+    /// failures that causes follow it.
+    #[test]
+    fn failures_after_a_malformed_line_follow_it() {
+        let mut events = two_pes();
+        let send = position(&events, |e| matches!(e, Event::Send { id: 2, .. }));
+        let recv = position(&events, |e| matches!(e, Event::Recv { id: 2, .. }));
+        let s = events.remove(send);
+        events.insert(recv, s);
+        let r = run(2, events);
+        let order: Vec<(&str, Option<&str>)> = r.failures_in_order().iter().map(|(n, v)| (*n, v.follows)).collect();
+        assert_eq!(order[0], ("energy_conserved", None), "{:?}", r.failures()); // its step ends before the recv
+        assert_eq!(order[1], ("trace_well_formed", None), "{:?}", r.failures());
+        assert!(order[2..].iter().all(|(_, f)| *f == Some("trace_well_formed")), "{order:?}");
+        assert!(order.contains(&("no_early_termination", Some("trace_well_formed"))), "{order:?}");
+    }
+
     #[test]
     fn verdicts_serialize_without_a_missing_line() {
         let json = serde_json::to_string(&Verdict::pass("ok")).unwrap();
