@@ -17,6 +17,7 @@
 //! | `no_early_termination`  | `early_termination.rs` | 001 §2, 003 §14.7.4 |
 //! | `termination_detected`  | `termination.rs`       | 001 §2, 003 §14.7.4 |
 //! | `requests_answered`     | `requests.rs`          | 001 Fig. 1          |
+//! | `service_latency`       | `service.rs`           | 001 Lemma 1.2       |
 //! | `detector_conformance`  | `detector.rs`          | 001 §2, 003 §14.7.4 |
 //! | `lower_bound`           | `lower_bound.rs`       | 000 eq. (1), 001 §1.2 |
 //!
@@ -64,6 +65,7 @@ mod idset;
 mod lower_bound;
 mod metrics;
 mod requests;
+mod service;
 mod termination;
 #[cfg(test)]
 pub(crate) mod testutil;
@@ -80,13 +82,14 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 8] = [
+pub const PROPERTIES: [&str; 9] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
     early_termination::NoEarlyTermination::NAME,
     termination::TerminationDetected::NAME,
     requests::RequestsAnswered::NAME,
+    service::ServiceLatency::NAME,
     detector::DetectorConformance::NAME,
     lower_bound::LowerBound::NAME,
 ];
@@ -94,13 +97,14 @@ pub const PROPERTIES: [&str; 8] = [
 /// Which failures may be consequences of which: a failure of a property on
 /// the right, at or after (by line) a failure of the property on the left,
 /// [`follows`](Verdict::follows) it.
-const CASCADES: [(&str, &[&str]); 3] = [
+const CASCADES: [(&str, &[&str]); 4] = [
     (wellformed::WellFormed::NAME, &PROPERTIES),
     (
         early_termination::NoEarlyTermination::NAME,
         &[termination::TerminationDetected::NAME, lower_bound::LowerBound::NAME],
     ),
     (work::WorkConserved::NAME, &[lower_bound::LowerBound::NAME]),
+    (requests::RequestsAnswered::NAME, &[service::ServiceLatency::NAME]),
 ];
 
 /// What property `name` checks: its file's documentation, as text (`None`
@@ -113,6 +117,7 @@ pub fn explain(name: &str) -> Option<String> {
         "no_early_termination" => include_str!("early_termination.rs"),
         "termination_detected" => include_str!("termination.rs"),
         "requests_answered" => include_str!("requests.rs"),
+        "service_latency" => include_str!("service.rs"),
         "detector_conformance" => include_str!("detector.rs"),
         "lower_bound" => include_str!("lower_bound.rs"),
         _ => return None,
@@ -226,6 +231,7 @@ pub struct Checker {
     early: early_termination::NoEarlyTermination,
     detected: termination::TerminationDetected,
     requests: requests::RequestsAnswered,
+    service: service::ServiceLatency,
     detector: detector::DetectorConformance,
     lower_bound: lower_bound::LowerBound,
     metrics: metrics::Collector,
@@ -245,6 +251,7 @@ impl Checker {
             early: early_termination::NoEarlyTermination::new(pes),
             detected: termination::TerminationDetected::new(pes),
             requests: requests::RequestsAnswered::new(pes),
+            service: service::ServiceLatency::new(header),
             detector: detector::DetectorConformance::new(header),
             lower_bound: lower_bound::LowerBound::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
@@ -259,6 +266,7 @@ impl Checker {
         self.early.observe(line, event);
         self.detected.observe(line, event);
         self.requests.observe(line, event);
+        self.service.observe(line, event);
         self.detector.observe(line, event);
         self.metrics.observe(event);
     }
@@ -274,6 +282,7 @@ impl Checker {
         put(early_termination::NoEarlyTermination::NAME, self.early.finish(&metrics));
         put(termination::TerminationDetected::NAME, self.detected.finish(&metrics));
         put(requests::RequestsAnswered::NAME, self.requests.finish(&metrics));
+        put(service::ServiceLatency::NAME, self.service.finish(&metrics));
         put(detector::DetectorConformance::NAME, self.detector.finish(&metrics));
         put(lower_bound::LowerBound::NAME, self.lower_bound.finish(&metrics));
         let mut report = CheckReport { properties, metrics };

@@ -213,11 +213,11 @@ pub const CATALOGUE: &[Entry] = &[
         Mutant::PollLazy,
         Info::ships(
             "poll-lazy",
-            "001 Fig. 1",
+            "001 Fig. 1, Lemma 1.2",
             "a busy PE serves requests only every 64th poll: Δt far larger than configured",
         ),
         RP,
-        &[(Catcher::Bounds, "t_par")],
+        &[(Catcher::Run, "service_latency"), (Catcher::Bounds, "t_par")],
     ),
     entry(
         Mutant::ServeOneDropRest,

@@ -77,9 +77,10 @@ fn inapplicable_mutants_are_refused() {
 /// A run that cannot catch its mutant says which checker does.
 #[test]
 fn runs_that_cannot_catch_the_mutant_say_so() {
-    let (code, _, err) = lbcheck(&["simulate", "--workload", "uts:default", "--mutant", "poll-lazy", "--seed", "1"]);
+    let (code, _, err) =
+        lbcheck(&["simulate", "--workload", "uts:default", "--mutant", "poll-neighbour", "--seed", "1"]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("note: mutant `poll-lazy` is caught by bounds (`t_par`)"), "{err}");
+    assert!(err.contains("note: mutant `poll-neighbour` is caught by bounds (`t_par`)"), "{err}");
     // On real threads the lost wakeup's window is rarely hit: the exit code is not the point.
     let args = ["run", "--workload", "uts:default", "--mutant", "lost-wakeup", "--check", "--timeout", "30"];
     let (_, _, err) = lbcheck(&args);

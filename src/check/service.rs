@@ -1,0 +1,152 @@
+//! `service_latency` (001 Lemma 1.2, 001 Fig. 1): a busy PE with requests
+//! queued answers one at every poll, so one is answered every Δt + T_split
+//! of its time.
+//!
+//! Random polling polls between work slices, and each slice is one `work`
+//! event, so the rule is checked slice by slice, in any clock: when a PE
+//! logs `work` while requests it received are still unanswered, it sends a
+//! reply (`work` or `reject`) before its next `work` event. Going idle ends
+//! the obligation (the PE then rejects what is queued, which
+//! `requests_answered` checks). Requests are counted per PE: +1 at each
+//! `recv` of a request, −1 at each reply it sends while one is pending
+//! (a `work` message sent with none pending is an initial part, not a reply).
+//!
+//! Applies when the header's `balancer` is `random-polling`; for any other
+//! balancer the trace does not say where its polls are, and the verdict
+//! says "not applicable".
+
+use super::{Metrics, Property, Verdict};
+use crate::event::{Event, Kind, TraceHeader};
+use crate::protocol::BalancerKind;
+
+/// One PE's service state.
+#[derive(Clone, Copy, Default)]
+struct Server {
+    /// Requests received and not yet answered.
+    pending: u32,
+    /// The line of a `work` event logged with requests pending and no reply since.
+    owes: Option<usize>,
+}
+
+/// State of the `service_latency` check.
+pub(super) struct ServiceLatency {
+    /// `None` when the balancer is not random polling (its name).
+    servers: Result<Vec<Server>, String>,
+    polls: u64,
+    violation: Option<(usize, String)>,
+}
+
+impl ServiceLatency {
+    /// For the run of `header` (its PEs and balancer).
+    pub(super) fn new(header: &TraceHeader) -> ServiceLatency {
+        let servers = match header.balancer.parse() {
+            Ok(BalancerKind::RandomPolling) => Ok(vec![Server::default(); header.pes.min(super::MAX_PES) as usize]),
+            _ => Err(header.balancer.clone()),
+        };
+        ServiceLatency { servers, polls: 0, violation: None }
+    }
+
+    fn on_work(&mut self, line: usize, pe: u32) -> Option<String> {
+        let s = self.servers.as_mut().ok()?.get_mut(pe as usize)?;
+        if let Some(earlier) = s.owes {
+            return Some(format!(
+                "line {line}: PE {pe} worked another slice with {} request(s) queued and no reply since its poll after line {earlier} (one is answered at every poll)",
+                s.pending
+            ));
+        }
+        if s.pending > 0 {
+            s.owes = Some(line);
+            self.polls += 1;
+        }
+        None
+    }
+
+    fn server(&mut self, pe: u32) -> Option<&mut Server> {
+        self.servers.as_mut().ok()?.get_mut(pe as usize)
+    }
+}
+
+impl Property for ServiceLatency {
+    const NAME: &'static str = "service_latency";
+
+    fn observe(&mut self, line: usize, e: &Event) {
+        if self.violation.is_some() {
+            return;
+        }
+        match *e {
+            Event::Work { pe, .. } => self.violation = self.on_work(line, pe).map(|why| (line, why)),
+            Event::Recv { pe, kind: Kind::Request, .. } => self.server(pe).iter_mut().for_each(|s| s.pending += 1),
+            Event::Send { from, kind: Kind::Work | Kind::Reject, .. } => {
+                if let Some(s) = self.server(from).filter(|s| s.pending > 0) {
+                    (s.pending, s.owes) = (s.pending - 1, None);
+                }
+            }
+            Event::Idle { pe, .. } => self.server(pe).iter_mut().for_each(|s| s.owes = None),
+            _ => {}
+        }
+    }
+
+    fn finish(self, _: &Metrics) -> Verdict {
+        match (self.servers, self.violation) {
+            (_, Some((line, why))) => Verdict::fail(why, Some(line)),
+            (Err(b), None) => Verdict::pass(format!(
+                "not applicable: balancer `{b}` is not random polling (the trace does not show its polls)"
+            )),
+            (Ok(_), None) => Verdict::pass(format!(
+                "at each of {} polls with requests queued, one was answered before the next slice",
+                self.polls
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    const NAME: &str = ServiceLatency::NAME;
+
+    fn rp(pes: u32) -> TraceHeader {
+        TraceHeader { balancer: "random-polling".into(), ..header(pes) }
+    }
+
+    fn check(events: Vec<Event>) -> crate::check::CheckReport {
+        run_with_header(&rp(2), reference_of(&events), events)
+    }
+
+    /// `two_pes` with PE 0's first slice cut in two: the request is queued
+    /// at the first `work` and answered after the second.
+    fn two_slices_before_the_reply() -> Vec<Event> {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Work { t: 2, .. }));
+        events[i] = work(1, 0, 0, 0, 1);
+        events.insert(i + 2, work(2, 0, 0, 1, 2)); // after the request's recv, before the split
+        events
+    }
+
+    #[test]
+    fn correct_streams_pass() {
+        assert_passes(NAME, &check(two_pes()));
+        let r = check(two_slices_before_the_reply());
+        assert_passes(NAME, &r);
+        assert!(r.properties[NAME].detail.starts_with("at each of 1 polls with requests queued"), "{:?}", r.properties);
+        let r = run(2, two_pes());
+        assert_eq!(
+            r.properties[NAME].detail,
+            "not applicable: balancer `test-balancer` is not random polling (the trace does not show its polls)"
+        );
+    }
+
+    #[test]
+    fn a_poll_that_serves_nobody_fails() {
+        let mut events = two_slices_before_the_reply();
+        let at = position(&events, |e| matches!(e, Event::Recv { id: 1, .. }));
+        events.remove(at);
+        let first = position(&events, |e| matches!(e, Event::Work { t: 1, .. }));
+        events.insert(first, recv(1, 0, 1, 1, Kind::Request)); // queued before the first slice ends
+        let second = position(&events, |e| matches!(e, Event::Work { t: 2, pe: 0, .. }));
+        let v = assert_fails(NAME, &check(events), Some(line_of(second)));
+        assert!(v.detail.contains("PE 0 worked another slice with 1 request(s) queued"), "{}", v.detail);
+    }
+}
