@@ -1,7 +1,7 @@
 //! Validating a user's balancer in-process: the `simulate` swarm and the
 //! `threads` layer of the campaign with the user's [`Balancer`] in place of
 //! the references', composed with every shipping detector, on the same
-//! machines and workloads, against the same nine properties.
+//! machines and workloads, against the same ten properties.
 //!
 //! ```
 //! use lbcheck::campaign::{user, Options, Profile, Silent};

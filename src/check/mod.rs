@@ -18,6 +18,7 @@
 //! | `termination_detected`  | `termination.rs`       | 001 §2, 003 §14.7.4 |
 //! | `requests_answered`     | `requests.rs`          | 001 Fig. 1          |
 //! | `service_latency`       | `service.rs`           | 001 Lemma 1.2       |
+//! | `detection_delay_bound` | `delay.rs`             | 001 Lemma 6, 002 §3 |
 //! | `detector_conformance`  | `detector.rs`          | 001 §2, 003 §14.7.4 |
 //! | `lower_bound`           | `lower_bound.rs`       | 000 eq. (1), 001 §1.2 |
 //!
@@ -58,6 +59,7 @@
 //! assert_eq!(report.metrics.efficiency, Some(1.0));
 //! ```
 
+mod delay;
 mod detector;
 mod early_termination;
 mod energy;
@@ -82,12 +84,13 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 9] = [
+pub const PROPERTIES: [&str; 10] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
     early_termination::NoEarlyTermination::NAME,
     termination::TerminationDetected::NAME,
+    delay::DetectionDelayBound::NAME,
     requests::RequestsAnswered::NAME,
     service::ServiceLatency::NAME,
     detector::DetectorConformance::NAME,
@@ -101,7 +104,7 @@ const CASCADES: [(&str, &[&str]); 4] = [
     (wellformed::WellFormed::NAME, &PROPERTIES),
     (
         early_termination::NoEarlyTermination::NAME,
-        &[termination::TerminationDetected::NAME, lower_bound::LowerBound::NAME],
+        &[termination::TerminationDetected::NAME, lower_bound::LowerBound::NAME, delay::DetectionDelayBound::NAME],
     ),
     (work::WorkConserved::NAME, &[lower_bound::LowerBound::NAME]),
     (requests::RequestsAnswered::NAME, &[service::ServiceLatency::NAME]),
@@ -116,6 +119,7 @@ pub fn explain(name: &str) -> Option<String> {
         "energy_conserved" => include_str!("energy.rs"),
         "no_early_termination" => include_str!("early_termination.rs"),
         "termination_detected" => include_str!("termination.rs"),
+        "detection_delay_bound" => include_str!("delay.rs"),
         "requests_answered" => include_str!("requests.rs"),
         "service_latency" => include_str!("service.rs"),
         "detector_conformance" => include_str!("detector.rs"),
@@ -230,6 +234,7 @@ pub struct Checker {
     energy: energy::EnergyConserved,
     early: early_termination::NoEarlyTermination,
     detected: termination::TerminationDetected,
+    delay: delay::DetectionDelayBound,
     requests: requests::RequestsAnswered,
     service: service::ServiceLatency,
     detector: detector::DetectorConformance,
@@ -250,6 +255,7 @@ impl Checker {
             energy: energy::EnergyConserved::new(header),
             early: early_termination::NoEarlyTermination::new(pes),
             detected: termination::TerminationDetected::new(pes),
+            delay: delay::DetectionDelayBound::new(header),
             requests: requests::RequestsAnswered::new(pes),
             service: service::ServiceLatency::new(header),
             detector: detector::DetectorConformance::new(header),
@@ -265,6 +271,7 @@ impl Checker {
         self.energy.observe(line, event);
         self.early.observe(line, event);
         self.detected.observe(line, event);
+        self.delay.observe(line, event);
         self.requests.observe(line, event);
         self.service.observe(line, event);
         self.detector.observe(line, event);
@@ -281,6 +288,7 @@ impl Checker {
         put(energy::EnergyConserved::NAME, self.energy.finish(&metrics));
         put(early_termination::NoEarlyTermination::NAME, self.early.finish(&metrics));
         put(termination::TerminationDetected::NAME, self.detected.finish(&metrics));
+        put(delay::DetectionDelayBound::NAME, self.delay.finish(&metrics));
         put(requests::RequestsAnswered::NAME, self.requests.finish(&metrics));
         put(service::ServiceLatency::NAME, self.service.finish(&metrics));
         put(detector::DetectorConformance::NAME, self.detector.finish(&metrics));

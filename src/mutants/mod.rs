@@ -29,6 +29,8 @@ pub enum Mutant {
     EnergyEarlyReturn,
     /// Four-counter: announces after one wave with sent = received.
     FourCounterOneWave,
+    /// Four-counter: announces only after nine equal waves (safe, but late).
+    FourCounterLate,
     /// Random polling: a request that should be rejected is silently dropped.
     RequestDropped,
     /// Random polling: the part given away is also kept (work done twice).
@@ -158,6 +160,16 @@ pub const CATALOGUE: &[Entry] = &[
         Info::ships("four-counter-one-wave", "001 §2", "PE 0 announces after a single wave with sent = received"),
         Site::Detectors(&[DetectorKind::FourCounter]),
         &[(Catcher::Run, "detector_conformance"), (Catcher::Loom, "no_early_termination")],
+    ),
+    entry(
+        Mutant::FourCounterLate,
+        Info::ships(
+            "four-counter-late",
+            "001 §2, Lemma 6",
+            "PE 0 announces only after nine consecutive equal waves instead of two: safe, but late",
+        ),
+        Site::Detectors(&[DetectorKind::FourCounter]),
+        &[(Catcher::Run, "detection_delay_bound")],
     ),
     entry(
         Mutant::RequestDropped,
@@ -350,6 +362,7 @@ impl Registered for Mutant {
         Mutant::EnergyNotSplit,
         Mutant::EnergyEarlyReturn,
         Mutant::FourCounterOneWave,
+        Mutant::FourCounterLate,
         Mutant::RequestDropped,
         Mutant::SplitDuplicates,
         Mutant::SplitLoses,

@@ -75,7 +75,10 @@ fn returns_first(held: &Dyadic, me: PeId) -> energy::Share {
 /// The four-counter rule with `mutant`'s broken condition, if it has one.
 pub fn four_counter(mutant: Option<Mutant>) -> four_counter::Rules {
     match mutant {
-        Some(Mutant::FourCounterOneWave) => four_counter::Rules { announce: |_, (s, r)| s == r },
+        Some(Mutant::FourCounterOneWave) => four_counter::Rules { announce: |(s, r), _| s == r },
+        Some(Mutant::FourCounterLate) => {
+            four_counter::Rules { announce: |(s, r), same_before| s == r && same_before >= 8 }
+        }
         _ => four_counter::Rules::PAPER,
     }
 }

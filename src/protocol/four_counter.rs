@@ -31,13 +31,13 @@ pub type Totals = (u64, u64);
 #[derive(Clone, Copy, Debug)]
 pub struct Rules {
     /// Whether PE 0 announces after a wave with `totals` (sent, received),
-    /// the previous wave's totals being `prev`.
-    pub announce: fn(prev: Option<Totals>, totals: Totals) -> bool,
+    /// `same_before` being how many waves just before it had the same totals.
+    pub announce: fn(totals: Totals, same_before: u32) -> bool,
 }
 
 impl Rules {
     /// 001 §2: two consecutive waves with S_{k-1} = R_{k-1} = S_k = R_k.
-    pub const PAPER: Rules = Rules { announce: |prev, (s, r)| s == r && prev == Some((s, r)) };
+    pub const PAPER: Rules = Rules { announce: |(s, r), same_before| s == r && same_before >= 1 };
 }
 
 impl Default for Rules {
@@ -56,8 +56,9 @@ pub struct FourCounter {
     pending: Option<u64>,
     reports: u32,
     acc: (u64, u64),
-    /// PE 0: totals of the previous wave.
+    /// PE 0: totals of the previous wave, and how many waves in a row had them.
     prev: Option<(u64, u64)>,
+    same: u32,
     rules: Rules,
 }
 
@@ -95,11 +96,12 @@ impl FourCounter {
     /// PE 0: a wave completed with `totals`; announce or start the next.
     fn wave_done<T>(&mut self, ctx: &mut Ctx<T>, wave: u64, totals: (u64, u64)) {
         ctx.out.push(Command::Wave { wave, sent: totals.0, recv: totals.1 });
-        if (self.rules.announce)(self.prev, totals) {
+        let same_before = if self.prev == Some(totals) { self.same } else { 0 };
+        if (self.rules.announce)(totals, same_before) {
             ctx.out.push(Command::Announce);
             return;
         }
-        self.prev = Some(totals);
+        (self.prev, self.same) = (Some(totals), same_before + 1);
         self.join(ctx, wave + 1);
     }
 }

@@ -1,0 +1,205 @@
+//! `detection_delay_bound` (001 Lemma 6, 002 §3, 003 §14.7.4): once the
+//! computation is over, the detector announces within a few message
+//! latencies — not merely eventually.
+//!
+//! The computation is over at the last moment no PE holds work and no work
+//! message is in flight (as in `no_early_termination`). With L the largest
+//! latency of any message in the trace (`recv` time − `send` time) and
+//! D = ⌊log2 P⌋ the depth of the binary tree rooted at PE 0, the
+//! announcement must come at most
+//! - `energy`: L after it (the last energy returned travels straight to PE 0);
+//! - `energy-tree`: D·L (it climbs the tree, idle PEs forwarding at once);
+//! - `four-counter`: 6·D·L (the wave in progress, one that may have read a
+//!   PE before the end, and the confirming wave, each down and up the tree).
+//!
+//! Detector messages cost no processor time in the simulator, so these are
+//! exact there. Not applicable to traces whose `clock` is not `work`, or to
+//! a detector lbcheck does not know. An announcement while work remains
+//! fails here too (it follows `no_early_termination`).
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::{Metrics, Property, Verdict};
+use crate::event::{Event, Kind, TraceHeader};
+use crate::protocol::DetectorKind;
+
+/// State of the `detection_delay_bound` check.
+pub(super) struct DetectionDelayBound {
+    /// The detector and tree depth D, or why the bound does not apply.
+    applies: Result<(DetectorKind, u64), String>,
+    sent_at: HashMap<u64, u64>,
+    max_latency: u64,
+    busy: Vec<bool>,
+    holding: usize,
+    work_in_flight: usize,
+    /// When the computation was last seen over (`None` while it is not).
+    over_since: Option<u64>,
+    /// The first announcement: its time and when the computation was over then.
+    announced: Option<(u64, Option<u64>)>,
+}
+
+impl DetectionDelayBound {
+    /// For the run of `header` (its detector, clock and PEs).
+    pub(super) fn new(header: &TraceHeader) -> DetectionDelayBound {
+        let depth = u64::from(header.pes.max(1).ilog2());
+        let applies = match header.detector.parse::<DetectorKind>() {
+            _ if !header.clock.is_work() => Err(format!("times are {}, the bound is in model time", header.clock)),
+            Ok(d) => Ok((d, depth)),
+            Err(_) => Err(format!("detector `{}` is not one lbcheck knows", header.detector)),
+        };
+        DetectionDelayBound {
+            applies,
+            sent_at: HashMap::default(),
+            max_latency: 0,
+            busy: vec![false; header.pes.min(super::MAX_PES) as usize],
+            holding: 0,
+            work_in_flight: 0,
+            over_since: Some(0),
+            announced: None,
+        }
+    }
+
+    fn set_busy(&mut self, pe: u32, busy: bool) {
+        let Some(b) = self.busy.get_mut(pe as usize) else { return };
+        match (*b, busy) {
+            (false, true) => self.holding += 1,
+            (true, false) => self.holding -= 1,
+            _ => {}
+        }
+        *b = busy;
+    }
+
+    /// Notes when the computation becomes over (or busy again) at `t`.
+    fn update(&mut self, t: u64) {
+        let over = self.holding == 0 && self.work_in_flight == 0;
+        self.over_since = match (over, self.over_since) {
+            (true, Some(since)) => Some(since),
+            (true, None) => Some(t),
+            (false, _) => None,
+        };
+    }
+}
+
+/// The papers' bound on the detection delay, in units of L.
+fn bound(detector: DetectorKind, depth: u64) -> (u64, &'static str) {
+    match detector {
+        DetectorKind::Energy => (1, "L"),
+        DetectorKind::EnergyTree => (depth, "D·L"),
+        DetectorKind::FourCounter => (6 * depth, "6·D·L"),
+    }
+}
+
+impl Property for DetectionDelayBound {
+    const NAME: &'static str = "detection_delay_bound";
+
+    fn observe(&mut self, _line: usize, e: &Event) {
+        match *e {
+            Event::Send { t, id, kind, .. } => {
+                self.sent_at.insert(id, t);
+                self.work_in_flight += usize::from(kind == Kind::Work);
+            }
+            Event::Recv { t, pe, id, kind, .. } => {
+                if let Some(sent) = self.sent_at.remove(&id) {
+                    self.max_latency = self.max_latency.max(t.saturating_sub(sent));
+                    if kind == Kind::Work {
+                        self.work_in_flight -= 1;
+                        self.set_busy(pe, true);
+                    }
+                }
+            }
+            Event::Busy { pe, .. } => self.set_busy(pe, true),
+            Event::Idle { pe, .. } => self.set_busy(pe, false),
+            Event::Announce { t, .. } if self.announced.is_none() => self.announced = Some((t, self.over_since)),
+            _ => {}
+        }
+        self.update(e.time());
+    }
+
+    fn finish(self, _: &Metrics) -> Verdict {
+        let (detector, depth) = match self.applies {
+            Ok(a) => a,
+            Err(why) => return Verdict::pass(format!("not applicable: {why}")),
+        };
+        let Some((t, over)) = self.announced else {
+            return Verdict::pass("not applicable: no announcement (see termination_detected)");
+        };
+        let Some(over) = over else {
+            return Verdict::fail(format!("announced at t={t} while work remained (see no_early_termination)"), None);
+        };
+        let (factor, name) = bound(detector, depth);
+        let (l, delay) = (self.max_latency, t - over);
+        let limit = factor.saturating_mul(l);
+        let detail = format!(
+            "announced {delay} after the computation was over (t={over}); {detector} allows {name} = {limit} (L = {l}, D = {depth})"
+        );
+        match delay <= limit {
+            true => Verdict::pass(detail),
+            false => Verdict::fail(detail, None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+
+    const NAME: &str = DetectionDelayBound::NAME;
+
+    fn with(detector: &str, events: Vec<Event>) -> crate::check::CheckReport {
+        let h = TraceHeader { detector: detector.into(), ..header(2) };
+        run_with_header(&h, reference_of(&events), events)
+    }
+
+    /// `two_pes` with PE 0 announcing `wait` after the last energy came back.
+    fn announce_late(wait: u64) -> Vec<Event> {
+        let at = position(&two_pes(), |e| matches!(e, Event::Announce { .. }));
+        two_pes()
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut e)| {
+                if let (true, Some(t)) = (i >= at, e.time_mut()) {
+                    *t += wait;
+                }
+                e
+            })
+            .collect()
+    }
+
+    #[test]
+    fn prompt_announcements_pass_for_every_known_detector() {
+        let r = with("energy", two_pes());
+        assert_passes(NAME, &r);
+        assert_eq!(
+            r.properties[NAME].detail,
+            "announced 2 after the computation was over (t=15); energy allows L = 2 (L = 2, D = 1)"
+        );
+        assert_passes(NAME, &with("energy-tree", two_pes()));
+        assert_passes(NAME, &with("four-counter", announce_late(10))); // 12 ≤ 6·D·L = 12
+        let r = with("safra", announce_late(100));
+        assert_eq!(r.properties[NAME].detail, "not applicable: detector `safra` is not one lbcheck knows");
+    }
+
+    #[test]
+    fn a_late_announcement_fails() {
+        let v = assert_fails(NAME, &with("energy", announce_late(1)), None);
+        assert!(
+            v.detail.starts_with("announced 3 after the computation was over (t=15); energy allows L = 2"),
+            "{}",
+            v.detail
+        );
+        assert_fails(NAME, &with("four-counter", announce_late(11)), None);
+    }
+
+    #[test]
+    fn an_announcement_while_work_remains_fails_as_a_consequence() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Announce { .. }));
+        events.remove(i);
+        let busy = position(&events, |e| matches!(e, Event::Busy { t: 5, .. }));
+        events.insert(busy + 1, Event::Announce { t: 5, pe: 0 });
+        let r = with("energy", events);
+        let v = assert_fails(NAME, &r, None);
+        assert_eq!(v.follows, Some("no_early_termination"), "{}", v.detail);
+    }
+}
