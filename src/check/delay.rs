@@ -102,7 +102,8 @@ impl Property for DetectionDelayBound {
                 if let Some(sent) = self.sent_at.remove(&id) {
                     self.max_latency = self.max_latency.max(t.saturating_sub(sent));
                     if kind == Kind::Work {
-                        self.work_in_flight -= 1;
+                        // saturating: a malformed trace may receive as work what it sent as something else
+                        self.work_in_flight = self.work_in_flight.saturating_sub(1);
                         self.set_busy(pe, true);
                     }
                 }
@@ -178,6 +179,17 @@ mod tests {
         assert_passes(NAME, &with("four-counter", announce_late(10))); // 12 ≤ 6·D·L = 12
         let r = with("safra", announce_late(100));
         assert_eq!(r.properties[NAME].detail, "not applicable: detector `safra` is not one lbcheck knows");
+    }
+
+    /// A `recv` of kind `work` for a message sent as a request (malformed:
+    /// `trace_well_formed` reports it) does not upset the count.
+    #[test]
+    fn a_mismatched_recv_kind_does_not_panic() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Recv { id: 1, .. }));
+        events[i] = recv(2, 0, 1, 1, Kind::Work);
+        let r = with("energy", events);
+        assert!(!r.properties["trace_well_formed"].pass);
     }
 
     #[test]
