@@ -157,14 +157,23 @@ pub fn run_case_with(layer: &'static str, name: String, spec: &RunSpec, runner: 
     let detail = match failed.is_empty() {
         true => format!("every property holds: {}", describe(spec)),
         false => {
-            let why: Vec<String> =
-                result.check.failures_in_order().iter().map(|(n, v)| format!("{n}: {}", v.detail)).collect();
+            let why: Vec<String> = result
+                .check
+                .failures_in_order()
+                .iter()
+                .map(|(n, v)| format!("{n}{}: {}", follows(v), v.detail))
+                .collect();
             format!("{} — {}", describe(spec), why.join("; "))
         }
     };
     let verdict = if failed.is_empty() { Verdict::Pass } else { Verdict::Fail };
     let point = Some(point(spec, &result));
     Case { layer, name, verdict, detail, failed, replay, secs: start.elapsed().as_secs_f64(), point }
+}
+
+/// " (follows from X)" for a failure an earlier one explains.
+fn follows(v: &crate::check::Verdict) -> String {
+    v.follows.map(|cause| format!(" (follows from {cause})")).unwrap_or_default()
 }
 
 fn describe(spec: &RunSpec) -> String {
