@@ -30,7 +30,7 @@ struct Server {
 
 /// State of the `service_latency` check.
 pub(super) struct ServiceLatency {
-    /// `None` when the balancer is not random polling (its name).
+    /// Per PE, or the balancer's name when it is not random polling.
     servers: Result<Vec<Server>, String>,
     polls: u64,
     violation: Option<(usize, String)>,
