@@ -3,7 +3,7 @@
 //! latencies — not merely eventually.
 //!
 //! The computation is over at the last moment no PE holds work and no work
-//! message is in flight (as in `no_early_termination`). With L the largest
+//! message is in flight ([`super::activity`], as in `no_early_termination`). With L the largest
 //! latency of any message in the trace (`recv` time − `send` time) and
 //! D = ⌊log2 P⌋ the depth of the binary tree rooted at PE 0, the
 //! announcement must come at most
@@ -19,8 +19,9 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use super::activity::Activity;
 use super::{Metrics, Property, Verdict};
-use crate::event::{Event, Kind, TraceHeader};
+use crate::event::{Event, TraceHeader};
 use crate::protocol::DetectorKind;
 
 /// State of the `detection_delay_bound` check.
@@ -29,9 +30,7 @@ pub(super) struct DetectionDelayBound {
     applies: Result<(DetectorKind, u64), String>,
     sent_at: HashMap<u64, u64>,
     max_latency: u64,
-    busy: Vec<bool>,
-    holding: usize,
-    work_in_flight: usize,
+    activity: Activity,
     /// When the computation was last seen over (`None` while it is not).
     over_since: Option<u64>,
     /// The first announcement: its time and when the computation was over then.
@@ -51,27 +50,15 @@ impl DetectionDelayBound {
             applies,
             sent_at: HashMap::default(),
             max_latency: 0,
-            busy: vec![false; header.pes.min(super::MAX_PES) as usize],
-            holding: 0,
-            work_in_flight: 0,
+            activity: Activity::new(header.pes),
             over_since: Some(0),
             announced: None,
         }
     }
 
-    fn set_busy(&mut self, pe: u32, busy: bool) {
-        let Some(b) = self.busy.get_mut(pe as usize) else { return };
-        match (*b, busy) {
-            (false, true) => self.holding += 1,
-            (true, false) => self.holding -= 1,
-            _ => {}
-        }
-        *b = busy;
-    }
-
     /// Notes when the computation becomes over (or busy again) at `t`.
     fn update(&mut self, t: u64) {
-        let over = self.holding == 0 && self.work_in_flight == 0;
+        let over = self.activity.is_over();
         self.over_since = match (over, self.over_since) {
             (true, Some(since)) => Some(since),
             (true, None) => Some(t),
@@ -94,25 +81,18 @@ impl Property for DetectionDelayBound {
 
     fn observe(&mut self, _line: usize, e: &Event) {
         match *e {
-            Event::Send { t, id, kind, .. } => {
+            Event::Send { t, id, .. } => {
                 self.sent_at.insert(id, t);
-                self.work_in_flight += usize::from(kind == Kind::Work);
             }
-            Event::Recv { t, pe, id, kind, .. } => {
+            Event::Recv { t, id, .. } => {
                 if let Some(sent) = self.sent_at.remove(&id) {
                     self.max_latency = self.max_latency.max(t.saturating_sub(sent));
-                    if kind == Kind::Work {
-                        // saturating: a malformed trace may receive as work what it sent as something else
-                        self.work_in_flight = self.work_in_flight.saturating_sub(1);
-                        self.set_busy(pe, true);
-                    }
                 }
             }
-            Event::Busy { pe, .. } => self.set_busy(pe, true),
-            Event::Idle { pe, .. } => self.set_busy(pe, false),
             Event::Announce { t, .. } if self.announced.is_none() => self.announced = Some((t, self.over_since)),
             _ => {}
         }
+        self.activity.observe(e);
         self.update(e.time());
     }
 
@@ -144,6 +124,7 @@ impl Property for DetectionDelayBound {
 mod tests {
     use super::super::testutil::*;
     use super::*;
+    use crate::event::Kind;
 
     const NAME: &str = DetectionDelayBound::NAME;
 
@@ -182,7 +163,7 @@ mod tests {
     }
 
     /// A `recv` of kind `work` for a message sent as a request (malformed:
-    /// `trace_well_formed` reports it) does not upset the count.
+    /// `trace_well_formed` reports it) does not upset the state.
     #[test]
     fn a_mismatched_recv_kind_does_not_panic() {
         let mut events = two_pes();

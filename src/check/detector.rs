@@ -23,7 +23,7 @@
 //! rules apply, and the verdict says so; `control` messages and `data` are
 //! never checked.
 
-use super::{Metrics, Property, Verdict};
+use super::{violation_at, Metrics, Property, Verdict};
 use crate::base::Dyadic;
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::DetectorKind;
@@ -180,11 +180,8 @@ impl Property for DetectorConformance {
     const NAME: &'static str = "detector_conformance";
 
     fn observe(&mut self, line: usize, e: &Event) {
-        if self.violation.is_some() {
-            return;
-        }
-        if let Err(why) = self.check(line, e) {
-            self.violation = Some((line, format!("line {line}: {why}")));
+        if self.violation.is_none() {
+            self.violation = violation_at(line, self.check(line, e));
         }
     }
 

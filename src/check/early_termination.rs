@@ -4,20 +4,15 @@
 //! `announce` no PE does work, becomes busy or splits (a PE that logged
 //! `idle` too early and worked on would otherwise pass).
 //!
-//! A PE holds work from a `busy` event — or from the `recv` of a `work`
-//! message, which may come just before the `busy` — until its next `idle`.
-//! A work message is in flight from its `send` until the `recv` of its id.
+//! Who holds work and what is in flight is [`super::activity`]'s.
 
-use rustc_hash::FxHashSet as HashSet;
-
-use super::{list_some, Metrics, Property, Verdict};
-use crate::event::{Event, Kind};
+use super::activity::Activity;
+use super::{Metrics, Property, Verdict};
+use crate::event::Event;
 
 /// State of the `no_early_termination` check.
 pub(super) struct NoEarlyTermination {
-    holds: Vec<bool>,
-    holding: usize,
-    work_in_flight: HashSet<u64>,
+    activity: Activity,
     checked: u64,
     /// Line of the first `announce`.
     announced: Option<usize>,
@@ -27,33 +22,16 @@ pub(super) struct NoEarlyTermination {
 impl NoEarlyTermination {
     /// For `pes` PEs (events about other PEs are left to `trace_well_formed`).
     pub(super) fn new(pes: u32) -> NoEarlyTermination {
-        NoEarlyTermination {
-            holds: vec![false; pes as usize],
-            holding: 0,
-            work_in_flight: HashSet::default(),
-            checked: 0,
-            announced: None,
-            violation: None,
-        }
-    }
-
-    fn set_holds(&mut self, pe: u32, holds: bool) {
-        let Some(h) = self.holds.get_mut(pe as usize) else { return };
-        match (*h, holds) {
-            (false, true) => self.holding += 1,
-            (true, false) => self.holding -= 1,
-            _ => {}
-        }
-        *h = holds;
+        NoEarlyTermination { activity: Activity::new(pes), checked: 0, announced: None, violation: None }
     }
 
     /// Checks the state at `line`, where `what` happened.
     fn check(&mut self, line: usize, what: String) {
         self.checked += 1;
-        if self.violation.is_some() || (self.holding == 0 && self.work_in_flight.is_empty()) {
+        if self.violation.is_some() || self.activity.is_over() {
             return;
         }
-        let why = format!("line {line}: {what} while {}", self.describe());
+        let why = format!("line {line}: {what} while {}", self.activity.describe());
         self.violation = Some((line, why));
     }
 
@@ -62,24 +40,6 @@ impl NoEarlyTermination {
         let Some(at) = self.announced.filter(|_| self.violation.is_none()) else { return };
         let why = format!("line {line}: PE {pe} {what} at t={t}, after termination was announced (line {at})");
         self.violation = Some((line, why));
-    }
-
-    fn describe(&self) -> String {
-        let pes: Vec<usize> = (0..self.holds.len()).filter(|&pe| self.holds[pe]).collect();
-        let mut ids: Vec<u64> = self.work_in_flight.iter().copied().collect();
-        ids.sort_unstable();
-        let mut parts = Vec::new();
-        match pes.len() {
-            0 => {}
-            1 => parts.push(format!("PE {} holds work", pes[0])),
-            n => parts.push(format!("{n} PEs hold work (PE {})", list_some(&pes))),
-        }
-        match ids.len() {
-            0 => {}
-            1 => parts.push(format!("work message {} is in flight", ids[0])),
-            n => parts.push(format!("{n} work messages are in flight (ids {})", list_some(&ids))),
-        }
-        parts.join(" and ")
     }
 }
 
@@ -90,21 +50,11 @@ impl Property for NoEarlyTermination {
         match *e {
             Event::Work { t, pe, .. } => self.active(line, pe, "did work", t),
             Event::Split { t, pe, .. } => self.active(line, pe, "split its subproblem", t),
+            Event::Busy { t, pe } => self.active(line, pe, "became busy", t),
             _ => {}
         }
+        self.activity.observe(e);
         match *e {
-            Event::Busy { t, pe } => {
-                self.active(line, pe, "became busy", t);
-                self.set_holds(pe, true);
-            }
-            Event::Idle { pe, .. } => self.set_holds(pe, false),
-            Event::Send { id, kind: Kind::Work, .. } => {
-                self.work_in_flight.insert(id);
-            }
-            Event::Recv { pe, id, kind: Kind::Work, .. } => {
-                self.work_in_flight.remove(&id);
-                self.set_holds(pe, true);
-            }
             Event::Announce { t, pe } => {
                 self.check(line, format!("PE {pe} announced termination at t={t}"));
                 self.announced = self.announced.or(Some(line));

@@ -59,6 +59,7 @@
 //! assert_eq!(report.metrics.efficiency, Some(1.0));
 //! ```
 
+mod activity;
 mod delay;
 mod detector;
 mod early_termination;
@@ -327,6 +328,11 @@ fn headerless() -> CheckReport {
     let verdict = Verdict::fail(why, Some(1));
     let properties = BTreeMap::from([(wellformed::WellFormed::NAME, verdict)]);
     CheckReport { properties, metrics: Metrics::default() }
+}
+
+/// A violation found at `line`, from a check's error ("line N: why").
+fn violation_at(line: usize, checked: Result<(), String>) -> Option<(usize, String)> {
+    checked.err().map(|why| (line, format!("line {line}: {why}")))
 }
 
 /// Lists at most a few items, then how many more there are.

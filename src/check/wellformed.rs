@@ -12,7 +12,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::idset::IdSet;
-use super::{Metrics, Property, Verdict};
+use super::{violation_at, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader, TRACE_VERSION};
 
 /// A message in flight, as far as matching its `recv` needs.
@@ -217,11 +217,8 @@ impl Property for WellFormed {
 
     fn observe(&mut self, line: usize, e: &Event) {
         self.observed += 1;
-        if self.violation.is_some() {
-            return;
-        }
-        if let Err(why) = self.check(line, e) {
-            self.violation = Some((line, format!("line {line}: {why}")));
+        if self.violation.is_none() {
+            self.violation = violation_at(line, self.check(line, e));
         }
     }
 

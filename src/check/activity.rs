@@ -1,0 +1,75 @@
+//! Which PEs hold work and which work messages are in flight, as the
+//! termination properties see it: a PE holds work from a `busy` event — or
+//! from the `recv` of a `work` message, which may come just before the
+//! `busy` — until its next `idle`; a work message is in flight from its
+//! `send` until the `recv` of its id. The computation is over when neither
+//! is left.
+
+use rustc_hash::FxHashSet as HashSet;
+
+use super::list_some;
+use crate::event::{Event, Kind};
+
+/// PEs holding work and work messages in flight.
+pub(super) struct Activity {
+    holds: Vec<bool>,
+    holding: usize,
+    in_flight: HashSet<u64>,
+}
+
+impl Activity {
+    /// For `pes` PEs, all without work (events about other PEs are ignored).
+    pub(super) fn new(pes: u32) -> Activity {
+        Activity { holds: vec![false; pes.min(super::MAX_PES) as usize], holding: 0, in_flight: HashSet::default() }
+    }
+
+    /// Feeds one event.
+    pub(super) fn observe(&mut self, e: &Event) {
+        match *e {
+            Event::Busy { pe, .. } => self.set_holds(pe, true),
+            Event::Idle { pe, .. } => self.set_holds(pe, false),
+            Event::Send { id, kind: Kind::Work, .. } => {
+                self.in_flight.insert(id);
+            }
+            Event::Recv { pe, id, kind: Kind::Work, .. } => {
+                self.in_flight.remove(&id);
+                self.set_holds(pe, true);
+            }
+            _ => {}
+        }
+    }
+
+    fn set_holds(&mut self, pe: u32, holds: bool) {
+        let Some(h) = self.holds.get_mut(pe as usize) else { return };
+        match (*h, holds) {
+            (false, true) => self.holding += 1,
+            (true, false) => self.holding -= 1,
+            _ => {}
+        }
+        *h = holds;
+    }
+
+    /// True when no PE holds work and no work message is in flight.
+    pub(super) fn is_over(&self) -> bool {
+        self.holding == 0 && self.in_flight.is_empty()
+    }
+
+    /// What is left: "2 PEs hold work (PE 0, 1) and work message 4 is in flight".
+    pub(super) fn describe(&self) -> String {
+        let pes: Vec<usize> = (0..self.holds.len()).filter(|&pe| self.holds[pe]).collect();
+        let mut ids: Vec<u64> = self.in_flight.iter().copied().collect();
+        ids.sort_unstable();
+        let mut parts = Vec::new();
+        match pes.len() {
+            0 => {}
+            1 => parts.push(format!("PE {} holds work", pes[0])),
+            n => parts.push(format!("{n} PEs hold work (PE {})", list_some(&pes))),
+        }
+        match ids.len() {
+            0 => {}
+            1 => parts.push(format!("work message {} is in flight", ids[0])),
+            n => parts.push(format!("{n} work messages are in flight (ids {})", list_some(&ids))),
+        }
+        parts.join(" and ")
+    }
+}
