@@ -115,6 +115,9 @@ pub struct RunParams {
     /// The simulator's detection horizon (0: automatic).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detect_horizon: Option<u64>,
+    /// The atomic machine's arbiter (004 §2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arbiter: Option<String>,
 }
 
 /// What one unit of a trace's times `t` is. Only [`Clock::Work`] makes
@@ -129,12 +132,21 @@ pub enum Clock {
     Ns,
     /// A global sequence number, no clock at all (real threads under loom).
     Seq,
+    /// Synchronous steps of 004's atomic model: a node expands at most one
+    /// subproblem (one `work` event) per step.
+    Step,
 }
 
 impl Clock {
     /// True for the simulator's model time.
     pub fn is_work(&self) -> bool {
         *self == Clock::Work
+    }
+
+    /// True for a simulated clock (work units or steps): every PE's events
+    /// at one time happen at one instant.
+    pub fn is_model(&self) -> bool {
+        matches!(self, Clock::Work | Clock::Step)
     }
 }
 
@@ -144,6 +156,7 @@ impl std::fmt::Display for Clock {
             Clock::Work => "work units",
             Clock::Ns => "nanoseconds",
             Clock::Seq => "sequence numbers",
+            Clock::Step => "steps",
         })
     }
 }
@@ -449,6 +462,7 @@ mod tests {
             mutant: Some("split-loses".into()),
             max_steps: Some(9),
             detect_horizon: Some(0),
+            arbiter: None,
         };
         let header = TraceHeader {
             version: TRACE_VERSION,

@@ -21,6 +21,10 @@ pub enum Purpose {
     Speeds = 3,
     /// The seeds of a statistical test's runs ([`derive_seed`]).
     RunSeeds = 4,
+    /// The atomic machine's arbitration ties and random choices (004 §2).
+    Arbiter = 5,
+    /// The destinations of a message-scattering instance (004 §3).
+    Destinations = 6,
 }
 
 /// The stream for (`seed`, `index`, `purpose`); `index` is a PE number or a

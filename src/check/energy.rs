@@ -63,7 +63,7 @@ impl EnergyConserved {
             step_t: 0,
             step_pe: None,
             step_line: 0,
-            by_pe: !header.clock.is_work(),
+            by_pe: !header.clock.is_model(),
             declared,
             steps_checked: 0,
             violation: None,

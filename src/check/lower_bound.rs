@@ -10,9 +10,13 @@
 //!
 //! T_par is the last `terminated` time (the last event's time if there is
 //! none). Both bounds assume one time unit per work unit, as the simulator
-//! charges it: for a trace whose header's `clock` is not `work` (real
-//! threads stamp nanoseconds) the property reports itself not applicable,
-//! with the figures, instead of comparing nanoseconds with node counts.
+//! charges it. With `clock: step` (004's atomic model, where a node expands
+//! at most one subproblem per step) they read T_par · P ≥ the number of
+//! `work` events (expansions) and T_par ≥ max_gen (a subproblem of
+//! generation g is g expansions, each in its own step, below the root: 004
+//! §1's Ω(n/p + h)). For a trace whose `clock` is `ns` or `seq` (real
+//! threads) the property reports itself not applicable, with the figures,
+//! instead of comparing nanoseconds with node counts.
 
 use super::{Metrics, Property, Verdict};
 use crate::event::{Clock, Event, TraceHeader};
@@ -22,13 +26,14 @@ pub(super) struct LowerBound {
     pes: u32,
     t_split: u64,
     clock: Clock,
+    expansions: u64,
 }
 
 impl LowerBound {
     /// For the run of `header`.
     pub(super) fn new(header: &TraceHeader) -> LowerBound {
         let (pes, t_split, clock) = (header.pes, header.t_split, header.clock);
-        LowerBound { pes, t_split, clock }
+        LowerBound { pes, t_split, clock, expansions: 0 }
     }
 }
 
@@ -43,7 +48,9 @@ fn relation(holds: bool) -> &'static str {
 impl Property for LowerBound {
     const NAME: &'static str = "lower_bound";
 
-    fn observe(&mut self, _line: usize, _e: &Event) {}
+    fn observe(&mut self, _line: usize, e: &Event) {
+        self.expansions += matches!(e, Event::Work { .. }) as u64;
+    }
 
     fn finish(self, m: &Metrics) -> Verdict {
         let (t_par, from) = match m.t_par {
@@ -51,6 +58,9 @@ impl Property for LowerBound {
             None => (m.t_last, "last event: no terminated event"),
         };
         let (p, t_seq, g, s) = (self.pes, u128::from(m.t_seq), m.max_gen, self.t_split);
+        if self.clock == Clock::Step {
+            return self.steps(t_par, g, from);
+        }
         if !self.clock.is_work() {
             let clock = self.clock;
             return Verdict::pass(format!(
@@ -66,6 +76,24 @@ impl Property for LowerBound {
             relation(splits_ok)
         );
         match work_ok && splits_ok {
+            true => Verdict::pass(detail),
+            false => Verdict::fail(detail, None),
+        }
+    }
+}
+
+impl LowerBound {
+    /// The step-clock form: T_par·P ≥ expansions, T_par ≥ max_gen.
+    fn steps(&self, t_par: u64, g: u32, from: &str) -> Verdict {
+        let (p, n) = (self.pes, self.expansions);
+        let work = u128::from(t_par) * u128::from(p);
+        let (work_ok, depth_ok) = (work >= u128::from(n), t_par >= u64::from(g));
+        let detail = format!(
+            "T_par·P = {t_par}·{p} = {work} {} expansions = {n}; T_par = {t_par} {} max_gen = {g} (steps; T_par: {from})",
+            relation(work_ok),
+            relation(depth_ok)
+        );
+        match work_ok && depth_ok {
             true => Verdict::pass(detail),
             false => Verdict::fail(detail, None),
         }
@@ -116,6 +144,23 @@ mod tests {
         let detail = &r.properties[NAME].detail;
         assert!(r.properties[NAME].pass && detail.starts_with("not applicable: times are nanoseconds"), "{detail}");
         assert!(detail.contains("T_seq = 30 units"), "{detail}");
+    }
+
+    /// Steps (004's atomic model): one expansion per node per step.
+    #[test]
+    fn the_step_clock_counts_expansions() {
+        let h = TraceHeader { clock: Clock::Step, ..header(1) };
+        let events = single_pe();
+        let r = run_with_header(&h, reference_of(&events), events.clone());
+        assert_passes(NAME, &r);
+        assert!(r.properties[NAME].detail.starts_with("T_par·P = 10·1 = 10 ≥ expansions = 1;"), "{:?}", r.properties[NAME]);
+        let mut many = events;
+        for t in 1..=11 {
+            many.insert(1, work(t, 0, 0, 0, 0));
+        }
+        let r = run_with_header(&h, reference_of(&many), many);
+        let v = assert_fails(NAME, &r, None);
+        assert!(v.detail.contains("10 < expansions = 12"), "{}", v.detail);
     }
 
     #[test]

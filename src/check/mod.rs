@@ -276,6 +276,7 @@ impl Checker {
         self.requests.observe(line, event);
         self.service.observe(line, event);
         self.detector.observe(line, event);
+        self.lower_bound.observe(line, event);
         self.metrics.observe(event);
     }
 

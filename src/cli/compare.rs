@@ -12,7 +12,7 @@ use lbcheck::bounds::compare::{compare, Comparison, MIN_RUNS};
 use lbcheck::check::{check_events, Metrics};
 use lbcheck::event::{read_trace, Event};
 use lbcheck::harness::replay::words;
-use lbcheck::harness::{Driver, RunSpec};
+use lbcheck::harness::RunSpec;
 use lbcheck::report;
 use serde_json::json;
 
@@ -100,9 +100,6 @@ fn against(a: &CompareArgs) -> anyhow::Result<RunSpec> {
 fn reference_run(base: &RunSpec, seed: u64, i: u32) -> anyhow::Result<Metrics> {
     let mut spec = base.clone();
     let s = derive_seed(seed, "compare", i);
-    match &mut spec.driver {
-        Driver::Sim(c) => c.seed = s,
-        Driver::Threads(c) => c.seed = s,
-    }
+    spec.driver.set_seed(s);
     Ok(spec.run(None)?.check.metrics)
 }

@@ -9,6 +9,7 @@ use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::mutants::Catcher;
 use lbcheck::problem::spec;
 use lbcheck::report::{self, verdicts};
+use lbcheck::sim::atomic::{Arbiter, AtomicConfig};
 use lbcheck::sim::{MachineKind, SimConfig, Stop};
 
 use super::args::{default, kind, RunArgs};
@@ -21,9 +22,18 @@ use super::output;
 pub struct SimulateArgs {
     #[command(flatten)]
     run: RunArgs,
-    /// Machine model (`lbcheck list` shows the planned ones).
+    /// Machine model: async (001 §1), atomic (004 §2) or complete (004 §1,
+    /// Karp-Zhang); `lbcheck list` shows the planned ones.
     #[arg(long, default_value_t = MachineKind::Async, value_parser = kind::<MachineKind>)]
     machine: MachineKind,
+    /// Atomic machine: who wins a contended destination: fifo, lifo,
+    /// fixed-priority, anti-critical, random, adversary (every choice, P <= 4:
+    /// reports the worst T).
+    #[arg(long, default_value_t = Arbiter::Fifo, value_parser = kind::<Arbiter>)]
+    arbiter: Arbiter,
+    /// Atomic machine, --arbiter adversary: cap on the choice sequences run.
+    #[arg(long, default_value_t = AtomicConfig::default().max_runs)]
+    max_runs: u64,
     /// Number of PEs, 1..=2^24.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1 << 24))]
     pes: u32,
@@ -59,12 +69,31 @@ pub fn run(a: SimulateArgs) -> anyhow::Result<ExitCode> {
     if let Some(note) = stop_note(&spec, &result.outcome) {
         eprintln!("{note}");
     }
+    if let Some(x) = result.atomic.as_ref().and_then(|a| a.adversary.as_ref()).filter(|x| !x.complete) {
+        eprintln!(
+            "note: the adversary ran {} choice sequences (--max-runs) without exhausting them: worst T = {} is a lower bound on the true worst case",
+            x.runs, x.worst
+        );
+    }
     Ok(verdicts::exit_code(&result.check, Some(&spec.replay())))
 }
 
 /// The run `simulate` arguments describe, validated.
 pub fn spec(a: &SimulateArgs) -> anyhow::Result<RunSpec> {
-    a.run.spec(Driver::Sim(sim_config(a)?))
+    a.run.spec(driver(a)?)
+}
+
+/// The machine the arguments name, with its parameters.
+fn driver(a: &SimulateArgs) -> anyhow::Result<Driver> {
+    let complete = match a.machine {
+        MachineKind::Async => return Ok(Driver::Sim(sim_config(a)?)),
+        MachineKind::Atomic => false,
+        MachineKind::Complete => true,
+    };
+    let d = AtomicConfig::default();
+    let max_steps = if a.max_steps == SimConfig::default().max_steps { d.max_steps } else { a.max_steps };
+    let (pes, seed, arbiter, max_runs) = (a.pes, a.run.seed, a.arbiter, a.max_runs);
+    Ok(Driver::Atomic(AtomicConfig { pes, seed, complete, arbiter, max_steps, max_runs }))
 }
 
 /// The run `simulate WORDS` (a command line without the program name)
@@ -81,12 +110,14 @@ pub fn spec_of_words(words: &[String]) -> anyhow::Result<RunSpec> {
 }
 
 fn stop_note(spec: &RunSpec, outcome: &lbcheck::sim::Outcome) -> Option<String> {
-    let Driver::Sim(c) = &spec.driver else { return None };
-    verdicts::stop_note(outcome, c.max_steps, c.detect_horizon())
+    match &spec.driver {
+        Driver::Sim(c) => verdicts::stop_note(outcome, c.max_steps, c.detect_horizon()),
+        Driver::Atomic(c) => verdicts::stop_note(outcome, c.max_steps, 0),
+        Driver::Threads(_) => None,
+    }
 }
 
 fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
-    let MachineKind::Async = a.machine; // the only machine that ships
     Ok(SimConfig {
         pes: a.pes,
         seed: a.run.seed,

@@ -7,6 +7,7 @@ use crate::mutants::{seams, Mutant};
 use crate::problem::Task;
 use crate::protocol::energy::Energy;
 use crate::protocol::four_counter::FourCounter;
+use crate::protocol::random_destination::RandomDestination;
 use crate::protocol::random_polling::RandomPolling;
 use crate::protocol::{Balancer, BalancerKind, Detector, DetectorKind, Pe, PeId};
 
@@ -35,6 +36,10 @@ impl Protocols {
             BalancerKind::RandomPolling => {
                 let (rules, limit) = (seams::polling(self.mutant), self.queue_limit);
                 self.with_balancer(driver, move |_| RandomPolling::<Task>::new(rules, limit))
+            }
+            BalancerKind::RandomDestination => {
+                let rules = seams::destinations(self.mutant);
+                self.with_balancer(driver, move |_| RandomDestination::<Task>::new(rules))
             }
         }
     }

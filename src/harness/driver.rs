@@ -3,6 +3,7 @@
 use crate::base::registry::Info;
 use crate::registry;
 use crate::runtime::threads::ThreadConfig;
+use crate::sim::atomic::AtomicConfig;
 use crate::sim::SimConfig;
 
 registry! {
@@ -38,6 +39,8 @@ registry! {
 pub enum Driver {
     /// The simulator of 001's machine.
     Sim(SimConfig),
+    /// The simulator of 004's atomic machine (or Karp and Zhang's complete network).
+    Atomic(AtomicConfig),
     /// OS threads (loom's when built with `--cfg loom`); the harness sets
     /// the config's `record` and `mutant` from the run.
     Threads(ThreadConfig),
@@ -47,7 +50,7 @@ impl Driver {
     /// The registry kind of this driver (threads under `--cfg loom` are loom).
     pub fn kind(&self) -> DriverKind {
         match self {
-            Driver::Sim(_) => DriverKind::Sim,
+            Driver::Sim(_) | Driver::Atomic(_) => DriverKind::Sim,
             Driver::Threads(_) if cfg!(loom) => DriverKind::Loom,
             Driver::Threads(_) => DriverKind::Threads,
         }
@@ -57,6 +60,7 @@ impl Driver {
     pub fn pes(&self) -> u32 {
         match self {
             Driver::Sim(c) => c.pes,
+            Driver::Atomic(c) => c.pes,
             Driver::Threads(c) => c.pes,
         }
     }
@@ -65,7 +69,17 @@ impl Driver {
     pub fn seed(&self) -> u64 {
         match self {
             Driver::Sim(c) => c.seed,
+            Driver::Atomic(c) => c.seed,
             Driver::Threads(c) => c.seed,
+        }
+    }
+
+    /// Sets the seed of every random stream.
+    pub fn set_seed(&mut self, seed: u64) {
+        match self {
+            Driver::Sim(c) => c.seed = seed,
+            Driver::Atomic(c) => c.seed = seed,
+            Driver::Threads(c) => c.seed = seed,
         }
     }
 
@@ -73,14 +87,16 @@ impl Driver {
     pub fn initial_split(&self) -> bool {
         match self {
             Driver::Sim(c) => c.initial_split,
+            Driver::Atomic(_) => false,
             Driver::Threads(c) => c.initial_split,
         }
     }
 
-    /// Δt: work units between polls.
+    /// Δt: work units between polls (one step's expansion on the atomic machine).
     pub fn dt(&self) -> u64 {
         match self {
             Driver::Sim(c) => c.dt,
+            Driver::Atomic(_) => 1,
             Driver::Threads(c) => c.dt,
         }
     }
@@ -89,6 +105,7 @@ impl Driver {
     pub fn validate(&self) -> Result<(), String> {
         match self {
             Driver::Sim(c) => c.validate(),
+            Driver::Atomic(c) => c.validate(),
             Driver::Threads(c) => c.validate(),
         }
     }

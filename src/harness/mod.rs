@@ -41,5 +41,5 @@ mod spec;
 
 pub use compose::{Compose, Drive, Protocols, UserBalancer};
 pub use driver::{Driver, DriverKind};
-pub use run::{reference, reference_of_header, RunResult};
+pub use run::{reference, reference_of_header, AtomicFacts, RunResult};
 pub use spec::RunSpec;

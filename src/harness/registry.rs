@@ -61,6 +61,7 @@ fn mutant_info(m: Mutant) -> MutantInfo {
         Site::ThreadedDriver => "driver threads".into(),
         Site::Formulas => "bound formulas".into(),
         Site::Log => "event log".into(),
+        Site::AtomicMachine => "machine atomic".into(),
     };
     MutantInfo { info: e.info, acts_in, fails: m.fails(), checker: m.checkers() }
 }

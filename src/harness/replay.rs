@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use super::driver::Driver;
 use super::spec::RunSpec;
+use crate::sim::atomic::AtomicConfig;
 use crate::sim::SimConfig;
 
 impl RunSpec {
@@ -12,13 +13,14 @@ impl RunSpec {
     pub fn replay(&self) -> String {
         let p = &self.protocols;
         let mut cmd = match &self.driver {
-            Driver::Sim(_) => "lbcheck simulate".to_string(),
+            Driver::Sim(_) | Driver::Atomic(_) => "lbcheck simulate".to_string(),
             Driver::Threads(_) => "lbcheck run".to_string(),
         };
         let (w, s) = (&self.workload, self.split);
         let _ = write!(cmd, " --balancer {} --termination {} --workload '{w}' --split {s}", p.balancer, p.detector);
         match &self.driver {
             Driver::Sim(c) => sim_flags(&mut cmd, c),
+            Driver::Atomic(c) => atomic_flags(&mut cmd, c),
             Driver::Threads(c) => {
                 let _ = write!(cmd, " --threads {} --seed {} --dt {}", c.pes, c.seed, c.dt);
             }
@@ -39,6 +41,15 @@ impl RunSpec {
         }
         cmd
     }
+}
+
+fn atomic_flags(cmd: &mut String, c: &AtomicConfig) {
+    let d = AtomicConfig::default();
+    let machine = if c.complete { "complete" } else { "atomic" };
+    let _ = write!(cmd, " --machine {machine} --pes {} --seed {}", c.pes, c.seed);
+    flag(cmd, "--arbiter", Some(c.arbiter).filter(|_| !c.complete));
+    flag(cmd, "--max-steps", Some(c.max_steps).filter(|&s| s != d.max_steps));
+    flag(cmd, "--max-runs", Some(c.max_runs).filter(|&s| s != d.max_runs));
 }
 
 fn sim_flags(cmd: &mut String, c: &SimConfig) {

@@ -16,7 +16,14 @@ use crate::problem::dfs::Strategy;
 use crate::problem::{sequential, Fingerprint, Task, Workload, WorkloadFamily};
 use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::runtime::threads::{self, ThreadConfig, ThreadRun};
+use crate::sim::atomic::adversary::{self, Exploration};
+use crate::sim::atomic::network::{Chooser, Discipline, Rules, Script};
+use crate::sim::atomic::{self, Arbiter, AtomicConfig, AtomicOutcome};
 use crate::sim::{self, Outcome, SimConfig, Stop};
+use crate::base::rng::{stream, Purpose};
+use crate::mutants::seams;
+use crate::protocol::random_destination;
+use serde::Serialize;
 
 /// What a checked run found.
 #[derive(Debug)]
@@ -33,6 +40,38 @@ pub struct RunResult {
     pub wall: Duration,
     /// Work units done by each PE (threaded runs).
     pub units: Option<Vec<u64>>,
+    /// The atomic machine's figures (runs on `--machine atomic|complete`).
+    pub atomic: Option<AtomicFacts>,
+}
+
+/// What a run on 004's atomic machine measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct AtomicFacts {
+    /// T: the last step a subproblem was expanded (004 §4.1).
+    #[serde(rename = "T")]
+    pub t: u64,
+    /// Expansions done.
+    pub expansions: u64,
+    /// n: vertices of the workload's tree ([`crate::protocol::random_destination::shape`]).
+    pub n: u64,
+    /// h: its depth in vertices.
+    pub h: u64,
+    /// max(⌈n/p⌉, h): no run is faster (004 §1, 004-11).
+    pub lower: u64,
+    /// T / (n/p + h): the ratio 004 Thm 1 bounds by a constant k w.h.p.
+    pub ratio: f64,
+    /// The exhaustive adversary's exploration (`--arbiter adversary`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adversary: Option<Exploration>,
+}
+
+impl AtomicFacts {
+    fn new(pes: u32, out: &AtomicOutcome, (n, h): (u64, u64), adversary: Option<Exploration>) -> AtomicFacts {
+        let p = u64::from(pes);
+        let lower = n.div_ceil(p).max(h);
+        let ratio = out.t as f64 / (n as f64 / p as f64 + h as f64).max(1.0);
+        AtomicFacts { t: out.t, expansions: out.expansions, n, h, lower, ratio, adversary }
+    }
 }
 
 /// The sequential reference run of `workload`: its fingerprint and T_seq,
@@ -115,8 +154,15 @@ impl RunSpec {
             None => checked(e),
         };
         let started = Instant::now();
+        let mut atomic = None;
         let (outcome, units) = match &self.driver {
             Driver::Sim(cfg) => (self.simulate(pes, cfg, &mut sink), None),
+            Driver::Atomic(cfg) => {
+                let (out, explored) = self.atomic(pes, cfg, &mut sink);
+                let shape = random_destination::shape(self.workload.root(self.split));
+                atomic = Some(AtomicFacts::new(cfg.pes, &out, shape, explored));
+                (out.outcome, None)
+            }
             Driver::Threads(cfg) => {
                 let run = self.threads(pes, cfg, true);
                 let mut outcome = replay_events(run.events.as_deref().unwrap_or_default(), &mut sink);
@@ -128,7 +174,7 @@ impl RunSpec {
         };
         let wall = started.elapsed();
         let check = session.finish()?;
-        Ok(RunResult { check, outcome, reference, reference_wall, wall, units })
+        Ok(RunResult { check, outcome, reference, reference_wall, wall, units, atomic })
     }
 
     /// A threaded run without recording or checking (benchmarks; `lbcheck
@@ -136,7 +182,7 @@ impl RunSpec {
     pub fn run_unchecked(&self) -> Option<ThreadRun> {
         match &self.driver {
             Driver::Threads(cfg) => Some(self.threads(&self.protocols.balancer, cfg, false)),
-            Driver::Sim(_) => None,
+            Driver::Sim(_) | Driver::Atomic(_) => None,
         }
     }
 
@@ -144,6 +190,22 @@ impl RunSpec {
         let mut by_value = |e: Event| sink(&e);
         let root = self.workload.root(self.split);
         pes.compose(&self.protocols, SimDrive { cfg, root, sink: &mut by_value })
+    }
+
+    fn atomic(
+        &self,
+        pes: &impl Compose,
+        cfg: &AtomicConfig,
+        sink: &mut dyn FnMut(&Event),
+    ) -> (AtomicOutcome, Option<Exploration>) {
+        let mut by_value = |e: Event| sink(&e);
+        let rules = match cfg.complete {
+            true => Rules::complete(Discipline::Fifo),
+            false => Rules::atomic(cfg.arbiter, Discipline::Fifo),
+        };
+        let rules = seams::network(self.mutant(), rules);
+        let root = self.workload.root(self.split);
+        pes.compose(&self.protocols, AtomicDrive { cfg, rules, root, sink: &mut by_value })
     }
 
     fn threads(&self, pes: &impl Compose, cfg: &ThreadConfig, record: bool) -> ThreadRun {
@@ -173,6 +235,36 @@ impl Drive for SimDrive<'_> {
         D: Detector<Task> + Send + 'static,
     {
         sim::run(self.cfg, self.root, make, self.sink)
+    }
+}
+
+struct AtomicDrive<'a> {
+    cfg: &'a AtomicConfig,
+    rules: Rules,
+    root: Task,
+    sink: &'a mut dyn FnMut(Event),
+}
+
+impl Drive for AtomicDrive<'_> {
+    type Output = (AtomicOutcome, Option<Exploration>);
+    /// One run; under the adversary, every choice sequence first (without
+    /// events), then the worst one again, checked.
+    fn drive<B, D>(self, make: impl Fn(PeId) -> Pe<B, D>) -> Self::Output
+    where
+        B: Balancer<Task = Task> + Send + 'static,
+        D: Detector<Task> + Send + 'static,
+    {
+        let (cfg, rules) = (self.cfg, self.rules);
+        if cfg.arbiter != Arbiter::Adversary || cfg.complete {
+            let chooser = Chooser::Seeded(stream(cfg.seed, 0, Purpose::Arbiter));
+            return (atomic::run(cfg, rules, chooser, self.root, make, self.sink), None);
+        }
+        let found = adversary::explore(cfg.max_runs, |chooser| {
+            let out = atomic::run(cfg, rules, chooser, self.root.clone(), &make, &mut |_| {});
+            (out.t, out.chooser)
+        });
+        let worst = Chooser::Script(Script { prefix: found.worst_script.clone(), taken: Vec::new() });
+        (atomic::run(cfg, rules, worst, self.root, make, self.sink), Some(found))
     }
 }
 

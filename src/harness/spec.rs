@@ -6,10 +6,11 @@ use std::str::FromStr;
 
 use super::compose::Protocols;
 use crate::event::{RunParams, TraceHeader, TRACE_VERSION};
-use crate::mutants::Mutant;
+use crate::mutants::{Mutant, Site};
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
 use crate::runtime::threads::ThreadConfig;
+use crate::sim::atomic::{Arbiter, AtomicConfig};
 use crate::sim::{MachineKind, SimConfig};
 
 use super::driver::{Driver, DriverKind};
@@ -36,7 +37,19 @@ impl RunSpec {
     /// Checks the driver's parameters and that the mutant acts in this run.
     pub fn validate(&self) -> Result<(), String> {
         self.driver.validate()?;
+        let (balancer, atomic) = (self.protocols.balancer, matches!(self.driver, Driver::Atomic(_)));
+        if balancer.atomic() != atomic {
+            return Err(match atomic {
+                true => format!("balancer `{balancer}` does not run on the atomic machine: use --balancer random-destination"),
+                false => format!("balancer `{balancer}` runs on 004's atomic machine: use `lbcheck simulate --machine atomic` (or complete)"),
+            });
+        }
         let Some(m) = self.mutant() else { return Ok(()) };
+        if let (Site::AtomicMachine, Driver::Atomic(c)) = (m.entry().site, &self.driver) {
+            if c.complete || (m == Mutant::ArbiterLifoAsFifo && c.arbiter != Arbiter::Fifo) {
+                return Err(format!("mutant `{m}` acts only on --machine atomic --arbiter fifo; it would have no effect in this run"));
+            }
+        }
         let threaded = matches!(self.driver, Driver::Threads(_));
         match m.not_applicable(self.protocols.balancer, self.protocols.detector, threaded) {
             Some(why) => Err(format!("{why}; it would have no effect in this run")),
@@ -48,6 +61,7 @@ impl RunSpec {
     pub fn header(&self) -> TraceHeader {
         let (t_split, clock) = match &self.driver {
             Driver::Sim(c) => (c.t_split, crate::event::Clock::Work),
+            Driver::Atomic(_) => (0, crate::event::Clock::Step),
             Driver::Threads(_) => (0, crate::runtime::CLOCK),
         };
         TraceHeader {
@@ -87,6 +101,12 @@ impl RunSpec {
                 detect_horizon: Some(c.horizon),
                 ..common
             },
+            Driver::Atomic(c) => RunParams {
+                machine: Some(if c.complete { MachineKind::Complete } else { MachineKind::Atomic }.to_string()),
+                arbiter: (!c.complete).then(|| c.arbiter.to_string()),
+                max_steps: Some(c.max_steps),
+                ..common
+            },
             Driver::Threads(_) => common,
         }
     }
@@ -115,7 +135,19 @@ where
 fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
     let kind: DriverKind = field("run.driver", &r.driver)?;
     let (pes, seed, dt, initial_split) = (h.pes, r.seed, r.dt, r.initial_split);
+    let machine: MachineKind = field("run.machine", r.machine.as_deref().unwrap_or("async"))?;
     Ok(match kind {
+        DriverKind::Sim if machine != MachineKind::Async => {
+            let d = AtomicConfig::default();
+            Driver::Atomic(AtomicConfig {
+                pes,
+                seed,
+                complete: machine == MachineKind::Complete,
+                arbiter: r.arbiter.as_deref().map(|a| field("run.arbiter", a)).transpose()?.unwrap_or(d.arbiter),
+                max_steps: r.max_steps.unwrap_or(d.max_steps),
+                ..d
+            })
+        }
         DriverKind::Sim => {
             let d = SimConfig::default();
             Driver::Sim(SimConfig {

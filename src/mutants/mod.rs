@@ -62,6 +62,14 @@ pub enum Mutant {
     LogIdleEarly,
     /// Event log: the first work message's `recv` is logged before its `send`.
     LogRecvBeforeSend,
+    /// Atomic machine: a node receives two messages in one step.
+    TwoReceives,
+    /// Atomic machine: a blocked message is put back in the queue and replaced.
+    RetractBlocked,
+    /// Atomic machine: the arbiter picks the latest-ready message while the run says FIFO.
+    ArbiterLifoAsFifo,
+    /// Random destinations: the first child is also sent a second time (its subtree expanded twice).
+    ExpandTwice,
 }
 
 /// Where a mutant's bug is.
@@ -78,6 +86,9 @@ pub enum Site {
     /// In the event log between a driver and the checker (the logging bugs
     /// of an implementation whose protocol is right): acts in every run.
     Log,
+    /// In 004's atomic machine (its buffers and arbiter): acts in runs on
+    /// `--machine atomic`.
+    AtomicMachine,
 }
 
 /// A checker a mutant is shown failing under.
@@ -303,6 +314,42 @@ pub const CATALOGUE: &[Entry] = &[
         Site::Log,
         &[(Catcher::Run, "trace_well_formed")],
     ),
+    entry(
+        Mutant::TwoReceives,
+        Info::ships("two-receives", "004 §2", "a node takes two messages from the network in one step"),
+        Site::AtomicMachine,
+        &[(Catcher::Run, "atomic_conformance")],
+    ),
+    entry(
+        Mutant::RetractBlocked,
+        Info::ships(
+            "retract-blocked",
+            "004 §2 (004-2)",
+            "a blocked message is taken back into the queue and another put into the send buffer",
+        ),
+        Site::AtomicMachine,
+        &[(Catcher::Run, "atomic_conformance")],
+    ),
+    entry(
+        Mutant::ArbiterLifoAsFifo,
+        Info::ships(
+            "arbiter-lifo-as-fifo",
+            "004 §2 (004-4)",
+            "the arbiter lets the latest-ready message win while the run declares FIFO",
+        ),
+        Site::AtomicMachine,
+        &[(Catcher::Run, "atomic_conformance")],
+    ),
+    entry(
+        Mutant::ExpandTwice,
+        Info::ships(
+            "expand-twice",
+            "004 §4.1",
+            "an expanded vertex's first child is sent twice: its subtree is searched twice",
+        ),
+        Site::Balancer(BalancerKind::RandomDestination),
+        &[(Catcher::Run, "work_conserved")],
+    ),
 ];
 
 impl Mutant {
@@ -325,6 +372,9 @@ impl Mutant {
                 Some(format!("mutant `{name}` is a bug of the threaded driver: use `lbcheck run` (loom catches it)"))
             }
             Site::Formulas => Some(format!("mutant `{name}` breaks the bound formulas: use `lbcheck bounds`")),
+            Site::AtomicMachine if !balancer.atomic() => Some(format!(
+                "mutant `{name}` is a bug of 004's atomic machine: use `lbcheck simulate --machine atomic --balancer random-destination`"
+            )),
             _ => None,
         }
     }
@@ -377,6 +427,10 @@ impl Registered for Mutant {
         Mutant::FormulaSignSlip,
         Mutant::LogIdleEarly,
         Mutant::LogRecvBeforeSend,
+        Mutant::TwoReceives,
+        Mutant::RetractBlocked,
+        Mutant::ArbiterLifoAsFifo,
+        Mutant::ExpandTwice,
     ];
 
     fn info(self) -> &'static Info {

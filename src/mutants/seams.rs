@@ -8,7 +8,10 @@ use rand_chacha::ChaCha8Rng;
 use super::Mutant;
 use crate::base::Dyadic;
 use crate::problem::Subproblem;
+use crate::protocol::random_destination::{children, Rules as Destinations};
 use crate::protocol::random_polling::{Gift, Rules as Polling};
+use crate::sim::atomic::network::Rules as Network;
+use crate::sim::atomic::Arbiter;
 use crate::protocol::{energy, four_counter, PeId};
 
 /// The `poll-lazy` mutant serves requests only at every this many polls.
@@ -80,5 +83,33 @@ pub fn four_counter(mutant: Option<Mutant>) -> four_counter::Rules {
             four_counter::Rules { announce: |(s, r), same_before| s == r && same_before >= 8 }
         }
         _ => four_counter::Rules::PAPER,
+    }
+}
+
+/// Random destinations' rules with `mutant`'s broken one, if it has one there.
+pub fn destinations<T: Subproblem>(mutant: Option<Mutant>) -> Destinations<T> {
+    let paper = Destinations::paper();
+    match mutant {
+        Some(Mutant::ExpandTwice) => Destinations { children: first_child_twice, ..paper },
+        _ => paper,
+    }
+}
+
+/// `expand-twice`: the children, and the first one again.
+fn first_child_twice<T: Subproblem>(v: T) -> Vec<T> {
+    let mut kids = children(v);
+    if let Some(first) = kids.first().cloned() {
+        kids.push(first);
+    }
+    kids
+}
+
+/// The atomic network's rules with `mutant`'s broken one, if it has one there.
+pub fn network(mutant: Option<Mutant>, rules: Network) -> Network {
+    match mutant {
+        Some(Mutant::TwoReceives) => Network { receives: Some(2), ..rules },
+        Some(Mutant::RetractBlocked) => Network { retract: true, ..rules },
+        Some(Mutant::ArbiterLifoAsFifo) => Network { arbiter: Arbiter::Lifo, ..rules },
+        _ => rules,
     }
 }

@@ -60,6 +60,12 @@ pub trait Subproblem: Clone + Send + std::fmt::Debug {
 
     /// Number of splits on the path from the root to this subproblem.
     fn generation(&self) -> u32;
+
+    /// Urgency, lower first, for a priority message queue (004 §4.1): a
+    /// branch-and-bound vertex's cost; by default the generation.
+    fn key(&self) -> u64 {
+        u64::from(self.generation())
+    }
 }
 
 /// What a run of [`Subproblem::work`] did: the fingerprint of the items worked

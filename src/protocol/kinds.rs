@@ -14,6 +14,12 @@ registry! {
             "001 Fig. 1; 002 Thm 1",
             "asynchronous random polling: an idle PE asks a uniformly random PE; a busy one serves a request per Δt",
         ),
+        /// Random-destination backtrack search ([`super::random_destination`]).
+        RandomDestination => Info::ships(
+            "random-destination",
+            "004 §4.1, §5, Thm 1",
+            "backtrack search sending every child to a uniformly random node (atomic machine)",
+        ),
     }
     planned: [
         Info::planned("sync-random-polling", "001 §1.3", "synchronous random polling in global phases", 12),
@@ -31,15 +37,18 @@ registry! {
             "Service_requests / Send_all_rejects / New_request with random, local or global round robin",
             14,
         ),
-        Info::planned(
-            "random-destination",
-            "004 §4.1, §5",
-            "backtrack search sending every new subproblem to a random PE (atomic model)",
-            13,
-        ),
         Info::planned("priority-bnb", "004 §6", "branch-and-bound with priority message queues (atomic model)", 13),
         Info::planned("scatter", "004 §3", "message scattering to random destinations (atomic model)", 13),
     ]
+}
+
+impl BalancerKind {
+    /// True for the balancers of 004's atomic model, which run only on the
+    /// atomic machine (or the complete network): they give all their work
+    /// away at each step.
+    pub fn atomic(self) -> bool {
+        matches!(self, BalancerKind::RandomDestination)
+    }
 }
 
 registry! {
@@ -77,7 +86,7 @@ mod tests {
             assert_eq!(d.to_string().parse::<DetectorKind>(), Ok(*d));
         }
         let err = "pacheco".parse::<BalancerKind>().unwrap_err().to_string();
-        assert!(err.contains("planned (issue 14)") && err.contains("valid: random-polling"), "{err}");
+        assert!(err.contains("planned (issue 14)") && err.contains("valid: random-polling, random-destination"), "{err}");
         let err = "nope".parse::<DetectorKind>().unwrap_err().to_string();
         assert_eq!(err, "unknown termination detector `nope`; valid: energy, energy-tree, four-counter");
     }

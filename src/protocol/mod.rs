@@ -26,6 +26,7 @@ pub mod energy;
 pub mod four_counter;
 pub mod initial;
 pub mod kinds;
+pub mod random_destination;
 pub mod random_polling;
 
 use rand_chacha::ChaCha8Rng;
@@ -273,9 +274,14 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
         self.after(ctx);
     }
 
-    /// A work slice ended while the PE still holds work.
+    /// A work slice ended while the PE still holds work. A balancer that
+    /// gave all its work away at the poll (random destinations, 004 §4.1)
+    /// is idle: the detector is told.
     pub fn on_poll(&mut self, ctx: &mut Ctx<T>) {
         self.with_balancer(ctx, |b, ctx| b.on_poll(ctx));
+        if !self.balancer.has_work() && !self.terminated {
+            self.detector.on_idle(ctx);
+        }
         self.after(ctx);
     }
 

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::{rows, table, text};
 use crate::check::CheckReport;
-use crate::harness::{RunResult, RunSpec};
+use crate::harness::{AtomicFacts, RunResult, RunSpec};
 use crate::runtime::threads::ThreadRun;
 use crate::sim::Outcome;
 
@@ -24,18 +24,21 @@ pub struct Facts<'a> {
     pub reference_wall: Option<Duration>,
     /// Work units per PE, when the driver counts them.
     pub units: Option<&'a [u64]>,
+    /// The atomic machine's figures (T, n, h, max(⌈n/p⌉, h)).
+    pub atomic: Option<&'a AtomicFacts>,
 }
 
 impl<'a> From<&'a RunResult> for Facts<'a> {
     fn from(r: &'a RunResult) -> Self {
         let (wall, reference_wall, units) = (r.wall, Some(r.reference_wall), r.units.as_deref());
-        Facts { check: Some(&r.check), outcome: Some(r.outcome), wall, reference_wall, units }
+        let atomic = r.atomic.as_ref();
+        Facts { check: Some(&r.check), outcome: Some(r.outcome), wall, reference_wall, units, atomic }
     }
 }
 
 impl<'a> From<&'a ThreadRun> for Facts<'a> {
     fn from(r: &'a ThreadRun) -> Self {
-        Facts { check: None, outcome: None, wall: r.elapsed, reference_wall: None, units: Some(&r.units) }
+        Facts { check: None, outcome: None, wall: r.elapsed, reference_wall: None, units: Some(&r.units), atomic: None }
     }
 }
 
@@ -59,6 +62,9 @@ pub fn json(spec: &RunSpec, facts: &Facts) -> Value {
         "nodes_per_sec": done as f64 / wall.max(1e-9), "units_per_pe": facts.units,
     });
     out["units"] = units(&header.clock.to_string());
+    if let Some(a) = facts.atomic {
+        out["atomic"] = json!(a);
+    }
     out
 }
 
@@ -75,6 +81,9 @@ fn units(clock: &str) -> Value {
 fn efficiency(spec: &RunSpec, facts: &Facts) -> Option<f64> {
     match spec.header().clock {
         crate::event::Clock::Work => facts.check.and_then(|c| c.metrics.efficiency),
+        crate::event::Clock::Step => {
+            facts.atomic.map(|a| a.n as f64 / (f64::from(spec.driver.pes()) * a.t.max(1) as f64))
+        }
         _ => facts.reference_wall.map(|r| r.as_secs_f64() / (f64::from(spec.driver.pes()) * facts.wall.as_secs_f64())),
     }
 }
@@ -100,6 +109,15 @@ pub fn human(out: &Value) -> String {
         "max_gen",
     ];
     let mut rows = rows(out, &HEADLINE);
+    if let Some(a) = out.get("atomic").filter(|a| a.is_object()) {
+        let (t, lower, n, h, ratio) = (&a["T"], &a["lower"], &a["n"], &a["h"], &a["ratio"]);
+        let ratio = ratio.as_f64().unwrap_or(0.0);
+        rows.push(("atomic", format!("T={t} max(⌈n/p⌉,h)={lower} n={n} h={h} T/(n/p+h)={ratio:.3}")));
+        if let Some(x) = a.get("adversary").filter(|x| x.is_object()) {
+            let (runs, complete, worst, best) = (&x["runs"], &x["complete"], &x["worst"], &x["best"]);
+            rows.push(("adversary", format!("worst T={worst} best T={best} over {runs} choice sequences (complete: {complete})")));
+        }
+    }
     if let Some(msgs) = out["messages"].as_object() {
         let list: Vec<String> = msgs.iter().map(|(k, v)| format!("{k}={v}")).collect();
         rows.push(("messages", list.join(" ")));

@@ -8,9 +8,13 @@
 //! (time, sequence number), all randomness comes from [`crate::base::rng`] streams, and
 //! the same configuration and seed give the same event stream, byte for byte.
 //!
+//! [`atomic`] is 004's atomic message-passing model: synchronous steps, one
+//! send and one receive buffer per node, arbiters.
+//!
 //! [`MachineKind`] is this layer's registry: the machine models of the papers.
 
 pub mod agenda;
+pub mod atomic;
 pub mod logp;
 
 pub use logp::{run, Outcome, Stop};
@@ -27,6 +31,18 @@ registry! {
             "001 §1.1-§1.2",
             "asynchronous PEs on a crossbar: latency T_rout (or random a..b), T_split, Δt polling, slow PEs",
         ),
+        /// 004 §2's atomic message-passing model ([`atomic`]).
+        Atomic => Info::ships(
+            "atomic",
+            "004 §2",
+            "synchronous steps, one send and one receive buffer per node, arbiters (fifo … adversary)",
+        ),
+        /// 004 §1's comparison: Karp and Zhang's complete network ([`atomic`]).
+        Complete => Info::ships(
+            "complete",
+            "004 §1 (Karp-Zhang)",
+            "synchronous steps, unbounded buffers: every message sent arrives at the next step",
+        ),
     }
     planned: [
         Info::planned(
@@ -35,7 +51,6 @@ registry! {
             "global phases of T_phase work with barriers on hypercube, butterfly, mesh or fat tree",
             12,
         ),
-        Info::planned("atomic", "004 §2", "synchronous steps, one send and one receive buffer per node, arbiters", 13),
     ]
 }
 

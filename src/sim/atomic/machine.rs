@@ -1,0 +1,216 @@
+//! The sans-IO protocols on 004's atomic machine (see [`super`]).
+//!
+//! Step t: the send phase and transmission phase of the data network
+//! ([`super::network`]); then each node in turn (the order does not matter:
+//! nodes interact only through messages) receives the control messages sent
+//! to it at step t − 1, receives the data message the arbiter gave it (its
+//! `recv` event carries `data: {"ready": r}`, the step the message entered
+//! its sender's send buffer, for `atomic_conformance`), and expands one unit
+//! of the subproblem it holds: a `work` event of that step, after which the
+//! balancer is polled (a random-destination node then sends the children
+//! away). The root is expanded at step 1 on node 0 (004 §4.1). Time is
+//! counted in steps (`clock: step`). The run ends when no node holds work
+//! and no message is queued, buffered or in flight: the machine has no
+//! timers, so nothing can happen after that.
+
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+
+use super::network::{Chooser, Envelope, Network, Ready, Rules};
+use super::AtomicConfig;
+use crate::base::rng::{stream, Purpose};
+use crate::event::{Event, Kind};
+use crate::problem::{Subproblem, WorkLog};
+use crate::protocol::initial::assign;
+use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
+use crate::sim::{Outcome, Stop};
+
+/// How a run on the atomic machine ended, with the model's figures.
+pub struct AtomicOutcome {
+    /// Steps, last step, why it stopped.
+    pub outcome: Outcome,
+    /// T: the last step at which a node expanded a subproblem (004 §4.1:
+    /// the last receipt of a vertex, which is expanded at once).
+    pub t: u64,
+    /// Expansions (work events): n for a tree of unit vertices.
+    pub expansions: u64,
+    /// The arbitration choices made (the adversary's script).
+    pub chooser: Chooser,
+}
+
+struct Node<B, D> {
+    pe: Pe<B, D>,
+    rng: ChaCha8Rng,
+    busy: bool,
+}
+
+struct Machine<'s, T, B, D> {
+    nodes: Vec<Node<B, D>>,
+    net: Network<Msg<T>>,
+    control: Vec<Envelope<Msg<T>>>,
+    out: Vec<Command<T>>,
+    now: u64,
+    next_id: u64,
+    holding: u32,
+    announced: bool,
+    t: u64,
+    expansions: u64,
+    sink: &'s mut dyn FnMut(Event),
+}
+
+/// Runs `root` on `cfg.pes` nodes built by `make`, under the network
+/// `rules`, arbitration choices left open decided by `chooser`, feeding
+/// every event to `sink`.
+pub fn run<T, B, D>(
+    cfg: &AtomicConfig,
+    rules: Rules,
+    chooser: Chooser,
+    root: T,
+    make: impl Fn(PeId) -> Pe<B, D>,
+    sink: &mut dyn FnMut(Event),
+) -> AtomicOutcome
+where
+    T: Subproblem,
+    B: Balancer<Task = T>,
+    D: Detector<T>,
+{
+    let nodes = (0..cfg.pes)
+        .map(|i| Node { pe: make(i), rng: stream(cfg.seed, i, Purpose::Protocol), busy: false })
+        .collect();
+    let mut m = Machine {
+        nodes,
+        net: Network::new(cfg.pes, rules, chooser),
+        control: Vec::new(),
+        out: Vec::new(),
+        now: 0,
+        next_id: 0,
+        holding: 0,
+        announced: false,
+        t: 0,
+        expansions: 0,
+        sink,
+    };
+    for (i, (task, share)) in assign(root, cfg.pes, false).into_iter().enumerate() {
+        m.call(i as PeId, |pe, ctx| pe.start(ctx, task, share));
+        m.maybe_busy(i as PeId);
+    }
+    let stop = m.steps(cfg.max_steps);
+    if stop == Stop::Drained {
+        (m.sink)(Event::End { t: m.now });
+    }
+    let outcome = Outcome { steps: m.now, end_time: m.now, stop };
+    AtomicOutcome { outcome, t: m.t, expansions: m.expansions, chooser: m.net.into_chooser() }
+}
+
+impl<T, B, D> Machine<'_, T, B, D>
+where
+    T: Subproblem,
+    B: Balancer<Task = T>,
+    D: Detector<T>,
+{
+    fn steps(&mut self, max_steps: u64) -> Stop {
+        loop {
+            if self.net.is_empty() && self.control.is_empty() && self.holding == 0 {
+                return match self.announced {
+                    true => Stop::Drained,
+                    false => Stop::NotAnnounced { quiet_since: self.now },
+                };
+            }
+            if self.now == max_steps {
+                return Stop::StepCap;
+            }
+            self.now += 1;
+            self.net.send_phase(self.now);
+            let mut data = self.net.transmit().into_iter().peekable();
+            let mut control = std::mem::take(&mut self.control);
+            control.sort_by_key(|e| (e.to, e.id));
+            let mut control = control.into_iter().peekable();
+            for q in 0..self.nodes.len() as PeId {
+                while let Some(e) = control.next_if(|e| e.to == q) {
+                    self.receive(e, None);
+                }
+                while let Some(r) = data.next_if(|r| r.env.to == q) {
+                    let Ready { env, ready } = r;
+                    self.receive(env, Some(ready));
+                }
+                self.expand(q);
+            }
+        }
+    }
+
+    fn receive(&mut self, e: Envelope<Msg<T>>, ready: Option<u64>) {
+        let (t, pe, from, id, kind) = (self.now, e.to, e.from, e.id, e.msg.kind());
+        let data = ready.map(|r| Box::new(json!({ "ready": r })));
+        (self.sink)(Event::Recv { t, pe, from, id, kind, queue: None, data });
+        self.call(pe, |p, ctx| p.on_message(ctx, from, e.msg));
+        self.maybe_busy(pe);
+    }
+
+    /// One expansion step of node `q`, if it holds work.
+    fn expand(&mut self, q: PeId) {
+        let (t, node) = (self.now, &mut self.nodes[q as usize]);
+        let Some(task) = node.pe.task_mut() else { return };
+        let (gen, mut log) = (task.generation(), WorkLog::default());
+        let units = task.work(1, &mut log);
+        (self.sink)(Event::Work { t, pe: q, units, gen, fp: log.fp });
+        (self.t, self.expansions) = (t, self.expansions + 1);
+        if self.nodes[q as usize].pe.has_work() {
+            self.call(q, |p, ctx| p.on_poll(ctx));
+            if !self.nodes[q as usize].pe.has_work() {
+                self.idle(q);
+            }
+        } else {
+            self.idle(q);
+            self.call(q, |p, ctx| p.on_exhausted(ctx));
+            self.maybe_busy(q);
+        }
+    }
+
+    fn idle(&mut self, q: PeId) {
+        self.nodes[q as usize].busy = false;
+        self.holding -= 1;
+        (self.sink)(Event::Idle { t: self.now, pe: q });
+    }
+
+    fn maybe_busy(&mut self, q: PeId) {
+        let node = &mut self.nodes[q as usize];
+        if !node.busy && node.pe.has_work() {
+            node.busy = true;
+            self.holding += 1;
+            (self.sink)(Event::Busy { t: self.now, pe: q });
+        }
+    }
+
+    /// Runs a handler of node `me` and carries out its commands.
+    fn call(&mut self, me: PeId, f: impl FnOnce(&mut Pe<B, D>, &mut Ctx<T>)) {
+        let pes = self.nodes.len() as u32;
+        let Node { pe, rng, .. } = &mut self.nodes[me as usize];
+        f(pe, &mut Ctx { now: self.now, me, pes, rng, out: &mut self.out });
+        for cmd in std::mem::take(&mut self.out) {
+            match cmd {
+                Command::Send { to, msg } => self.send(me, to, msg),
+                cmd => {
+                    self.announced |= matches!(cmd, Command::Announce);
+                    (self.sink)(cmd.event(self.now, me).expect("not a send"));
+                }
+            }
+        }
+    }
+
+    /// A balancer message enters the sender's queue; a detector's takes
+    /// the control network (delivered at the next step).
+    fn send(&mut self, from: PeId, to: PeId, msg: Msg<T>) {
+        self.next_id += 1;
+        let id = self.next_id;
+        (self.sink)(msg.send_event(self.now, from, to, id));
+        let key = match &msg {
+            Msg::Work { task, .. } => task.key(),
+            _ => 0,
+        };
+        let env = Envelope { id, from, to, key, msg };
+        match env.msg.kind() {
+            Kind::Work | Kind::Request | Kind::Reject => self.net.enqueue(env),
+            _ => self.control.push(env),
+        }
+    }
+}

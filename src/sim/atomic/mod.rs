@@ -1,0 +1,109 @@
+//! 004's atomic message-passing model (Liu, Aiello, Bhatt, 004 §2).
+//!
+//! Synchronous steps t = 1, 2, …; per node a message queue, a send buffer
+//! and a receive buffer of one message each. A step is a send phase, a
+//! transmission phase ([`network`]: per destination an [`Arbiter`] picks
+//! one ready message) and a computation phase (each node receives at most
+//! one message, computes, enqueues what it generated). A processor is thus
+//! charged for every message it receives, one per step, which is where a
+//! balancer's hot spots show. [`machine`] runs the sans-IO protocols of
+//! [`crate::protocol`] on it: balancer messages (work, requests, rejects)
+//! take the data network above; a detector's messages take a separate
+//! control network (the CM-5's, 004 §2) that delivers every message at the
+//! next step, so detection does not perturb the model's T. [`scatter`] is
+//! 004 §3's message scattering on the same network, [`offline`] its
+//! off-line schedule, [`adversary`] the exhaustive worst-case arbiter.
+
+pub mod adversary;
+pub mod machine;
+pub mod network;
+pub mod offline;
+pub mod scatter;
+
+use crate::base::registry::Info;
+use crate::registry;
+
+pub use machine::{run, AtomicOutcome};
+
+registry! {
+    /// Who wins a destination that several ready messages target (004 §2).
+    /// 004's theorems hold under the worst-case arbiter; the heuristics
+    /// approximate it, `adversary` is it, exhaustively, on tiny instances.
+    pub enum Arbiter: "arbiter" {
+        /// Earliest ready first (004 §2), ties by the run's stream.
+        Fifo => Info::ships("fifo", "004 §2", "the message ready earliest wins; ties by the seeded stream"),
+        /// Latest ready first: a worst-case heuristic.
+        Lifo => Info::ships("lifo", "004 §2", "worst-case heuristic: the message ready latest wins"),
+        /// Lowest source first: a worst-case heuristic.
+        FixedPriority => Info::ships("fixed-priority", "004 §2", "worst-case heuristic: the lowest source node wins"),
+        /// The least urgent message first: a worst-case heuristic.
+        AntiCritical => Info::ships(
+            "anti-critical",
+            "004 §2, §6",
+            "worst-case heuristic: the least urgent message wins (highest cost, else deepest generation)",
+        ),
+        /// A uniformly random contender.
+        Random => Info::ships("random", "004 §2", "a uniformly random contender wins"),
+        /// Every choice, exhaustively.
+        Adversary => Info::ships(
+            "adversary",
+            "004 §2",
+            "the worst case: every arbitration choice explored (tiny instances, P ≤ 4); reports the worst T",
+        ),
+    }
+}
+
+/// The largest P the exhaustive adversary accepts.
+pub const ADVERSARY_MAX_PES: u32 = 4;
+
+/// Parameters of a run on the atomic machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AtomicConfig {
+    /// Number of nodes, P ≥ 1.
+    pub pes: u32,
+    /// The run's seed.
+    pub seed: u64,
+    /// The atomic model, or the complete network of Karp and Zhang.
+    pub complete: bool,
+    /// The arbiter (ignored by the complete network, which has no contention).
+    pub arbiter: Arbiter,
+    /// Cap on steps; reaching it ends the run unfinished.
+    pub max_steps: u64,
+    /// The exhaustive adversary's cap on the runs it explores.
+    pub max_runs: u64,
+}
+
+impl Default for AtomicConfig {
+    fn default() -> Self {
+        AtomicConfig {
+            pes: 4,
+            seed: 0,
+            complete: false,
+            arbiter: Arbiter::Fifo,
+            max_steps: 100_000_000,
+            max_runs: 1_000_000,
+        }
+    }
+}
+
+impl AtomicConfig {
+    /// Checks every parameter (each message names the flag and its range).
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=super::MAX_PES).contains(&self.pes) {
+            return Err(format!("--pes = {} is out of range: valid 1..={}", self.pes, super::MAX_PES));
+        }
+        if self.arbiter == Arbiter::Adversary && self.pes > ADVERSARY_MAX_PES {
+            return Err(format!(
+                "--arbiter adversary explores every choice: --pes = {} is out of range, valid 1..={ADVERSARY_MAX_PES}",
+                self.pes
+            ));
+        }
+        if self.complete && self.arbiter != Arbiter::Fifo {
+            return Err("--machine complete has no contention: --arbiter applies only to --machine atomic".into());
+        }
+        if self.max_steps == 0 || self.max_runs == 0 {
+            return Err("--max-steps and --max-runs must be >= 1".into());
+        }
+        Ok(())
+    }
+}
