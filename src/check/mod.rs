@@ -20,6 +20,7 @@
 //! | `service_latency`       | `service.rs`           | 001 Lemma 1.2       |
 //! | `detection_delay_bound` | `delay.rs`             | 001 Lemma 6, 002 §3 |
 //! | `detector_conformance`  | `detector.rs`          | 001 §2, 003 §14.7.4 |
+//! | `atomic_conformance`    | `atomic.rs`            | 004 §2              |
 //! | `lower_bound`           | `lower_bound.rs`       | 000 eq. (1), 001 §1.2 |
 //!
 //! A failure that an earlier failure explains (a malformed trace breaks
@@ -60,6 +61,7 @@
 //! ```
 
 mod activity;
+mod atomic;
 mod delay;
 mod detector;
 mod early_termination;
@@ -85,7 +87,7 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 10] = [
+pub const PROPERTIES: [&str; 11] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -95,6 +97,7 @@ pub const PROPERTIES: [&str; 10] = [
     requests::RequestsAnswered::NAME,
     service::ServiceLatency::NAME,
     detector::DetectorConformance::NAME,
+    atomic::AtomicConformance::NAME,
     lower_bound::LowerBound::NAME,
 ];
 
@@ -124,6 +127,7 @@ pub fn explain(name: &str) -> Option<String> {
         "requests_answered" => include_str!("requests.rs"),
         "service_latency" => include_str!("service.rs"),
         "detector_conformance" => include_str!("detector.rs"),
+        "atomic_conformance" => include_str!("atomic.rs"),
         "lower_bound" => include_str!("lower_bound.rs"),
         _ => return None,
     };
@@ -239,6 +243,7 @@ pub struct Checker {
     requests: requests::RequestsAnswered,
     service: service::ServiceLatency,
     detector: detector::DetectorConformance,
+    atomic: atomic::AtomicConformance,
     lower_bound: lower_bound::LowerBound,
     metrics: metrics::Collector,
 }
@@ -260,6 +265,7 @@ impl Checker {
             requests: requests::RequestsAnswered::new(pes),
             service: service::ServiceLatency::new(header),
             detector: detector::DetectorConformance::new(header),
+            atomic: atomic::AtomicConformance::new(header),
             lower_bound: lower_bound::LowerBound::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
         }
@@ -276,6 +282,7 @@ impl Checker {
         self.requests.observe(line, event);
         self.service.observe(line, event);
         self.detector.observe(line, event);
+        self.atomic.observe(line, event);
         self.lower_bound.observe(line, event);
         self.metrics.observe(event);
     }
@@ -294,6 +301,7 @@ impl Checker {
         put(requests::RequestsAnswered::NAME, self.requests.finish(&metrics));
         put(service::ServiceLatency::NAME, self.service.finish(&metrics));
         put(detector::DetectorConformance::NAME, self.detector.finish(&metrics));
+        put(atomic::AtomicConformance::NAME, self.atomic.finish(&metrics));
         put(lower_bound::LowerBound::NAME, self.lower_bound.finish(&metrics));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();

@@ -68,7 +68,7 @@ pub enum Mutant {
     RetractBlocked,
     /// Atomic machine: the arbiter picks the latest-ready message while the run says FIFO.
     ArbiterLifoAsFifo,
-    /// Random destinations: the first child is also sent a second time (its subtree expanded twice).
+    /// Random destinations: the root's first child is sent twice (its subtree expanded twice).
     ExpandTwice,
 }
 
@@ -345,7 +345,7 @@ pub const CATALOGUE: &[Entry] = &[
         Info::ships(
             "expand-twice",
             "004 §4.1",
-            "an expanded vertex's first child is sent twice: its subtree is searched twice",
+            "the root's first child is sent twice: its subtree is searched twice",
         ),
         Site::Balancer(BalancerKind::RandomDestination),
         &[(Catcher::Run, "work_conserved")],

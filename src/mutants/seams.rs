@@ -95,11 +95,12 @@ pub fn destinations<T: Subproblem>(mutant: Option<Mutant>) -> Destinations<T> {
     }
 }
 
-/// `expand-twice`: the children, and the first one again.
+/// `expand-twice`: the root's first child is sent twice (once would do:
+/// doubling every vertex's would blow the tree up exponentially).
 fn first_child_twice<T: Subproblem>(v: T) -> Vec<T> {
     let mut kids = children(v);
-    if let Some(first) = kids.first().cloned() {
-        kids.push(first);
+    if kids.len() == 2 && kids[0].generation() == 1 {
+        kids.push(kids[0].clone());
     }
     kids
 }

@@ -1,6 +1,7 @@
 //! Tests of the simulator, the reference protocols and the checker: every
 //! property on random scenarios, determinism, the mutants, traces.
 
+mod atomic;
 mod campaign;
 mod compare;
 mod mutants;
@@ -30,7 +31,7 @@ pub fn scenario(workload: &str, detector: DetectorKind, pes: u32, seed: u64) -> 
 pub fn sim(s: &mut RunSpec) -> &mut SimConfig {
     match &mut s.driver {
         Driver::Sim(c) => c,
-        Driver::Threads(_) => panic!("not a simulated run"),
+        _ => panic!("not a run on 001's simulated machine"),
     }
 }
 

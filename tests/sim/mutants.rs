@@ -16,10 +16,16 @@ fn detector(e: &Entry) -> &'static str {
     }
 }
 
-/// The run each mutant is shown on.
-fn args_for(detector: &str) -> Vec<String> {
-    let words = ["simulate", "--workload", "uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", "--pes", "16", "--termination"];
-    words.iter().map(|s| s.to_string()).chain([detector.to_string()]).collect()
+/// The run each mutant is shown on: random polling on 001's machine, or
+/// random destinations on 004's atomic machine for the mutants of that model.
+fn args_for(e: &Entry) -> Vec<String> {
+    let atomic = matches!(e.site, Site::AtomicMachine) || matches!(e.site, Site::Balancer(b) if b.atomic());
+    let words: &[&str] = match atomic {
+        true => &["simulate", "--machine", "atomic", "--balancer", "random-destination", "--workload", "synthetic:size=4096"],
+        false => &["simulate", "--workload", "uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1"],
+    };
+    let rest = ["--pes", "16", "--termination", detector(e)];
+    words.iter().chain(&rest).map(|s| s.to_string()).collect()
 }
 
 /// The mutants a single checked run catches (the others are shown in
@@ -32,7 +38,7 @@ fn run_mutants() -> impl Iterator<Item = &'static Entry> {
 fn every_mutant_fails_its_property() {
     for e in run_mutants() {
         for seed in [1, 2, 3] {
-            let mut args = args_for(detector(e));
+            let mut args = args_for(e);
             args.extend(["--mutant".into(), e.info.name.into(), "--seed".into(), seed.to_string()]);
             let refs: Vec<&str> = args.iter().map(String::as_str).collect();
             let (code, _, err) = lbcheck(&refs);
@@ -47,7 +53,7 @@ fn every_mutant_fails_its_property() {
 #[test]
 fn the_same_runs_pass_without_a_mutant() {
     for e in run_mutants() {
-        let mut args = args_for(detector(e));
+        let mut args = args_for(e);
         args.extend(["--seed".into(), "1".into()]);
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         let (code, out, err) = lbcheck(&refs);
@@ -64,6 +70,8 @@ fn inapplicable_mutants_are_refused() {
         (&["--mutant", "four-counter-one-wave", "--termination", "energy"], "--termination four-counter"),
         (&["--mutant", "lost-wakeup"], "lbcheck run"),
         (&["--mutant", "formula-no-square"], "lbcheck bounds"),
+        (&["--mutant", "two-receives"], "--machine atomic"),
+        (&["--mutant", "expand-twice"], "random-destination balancer"),
     ];
     for (extra, says) in cases {
         let (code, _, err) = lbcheck(&[&sim[..], extra].concat());

@@ -220,22 +220,20 @@ impl<M> Network<M> {
             }
         }
         touched.sort_unstable();
-        let mut delivered = Vec::new();
+        let mut won = Vec::new();
         for to in touched {
             let mut list = std::mem::take(&mut self.contenders[to as usize]);
             let winners = self.rules.receives.unwrap_or(list.len()).min(list.len());
-            let mut won = Vec::with_capacity(winners);
             for _ in 0..winners {
                 let i = self.pick(&list);
                 won.push(list.swap_remove(i));
             }
-            won.sort_unstable_by(|a, b| b.cmp(a)); // remove later slots first
-            let mut batch: Vec<Ready<M>> = won.into_iter().map(|w| self.take(w)).collect();
-            batch.sort_by_key(|r| r.env.id);
-            delivered.extend(batch);
             list.clear();
             self.contenders[to as usize] = list;
         }
+        won.sort_unstable_by(|a, b| b.cmp(a)); // later slots of a buffer first: indices stay valid
+        let mut delivered: Vec<Ready<M>> = won.into_iter().map(|w| self.take(w)).collect();
+        delivered.sort_unstable_by_key(|r| (r.env.to, r.env.id));
         self.queued -= delivered.len();
         delivered
     }

@@ -1,0 +1,157 @@
+//! `atomic_conformance` (004 §2, S-8): the run obeys the atomic model.
+//!
+//! Balancer messages (`work`, `request`, `reject`) take the data network:
+//! each waits in its sender's queue, enters the sender's send buffer of one
+//! message at some step r (its `recv` carries `data: {"ready": r}`), and is
+//! moved by the arbiter into the receiver's buffer at the step of its
+//! `recv`. For every such `recv` at step t:
+//!
+//! - `ready` is given, after the step of the `send` and no later than t;
+//! - a node receives at most one message per step;
+//! - a node's send buffer holds one message, which cannot be taken back
+//!   (004-2): a message becomes ready only after the previous message of
+//!   its sender was received, and messages leave a sender in the order it
+//!   sent them (FIFO queue: a retracted message would be overtaken);
+//! - with `run.arbiter` `fifo` (004-4), a message ready earlier is
+//!   received no later than one ready later for the same receiver.
+//!
+//! Applies to traces with `clock: step` on the atomic machine; on
+//! `run.machine` `complete` (unbounded buffers, Karp and Zhang) only the
+//! first rule does; for any other clock the verdict says "not applicable".
+//! Detector messages take the control network and are not checked here.
+
+use std::collections::VecDeque;
+
+use super::{Metrics, Property, Verdict};
+use crate::event::{Clock, Event, Kind, TraceHeader};
+
+/// What applies to the trace.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Model {
+    /// Not an atomic-model trace.
+    Other(Clock),
+    /// The complete network: readiness only.
+    Complete,
+    /// The atomic machine; `fifo` if the arbiter is declared FIFO.
+    Atomic { fifo: bool },
+}
+
+/// One node's view.
+#[derive(Clone, Default)]
+struct Node {
+    /// Data messages sent and not yet received, in send order: (id, step).
+    pending: VecDeque<(u64, u64)>,
+    /// Step of the last receipt of a message this node sent.
+    last_out: Option<u64>,
+    /// Step of the last receipt at this node, and how many at that step.
+    last_in: (u64, u32),
+    /// Largest `ready` of a message received here, and its receipt step.
+    max_ready_in: Option<(u64, u64)>,
+}
+
+/// State of the `atomic_conformance` check.
+pub(super) struct AtomicConformance {
+    model: Model,
+    nodes: Vec<Node>,
+    received: u64,
+    violation: Option<(usize, String)>,
+}
+
+impl AtomicConformance {
+    /// For the run of `header` (clock, machine, arbiter, PEs).
+    pub(super) fn new(header: &TraceHeader) -> AtomicConformance {
+        let run = header.run.as_deref();
+        let (machine, arbiter) = (run.and_then(|r| r.machine.as_deref()), run.and_then(|r| r.arbiter.as_deref()));
+        let model = match (header.clock, machine) {
+            (Clock::Step, Some("complete")) => Model::Complete,
+            (Clock::Step, _) => Model::Atomic { fifo: arbiter == Some("fifo") },
+            (clock, _) => Model::Other(clock),
+        };
+        let nodes = vec![Node::default(); header.pes.min(super::MAX_PES) as usize];
+        AtomicConformance { model, nodes, received: 0, violation: None }
+    }
+
+    fn on_send(&mut self, from: u32, id: u64, t: u64) {
+        if let Some(n) = self.nodes.get_mut(from as usize) {
+            n.pending.push_back((id, t));
+        }
+    }
+
+    fn on_recv(&mut self, (pe, from, id, t): (u32, u32, u64, u64), ready: Option<u64>) -> Result<(), String> {
+        self.received += 1;
+        let ready = ready.ok_or_else(|| format!("message {id} from PE {from} has no `data.ready` step"))?;
+        let Some(sender) = self.nodes.get_mut(from as usize) else { return Ok(()) };
+        let Some(pos) = sender.pending.iter().position(|&(i, _)| i == id) else { return Ok(()) };
+        let (_, sent) = sender.pending[pos];
+        if ready <= sent || ready > t {
+            return Err(format!("message {id} sent at step {sent}, ready at {ready}, received at {t}: ready must be in {}..={t}", sent + 1));
+        }
+        let Model::Atomic { fifo } = self.model else {
+            sender.pending.remove(pos);
+            return Ok(());
+        };
+        if pos > 0 {
+            let (older, _) = sender.pending[0];
+            return Err(format!("PE {from}'s message {id} left before its older message {older}: a blocked message was taken back (004-2)"));
+        }
+        if let Some(prev) = sender.last_out.filter(|&p| ready <= p) {
+            return Err(format!("PE {from}'s message {id} was ready at step {ready}, while its previous message was in the send buffer until step {prev} (one message per send buffer)"));
+        }
+        sender.pending.pop_front();
+        sender.last_out = Some(t);
+        self.into_node(pe, id, t, ready, fifo)
+    }
+
+    /// The receiver's rules: one receipt per step; FIFO order.
+    fn into_node(&mut self, pe: u32, id: u64, t: u64, ready: u64, fifo: bool) -> Result<(), String> {
+        let Some(n) = self.nodes.get_mut(pe as usize) else { return Ok(()) };
+        n.last_in = if n.last_in.0 == t { (t, n.last_in.1 + 1) } else { (t, 1) };
+        if n.last_in.1 > 1 {
+            return Err(format!("PE {pe} received {} messages at step {t} (one per step)", n.last_in.1));
+        }
+        if let Some((r, at)) = n.max_ready_in.filter(|&(r, at)| fifo && ready < r && t > at) {
+            return Err(format!("FIFO arbiter: message {id} to PE {pe}, ready at step {ready}, was received at {t}, after a message ready later (at {r}) was received at {at}"));
+        }
+        if n.max_ready_in.is_none_or(|(r, _)| ready > r) {
+            n.max_ready_in = Some((ready, t));
+        }
+        Ok(())
+    }
+}
+
+fn data_network(kind: Kind) -> bool {
+    matches!(kind, Kind::Work | Kind::Request | Kind::Reject)
+}
+
+impl Property for AtomicConformance {
+    const NAME: &'static str = "atomic_conformance";
+
+    fn observe(&mut self, line: usize, e: &Event) {
+        if self.violation.is_some() || matches!(self.model, Model::Other(_)) {
+            return;
+        }
+        match e {
+            Event::Send { t, from, id, kind, .. } if data_network(*kind) => self.on_send(*from, *id, *t),
+            Event::Recv { t, pe, from, id, kind, data, .. } if data_network(*kind) => {
+                let ready = data.as_deref().and_then(|d| d.get("ready")).and_then(serde_json::Value::as_u64);
+                if let Err(why) = self.on_recv((*pe, *from, *id, *t), ready) {
+                    self.violation = Some((line, format!("line {line}: {why}")));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(self, _: &Metrics) -> Verdict {
+        let what = match self.model {
+            Model::Other(clock) => return Verdict::pass(format!("not applicable: times are {clock}, not steps of 004's atomic model")),
+            Model::Complete => "the complete network: readiness only",
+            Model::Atomic { fifo: true } => "one receipt per node per step, send buffers of one in send order, FIFO arbiter",
+            Model::Atomic { fifo: false } => "one receipt per node per step, send buffers of one in send order",
+        };
+        match self.violation {
+            Some((line, why)) => Verdict::fail(why, Some(line)),
+            None => Verdict::pass(format!("{} data-network receipts obey {what}", self.received)),
+        }
+    }
+}
