@@ -99,13 +99,13 @@ pub fn evaluate(samples: &[Sample], mutant: Option<Mutant>) -> (Constants, Vec<C
     let claims = vec![
         formula_claim(mutant),
         lower_claim(&test),
-        quantile("t_par", "001 Thm 1 / 002 Thm 1: R bounded", &r, k.c_t_par),
-        slope("t_par_trend", "001 Thm 1: R has no upward trend in log2 P", &r, k.c_t_par),
+        quantile("t_par", "001 Thm 1 / 002 Thm 1: R bounded", &r, k.c_t_par, alpha()),
+        slope("t_par_trend", "001 Thm 1: R has no upward trend in log2 P", &r, k.c_t_par, alpha()),
         gen_tail(&test, &gen, k.c_gen),
-        slope("gen_depth_trend", "001 Lemma 3: requests/(P·h) no upward trend", &gen, k.c_gen),
+        slope("gen_depth_trend", "001 Lemma 3: requests/(P·h) no upward trend", &gen, k.c_gen, alpha()),
         queue_claim(&test),
-        quantile("traffic", "002 Thm 1: messages/(P·h) bounded", &traffic, k.c_traffic),
-        slope("traffic_trend", "002 Thm 1: messages/(P·h) no upward trend", &traffic, k.c_traffic),
+        quantile("traffic", "002 Thm 1: messages/(P·h) bounded", &traffic, k.c_traffic, alpha()),
+        slope("traffic_trend", "002 Thm 1: messages/(P·h) no upward trend", &traffic, k.c_traffic, alpha()),
         invariants_claim(&test),
     ];
     (k, claims)
@@ -141,11 +141,11 @@ fn lower_claim(test: &[&Sample]) -> Claim {
     }
 }
 
-/// At most a fraction Q0 of test values above (1 + MARGIN)·constant.
-fn quantile(name: &'static str, reference: &'static str, xs: &[(u32, f64)], constant: f64) -> Claim {
+/// At most a fraction Q0 of test values above (1 + MARGIN)·constant, at level `alpha`.
+pub fn quantile(name: &'static str, reference: &'static str, xs: &[(u32, f64)], constant: f64, alpha: f64) -> Claim {
     let limit = (1.0 + MARGIN) * constant;
     let above = xs.iter().filter(|(_, x)| *x > limit).count() as u64;
-    let t = TailTest::new(above, xs.len().max(1) as u64, Q0, alpha());
+    let t = TailTest::new(above, xs.len().max(1) as u64, Q0, alpha);
     let worst = max(xs.iter().map(|(_, x)| *x));
     Claim {
         name,
@@ -154,24 +154,25 @@ fn quantile(name: &'static str, reference: &'static str, xs: &[(u32, f64)], cons
         measured: format!("max {worst:.3}; {above} above {limit:.3}"),
         bound: format!("fitted {constant:.3}; P[> (1+{MARGIN})·fit] ≤ {Q0}"),
         ci: format!("exceed rate [{:.3}, {:.3}]", t.lower, t.upper),
-        alpha: Some(alpha()),
+        alpha: Some(alpha),
         pass: !xs.is_empty() && t.holds(),
     }
 }
 
-/// The slope of value/constant against log2 P stays below SLOPE_TOL.
-fn slope(name: &'static str, reference: &'static str, xs: &[(u32, f64)], constant: f64) -> Claim {
+/// The slope of value/constant against log2 of the first coordinate (P,
+/// or h) stays below SLOPE_TOL, at level `alpha`.
+pub fn slope(name: &'static str, reference: &'static str, xs: &[(u32, f64)], constant: f64, alpha: f64) -> Claim {
     let finite = xs.iter().all(|(_, x)| x.is_finite()) && xs.len() >= 3 && constant > 0.0;
     let (lx, ly): (Vec<f64>, Vec<f64>) = xs.iter().map(|&(p, x)| (f64::from(p).log2(), x / constant)).unzip();
     let (measured, ci, pass) = match finite {
         true => {
-            let t = trend(&lx, &ly, alpha());
+            let t = trend(&lx, &ly, alpha);
             (format!("slope {:+.4}/doubling", t.slope), format!("slope ≤ {:+.4}", t.upper), t.upper <= SLOPE_TOL)
         }
         false => ("unfinished runs (∞)".into(), "-".into(), false),
     };
     let bound = format!("slope of value/{constant:.3} ≤ {SLOPE_TOL}");
-    Claim { name, reference, n: xs.len() as u64, measured, bound, ci, alpha: Some(alpha()), pass }
+    Claim { name, reference, n: xs.len() as u64, measured, bound, ci, alpha: Some(alpha), pass }
 }
 
 /// 001 Lemma 3's shape: with c = 8 the chance that a run needs more than the

@@ -13,7 +13,62 @@
 //!   runs against the reference's (`lbcheck compare`).
 //! - [`claims`]: the claims checked on those runs, each with its α, the
 //!   fitted constants and the verdicts `lbcheck bounds` prints.
+//! - [`atomic`]: 004's suites (random-destination search, Thm 1; message
+//!   scattering, Thm 3; Lemmas 6 and 7).
+//!
+//! [`Suite`] is the registry of suites `lbcheck bounds --balancer` runs.
 
+use crate::base::registry::Info;
+use crate::mutants::{Catcher, Mutant, Site};
+use crate::protocol::{BalancerKind, DetectorKind};
+use crate::registry;
+
+registry! {
+    /// The bound suites (`lbcheck bounds --balancer NAME`).
+    pub enum Suite: "bounds suite" {
+        /// 001/002's random polling ([`suite`], [`claims`]).
+        RandomPolling => Info::ships(
+            "random-polling",
+            "001 Thm 1, Lemmas 1.3, 3; 002 Thm 1",
+            "T_par, generation depth, queues and traffic of asynchronous random polling",
+        ),
+        /// 004's random-destination search ([`atomic::search`]).
+        RandomDestination => Info::ships(
+            "random-destination",
+            "004 Thm 1, Lemmas 6-7",
+            "T/(n/p + h) of random-destination search on the atomic machine, every arbiter",
+        ),
+        /// 004's message scattering ([`atomic::scatter`]).
+        Scatter => Info::ships("scatter", "004 §3, Thm 3, Lemmas 6-7", "T/m of message scattering, every arbiter; exact facts"),
+    }
+    planned: [Info::planned("priority-bnb", "004 Thm 2", "priority-queue branch-and-bound on the atomic machine", 13)]
+}
+
+impl Suite {
+    /// The claims whose names a formula mutant may carry in this suite.
+    fn formula_claims(self) -> &'static [&'static str] {
+        match self {
+            Suite::RandomPolling => &["formula"],
+            Suite::RandomDestination | Suite::Scatter => &["lemma6", "lemma7"],
+        }
+    }
+
+    /// Why `m` has no effect in this suite's runs (`None`: it acts).
+    pub fn refuses(self, m: Mutant) -> Option<String> {
+        let site = m.entry().site;
+        let acts = match (self, site) {
+            (_, Site::Formulas) => m.entry().fails_under(Catcher::Bounds).is_some_and(|c| self.formula_claims().contains(&c)),
+            (Suite::RandomPolling, _) => m.not_applicable(BalancerKind::RandomPolling, DetectorKind::Energy, false).is_none(),
+            (Suite::RandomDestination, Site::AtomicMachine) => true,
+            (Suite::RandomDestination, Site::Balancer(b)) => b == BalancerKind::RandomDestination,
+            (Suite::Scatter, Site::Scatter) => true,
+            _ => false,
+        };
+        (!acts).then(|| format!("mutant `{m}` has no effect in the `{self}` bounds suite"))
+    }
+}
+
+pub mod atomic;
 pub mod claims;
 pub mod compare;
 pub mod observe;

@@ -65,21 +65,19 @@ pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>
         jobs.extend((0..cal).map(|index| Job { cell, phase: Phase::Calibrate, index }));
         jobs.extend((0..test).map(|index| Job { cell, phase: Phase::Test, index }));
     }
+    par_map(&jobs, |job| run_one(job, base, mutant))
+}
+
+/// `f` over `jobs` on up to two threads; results in `jobs`' order.
+pub fn par_map<J: Sync, S: Send>(jobs: &[J], f: impl Fn(&J) -> S + Sync) -> Vec<S> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(2);
-    let mut parts: Vec<Vec<(usize, Sample)>> = Vec::new();
-    std::thread::scope(|s| {
+    let f = &f;
+    let mut all: Vec<(usize, S)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let jobs = &jobs;
-                s.spawn(move || {
-                    let mine = (t..jobs.len()).step_by(threads);
-                    mine.map(|i| (i, run_one(&jobs[i], base, mutant))).collect::<Vec<_>>()
-                })
-            })
+            .map(|t| s.spawn(move || (t..jobs.len()).step_by(threads).map(|i| (i, f(&jobs[i]))).collect::<Vec<_>>()))
             .collect();
-        parts = handles.into_iter().map(|h| h.join().expect("a run panicked")).collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a run panicked")).collect()
     });
-    let mut all: Vec<(usize, Sample)> = parts.into_iter().flatten().collect();
     all.sort_by_key(|(i, _)| *i);
     all.into_iter().map(|(_, s)| s).collect()
 }

@@ -6,11 +6,10 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::Args;
-use lbcheck::bounds::claims;
-use lbcheck::bounds::plan::{Profile, BALANCER, CI_SEED_BASE};
-use lbcheck::bounds::suite;
-use lbcheck::mutants::{Catcher, Mutant, Site};
-use lbcheck::protocol::{BalancerKind, DetectorKind};
+use lbcheck::bounds::atomic::{self, lemmas, scatter, search};
+use lbcheck::bounds::plan::{Profile, CI_SEED_BASE};
+use lbcheck::bounds::{claims, suite, Suite};
+use lbcheck::mutants::{Catcher, Mutant};
 use lbcheck::report;
 use serde_json::json;
 
@@ -18,9 +17,10 @@ use super::args::kind;
 
 #[derive(Args, Debug)]
 pub struct BoundsArgs {
-    /// Load balancer (the only one with bound claims so far).
-    #[arg(long, default_value_t = BALANCER, value_parser = kind::<BalancerKind>)]
-    balancer: BalancerKind,
+    /// The suite: random-polling (001/002), random-destination (004 Thm 1)
+    /// or scatter (004 Thm 3), named by the balancer or model it tests.
+    #[arg(long, default_value_t = Suite::RandomPolling, value_parser = kind::<Suite>)]
+    balancer: Suite,
     /// The quick profile (P = 2^2..2^8; the default).
     #[arg(long, conflicts_with = "full")]
     quick: bool,
@@ -43,8 +43,11 @@ pub struct BoundsArgs {
 }
 
 pub fn run(a: BoundsArgs) -> anyhow::Result<ExitCode> {
-    check_mutant(a.mutant)?;
+    check_mutant(a.balancer, a.mutant)?;
     let profile = if a.full { Profile::Full } else { Profile::Quick };
+    if a.balancer != Suite::RandomPolling {
+        return atomic(&a, profile);
+    }
     let start = Instant::now();
     let samples = suite::run_all(profile, a.max_pes, a.seed_base, a.mutant);
     let (k, claims) = claims::evaluate(&samples, a.mutant);
@@ -56,14 +59,39 @@ pub fn run(a: BoundsArgs) -> anyhow::Result<ExitCode> {
     Ok(report::bounds::exit_code(&claims, &replay(&a, profile)))
 }
 
-/// Refuses a mutant that does not act in the suite's runs (random polling
-/// with the energy detector on the simulator, and the bound formulas).
-fn check_mutant(mutant: Option<Mutant>) -> anyhow::Result<()> {
+/// One of 004's suites ([`lbcheck::bounds::atomic`]).
+fn atomic(a: &BoundsArgs, profile: Profile) -> anyhow::Result<ExitCode> {
+    if a.max_pes != u32::MAX {
+        bail!("--max-pes applies only to --balancer random-polling");
+    }
+    let (start, mutant, base) = (Instant::now(), a.mutant, a.seed_base);
+    let (runs, tests, (k, mut claims)) = match a.balancer {
+        Suite::Scatter => {
+            let s = scatter::run_all(profile, base, mutant);
+            (s.len(), scatter::STAT_TESTS, scatter::evaluate(&s, atomic::alpha(scatter::STAT_TESTS)))
+        }
+        _ => {
+            let s = search::run_all(profile, base, mutant);
+            let (k, mut c) = search::evaluate(&s, atomic::alpha(search::STAT_TESTS));
+            c.push(atomic::invariants(&s));
+            (s.len(), search::STAT_TESTS, (k, c))
+        }
+    };
+    claims.splice(0..0, lemmas::claims(mutant));
+    let replay = replay(a, profile);
+    let out = json!({"suite": a.balancer.to_string(), "profile": format!("{profile:?}"), "seed_base": base,
+        "mutant": mutant.map(|m| m.to_string()), "runs": runs, "constants": k, "claims": claims,
+        "seconds": start.elapsed().as_secs_f64(), "replay": replay, "family_alpha": claims::FAMILY_ALPHA,
+        "tests": tests, "correction": "Bonferroni"});
+    report::print(&out, a.json, |out| report::bounds::human_atomic(out, &claims));
+    Ok(report::bounds::exit_code(&claims, &replay))
+}
+
+/// Refuses a mutant that does not act in the suite's runs.
+fn check_mutant(suite: Suite, mutant: Option<Mutant>) -> anyhow::Result<()> {
     let Some(m) = mutant else { return Ok(()) };
-    if let Some(why) =
-        m.not_applicable(BALANCER, DetectorKind::Energy, false).filter(|_| m.entry().site != Site::Formulas)
-    {
-        bail!("{why}; the bounds suite runs {BALANCER} with --termination energy in the simulator");
+    if let Some(why) = suite.refuses(m) {
+        bail!("{why} (`lbcheck mutants` says where each acts)");
     }
     if let Some(note) = m.uncaught_by(Catcher::Bounds) {
         eprintln!("{note}");

@@ -62,6 +62,7 @@ fn mutant_info(m: Mutant) -> MutantInfo {
         Site::Formulas => "bound formulas".into(),
         Site::Log => "event log".into(),
         Site::AtomicMachine => "machine atomic".into(),
+        Site::Scatter => "message scattering".into(),
     };
     MutantInfo { info: e.info, acts_in, fails: m.fails(), checker: m.checkers() }
 }

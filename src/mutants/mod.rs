@@ -70,6 +70,12 @@ pub enum Mutant {
     ArbiterLifoAsFifo,
     /// Random destinations: the root's first child is sent twice (its subtree expanded twice).
     ExpandTwice,
+    /// Random destinations: each child goes to node 0 with probability 1/2.
+    DestHotspot,
+    /// Message scattering: destinations drawn from {0, 1} (a hot spot).
+    ScatterHotspot,
+    /// Bound formulas: 004 Lemma 6 with (1/2)^{αm} instead of (1/2)^{αm/(p−1)}.
+    Lemma6NoP,
 }
 
 /// Where a mutant's bug is.
@@ -89,6 +95,8 @@ pub enum Site {
     /// In 004's atomic machine (its buffers and arbiter): acts in runs on
     /// `--machine atomic`.
     AtomicMachine,
+    /// In message scattering's destinations (004 §3, `lbcheck bounds --balancer scatter`).
+    Scatter,
 }
 
 /// A checker a mutant is shown failing under.
@@ -350,6 +358,32 @@ pub const CATALOGUE: &[Entry] = &[
         Site::Balancer(BalancerKind::RandomDestination),
         &[(Catcher::Run, "work_conserved")],
     ),
+    entry(
+        Mutant::DestHotspot,
+        Info::ships(
+            "dest-hotspot",
+            "004 §4.1, Thm 1",
+            "each child goes to node 0 with probability 1/2: node 0 receives half the tree, one vertex per step",
+        ),
+        Site::Balancer(BalancerKind::RandomDestination),
+        &[(Catcher::Bounds, "thm1")],
+    ),
+    entry(
+        Mutant::ScatterHotspot,
+        Info::ships(
+            "scatter-hotspot",
+            "004 §3, Thm 3",
+            "scattered messages go to node 0 or 1 only: T/m grows like p/2",
+        ),
+        Site::Scatter,
+        &[(Catcher::Bounds, "thm3")],
+    ),
+    entry(
+        Mutant::Lemma6NoP,
+        Info::ships("lemma6-no-p", "004 Lemma 6", "the tail bound (1/2)^{αm} without the /(p−1) of the exponent"),
+        Site::Formulas,
+        &[(Catcher::Bounds, "lemma6")],
+    ),
 ];
 
 impl Mutant {
@@ -372,6 +406,7 @@ impl Mutant {
                 Some(format!("mutant `{name}` is a bug of the threaded driver: use `lbcheck run` (loom catches it)"))
             }
             Site::Formulas => Some(format!("mutant `{name}` breaks the bound formulas: use `lbcheck bounds`")),
+            Site::Scatter => Some(format!("mutant `{name}` acts in message scattering: use `lbcheck bounds --balancer scatter`")),
             Site::AtomicMachine if !balancer.atomic() => Some(format!(
                 "mutant `{name}` is a bug of 004's atomic machine: use `lbcheck simulate --machine atomic --balancer random-destination`"
             )),
@@ -431,6 +466,9 @@ impl Registered for Mutant {
         Mutant::RetractBlocked,
         Mutant::ArbiterLifoAsFifo,
         Mutant::ExpandTwice,
+        Mutant::DestHotspot,
+        Mutant::ScatterHotspot,
+        Mutant::Lemma6NoP,
     ];
 
     fn info(self) -> &'static Info {

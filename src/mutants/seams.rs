@@ -3,6 +3,7 @@
 //! the references hold only the papers' rules, and nothing in
 //! `protocol/` names a mutant.
 
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::Mutant;
@@ -91,7 +92,16 @@ pub fn destinations<T: Subproblem>(mutant: Option<Mutant>) -> Destinations<T> {
     let paper = Destinations::paper();
     match mutant {
         Some(Mutant::ExpandTwice) => Destinations { children: first_child_twice, ..paper },
+        Some(Mutant::DestHotspot) => Destinations { destination: half_to_zero, ..paper },
         _ => paper,
+    }
+}
+
+/// `dest-hotspot`: node 0 with probability 1/2, else uniform.
+fn half_to_zero(_: PeId, pes: u32, rng: &mut ChaCha8Rng) -> PeId {
+    match rng.random_bool(0.5) {
+        true => 0,
+        false => rng.random_range(0..pes),
     }
 }
 

@@ -40,6 +40,32 @@ pub fn human(out: &Value, claims: &[Claim]) -> String {
     )
 }
 
+/// The claims table of one of 004's suites: fitted k (global, per arbiter),
+/// runs, α, replay.
+pub fn human_atomic(out: &Value, claims: &[Claim]) -> String {
+    let k = &out["constants"];
+    let per: Vec<String> = k["k_by_arbiter"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(a, v)| format!("{a} {:.3}", v.as_f64().unwrap_or(f64::NAN)))
+        .collect();
+    format!(
+        "{}fitted k (calibration runs of the reference): {:.3}; per arbiter: {}
+{} runs in {:.1} s; family-wise α = {} (Bonferroni over {} tests)
+replay: {}
+",
+        table(claims),
+        k["k"].as_f64().unwrap_or(f64::NAN),
+        per.join(", "),
+        out["runs"],
+        out["seconds"].as_f64().unwrap_or(0.0),
+        out["family_alpha"],
+        out["tests"],
+        super::text(&out["replay"]),
+    )
+}
+
 /// 0 if every claim passed, else 1 (after naming the failed claims and the
 /// replay command on stderr).
 pub fn exit_code(claims: &[Claim], replay: &str) -> ExitCode {

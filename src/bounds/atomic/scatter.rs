@@ -1,0 +1,120 @@
+//! 004 Thm 3 (S-9): scattering m messages per node to independent random
+//! destinations takes T = O(m) steps w.h.p. under the worst-case arbiter
+//! (P[T > km] = O(e^{−m})). Tested under every arbiter heuristic as T/m:
+//! bounded by the constant k fitted on calibration runs, with no upward
+//! trend in log2 p. Exact on every run: T ≥ m and T ≥ r; off-line, the
+//! König schedule takes exactly max{r, m} (p ≤ 64); all-to-0 takes exactly
+//! m·p (m·(p − 1) with self-messages kept local), under every arbiter.
+
+use std::collections::BTreeMap;
+
+use super::exact;
+use super::search::ARBITERS;
+use crate::base::rng::{derive_seed, stream, Purpose};
+use crate::bounds::claims::{quantile, slope, Claim};
+use crate::bounds::plan::Profile;
+use crate::bounds::suite::{par_map, Phase};
+use crate::mutants::Mutant;
+use crate::sim::atomic::network::Chooser;
+use crate::sim::atomic::scatter::{check, rules, Dest, Instance};
+use crate::sim::atomic::Arbiter;
+
+/// The statistical tests of the suite (Bonferroni).
+pub const STAT_TESTS: usize = 2;
+/// The largest p whose off-line schedule is computed.
+const OFFLINE_MAX_PES: u32 = 64;
+
+/// What one run measured.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// Calibration or test.
+    pub phase: Phase,
+    /// The arbiter.
+    pub arbiter: Arbiter,
+    /// p.
+    pub pes: u32,
+    /// T/m.
+    pub ratio: f64,
+    /// The exact facts, or the first that failed.
+    pub facts: Result<(), String>,
+}
+
+struct Job {
+    phase: Phase,
+    arbiter: Arbiter,
+    pes: u32,
+    m: usize,
+    index: u32,
+}
+
+/// (p values, m values, calibration runs, test runs) of a profile.
+fn plan(profile: Profile) -> (&'static [u32], &'static [usize], u32, u32) {
+    match profile {
+        Profile::Quick => (&[4, 16, 64, 256, 1024], &[4, 8, 16, 32], 4, 8),
+        Profile::Full => (&[4, 16, 64, 256, 1024, 4096], &[4, 8, 16, 32, 64], 10, 20),
+    }
+}
+
+/// Every run of `profile`; test runs scatter to a hot spot under `scatter-hotspot`.
+pub fn run_all(profile: Profile, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
+    let (pes, ms, cal, test) = plan(profile);
+    let mut jobs = Vec::new();
+    for (&arbiter, &p, &m) in ARBITERS.iter().flat_map(|a| pes.iter().flat_map(move |p| ms.iter().map(move |m| (a, p, m)))) {
+        let each = |phase, n| (0..n).map(move |index| Job { phase, arbiter, pes: p, m, index });
+        jobs.extend(each(Phase::Calibrate, cal).chain(each(Phase::Test, test)));
+    }
+    let hotspot = mutant == Some(Mutant::ScatterHotspot);
+    par_map(&jobs, |j| run_one(j, base, hotspot && j.phase == Phase::Test))
+}
+
+fn run_one(job: &Job, base: u64, hotspot: bool) -> Sample {
+    let label = format!("scatter/{:?}/{}/{}/{}", job.phase, job.arbiter, job.pes, job.m);
+    let seed = derive_seed(base, &label, job.index);
+    let dest = if hotspot { Dest::Hotspot } else { Dest::Random };
+    let inst = Instance::new(job.pes, job.m, dest, seed, false);
+    let (t, _) = inst.run(rules(job.arbiter), Chooser::Seeded(stream(seed, 0, Purpose::Arbiter)));
+    let mut facts = check(&inst, t, dest);
+    if facts.is_ok() && job.pes <= OFFLINE_MAX_PES {
+        let (off, want) = (inst.offline(), inst.m().max(inst.r()));
+        facts = (off == want).then_some(()).ok_or(format!("off-line schedule took {off} steps, not max(r, m) = {want}"));
+    }
+    Sample { phase: job.phase, arbiter: job.arbiter, pes: job.pes, ratio: t as f64 / job.m as f64, facts }
+}
+
+/// All-to-0 on a small grid, under every arbiter, with and without local
+/// self-messages: (runs, the first failure).
+fn all_to_zero() -> (usize, Option<String>) {
+    let grid = [2u32, 3, 4, 8].into_iter().flat_map(|p| [1usize, 3, 5].into_iter().map(move |m| (p, m)));
+    let cases: Vec<(u32, usize, Arbiter, bool)> = grid
+        .flat_map(|(p, m)| ARBITERS.into_iter().flat_map(move |a| [false, true].map(|local| (p, m, a, local))))
+        .collect();
+    let first = cases.iter().find_map(|&(p, m, a, local)| {
+        let inst = Instance::new(p, m, Dest::AllToZero, 0, local);
+        let (t, _) = inst.run(rules(a), Chooser::Seeded(stream(0, 0, Purpose::Arbiter)));
+        check(&inst, t, Dest::AllToZero).err().map(|why| format!("p={p} m={m} {a} self-local={local}: {why}"))
+    });
+    (cases.len(), first)
+}
+
+/// The fitted k (global and per arbiter) and the claims.
+pub fn evaluate(samples: &[Sample], alpha: f64) -> (serde_json::Value, Vec<Claim>) {
+    let k = super::fitted(samples.iter().map(|s| (s.phase, s.ratio)));
+    let by_arbiter: BTreeMap<String, f64> = ARBITERS
+        .iter()
+        .map(|a| (a.to_string(), super::fitted(samples.iter().filter(|s| s.arbiter == *a).map(|s| (s.phase, s.ratio)))))
+        .collect();
+    let test: Vec<&Sample> = samples.iter().filter(|s| s.phase == Phase::Test).collect();
+    let by_p: Vec<(u32, f64)> = test.iter().map(|s| (s.pes, s.ratio)).collect();
+    let broken: Vec<&String> = samples.iter().filter_map(|s| s.facts.as_ref().err()).collect();
+    let (zero_runs, zero_bad) = all_to_zero();
+    let mut facts = exact("scatter_exact", "004 §3: T ≥ m, T ≥ r; off-line max{r, m}; all-to-0 m·p", samples.len() + zero_runs, (broken.len() + zero_bad.iter().count()) as u64);
+    if let Some(why) = broken.first().map(|s| s.as_str()).or(zero_bad.as_deref()) {
+        facts.measured += &format!("; first: {why}");
+    }
+    let claims = vec![
+        facts,
+        quantile("thm3", "004 Thm 3: T/m bounded (every arbiter)", &by_p, k, alpha),
+        slope("thm3_trend", "004 Thm 3: T/m has no upward trend in log2 p", &by_p, k, alpha),
+    ];
+    (serde_json::json!({ "k": k, "k_by_arbiter": by_arbiter }), claims)
+}
