@@ -9,6 +9,7 @@ use crate::base::Registered;
 use crate::harness::{Driver, Protocols, RunSpec};
 use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, DetectorKind};
+use crate::sim::atomic::AtomicConfig;
 use crate::sim::SimConfig;
 
 /// The runs a mutant caught by a single run is shown on (as in
@@ -19,6 +20,10 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
         Site::Detectors(ds) => ds[0],
         _ => DetectorKind::Energy,
     };
+    let site = m.entry().site;
+    if matches!(site, Site::AtomicMachine) || matches!(site, Site::Balancer(b) if b.atomic()) {
+        return atomic_demos(m);
+    }
     let (workload, pes, t_split, seeds) = match m {
         Mutant::FourCounterOneWave => ("synthetic:size=3000,atomic=1,split=uniform", 4, 40, vec![17, 90]),
         _ => ("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", 16, 5, vec![1, 2, 3]),
@@ -31,6 +36,19 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
         RunSpec { workload, split: Default::default(), protocols, driver: Driver::Sim(sim) }
     };
     seeds.into_iter().map(run).collect()
+}
+
+/// The runs showing a mutant of 004's atomic model: random-destination
+/// search on the atomic machine, FIFO arbiter.
+fn atomic_demos(m: Mutant) -> Vec<RunSpec> {
+    let mut protocols = Protocols::new(BalancerKind::RandomDestination, DetectorKind::Energy);
+    protocols.mutant = Some(m);
+    let run = |seed| {
+        let driver = Driver::Atomic(AtomicConfig { pes: 16, seed, ..AtomicConfig::default() });
+        let workload = "synthetic:size=4096".parse().expect("a valid workload");
+        RunSpec { workload, split: Default::default(), protocols, driver }
+    };
+    [1, 2, 3].into_iter().map(run).collect()
 }
 
 /// The matrix (nothing when the campaign checks one mutant itself).
@@ -94,7 +112,7 @@ fn by_bounds(o: &Options, m: Mutant) -> (bool, String, Option<String>) {
     let fails = m.entry().fails_under(Catcher::Bounds).unwrap_or_default();
     let under_test = Options { mutant: Some(m), only: vec![], ..o.clone() };
     let (cases, _) = bounds::run(&under_test, &super::Silent);
-    let case = cases.iter().find(|c| c.name == fails);
+    let case = cases.iter().find(|c| c.name == fails || c.name.ends_with(&format!("/{fails}")));
     let caught = case.is_some_and(|c| c.verdict == Verdict::Fail);
     let detail = case.map_or(format!("no claim `{fails}`"), |c| c.detail.clone());
     (caught, detail, case.and_then(|c| c.replay.clone()))

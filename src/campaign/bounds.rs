@@ -6,11 +6,12 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::{Case, Options, Profile, Progress, Verdict};
+use crate::bounds::atomic::{self, lemmas, scatter, search};
 use crate::bounds::claims::{self, Claim, MARGIN};
-use crate::bounds::plan::{self, power_max_pes, BALANCER};
+use crate::bounds::plan::{self, power_max_pes};
 use crate::bounds::suite::{self, Phase, Sample};
-use crate::mutants::{Mutant, Site};
-use crate::protocol::DetectorKind;
+use crate::bounds::Suite;
+use crate::mutants::Mutant;
 
 /// What the report plots of the suite: the normalised quantities of the
 /// test runs against P, and the constants fitted on the calibration runs.
@@ -28,8 +29,45 @@ pub struct Figures {
     pub margin: f64,
 }
 
-/// Runs the suite (reduced to the mutant's power profile with a mutant).
+/// Runs every suite that `o`'s mutant (if any) acts in: random polling's
+/// (reduced to the mutant's power profile with a mutant), then 004's.
 pub fn run(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>) {
+    let (mut cases, figures) = polling(o, progress);
+    for suite in [Suite::RandomDestination, Suite::Scatter] {
+        cases.extend(atomic(o, suite, progress));
+    }
+    (cases, figures)
+}
+
+/// One of 004's suites: one case per claim, named `SUITE/CLAIM`.
+fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> Vec<Case> {
+    if !o.selects("bounds", &suite.to_string()) || o.mutant.is_some_and(|m| suite.refuses(m).is_some()) {
+        return vec![];
+    }
+    let profile = if o.profile == Profile::Full && o.mutant.is_none() { plan::Profile::Full } else { plan::Profile::Quick };
+    let start = Instant::now();
+    let (_, mut claims) = match suite {
+        Suite::Scatter => scatter::evaluate(&scatter::run_all(profile, o.seed, o.mutant), atomic::alpha(scatter::STAT_TESTS)),
+        _ => {
+            let samples = search::run_all(profile, o.seed, o.mutant);
+            let (k, mut c) = search::evaluate(&samples, atomic::alpha(search::STAT_TESTS));
+            c.push(atomic::invariants(&samples));
+            (k, c)
+        }
+    };
+    claims.splice(0..0, lemmas::claims(o.mutant));
+    let secs = start.elapsed().as_secs_f64() / claims.len().max(1) as f64;
+    let p = if profile == plan::Profile::Full { "--full" } else { "--quick" };
+    let mutant = o.mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
+    let replay = format!("lbcheck bounds --balancer {suite} {p} --seed-base {}{mutant}", o.seed);
+    progress.start("bounds", claims.len());
+    let cases: Vec<Case> = claims.iter().map(|c| Case { name: format!("{suite}/{}", c.name), ..case(c, secs, &replay) }).collect();
+    cases.iter().for_each(|c| progress.done("bounds", c));
+    cases
+}
+
+/// Random polling's suite (`lbcheck bounds --balancer random-polling`).
+fn polling(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>) {
     if !o.selects("bounds", "suite") {
         return (vec![], None);
     }
@@ -64,11 +102,9 @@ pub fn run(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>)
     (cases, Some(figures))
 }
 
-/// Why the suite cannot run `m` (it runs the balancer with the energy
-/// detector in the simulator, and the bound formulas).
+/// Why random polling's suite cannot run `m`.
 fn inapplicable(m: Mutant) -> Option<String> {
-    let why = m.not_applicable(BALANCER, DetectorKind::Energy, false)?;
-    (m.entry().site != Site::Formulas).then_some(why)
+    Suite::RandomPolling.refuses(m)
 }
 
 fn case(c: &Claim, secs: f64, replay: &str) -> Case {

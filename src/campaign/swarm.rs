@@ -14,7 +14,9 @@ use crate::base::rng::{derive_seed, stream, Purpose};
 use crate::base::Registered;
 use crate::harness::{Driver, Protocols, RunResult, RunSpec};
 use crate::mutants::{Catcher, Mutant, Site};
+use crate::bounds::atomic::search::ARBITERS;
 use crate::protocol::{BalancerKind, DetectorKind};
+use crate::sim::atomic::{Arbiter, AtomicConfig};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::SimConfig;
 
@@ -93,7 +95,7 @@ pub fn threads(o: &Options, progress: &dyn Progress) -> Vec<Case> {
     }
     let mut jobs = Vec::new();
     let mut skipped = Vec::new();
-    for (b, d) in pairs() {
+    for (b, d) in pairs().into_iter().filter(|(b, _)| !b.atomic()) {
         match o.mutant.and_then(|m| m.not_applicable(b, d, true)) {
             Some(why) => skipped.push(Case::skip("threads", format!("{b}/{d}"), why)),
             None => jobs.extend(thread_specs(o, &format!("{b}/{d}"), b, d)),
@@ -210,6 +212,9 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
         true => base.to_string(), // a UTS tree is its own seed
         false => format!("{base},seed={}", rng.random_range(0..1000)),
     };
+    if b.atomic() {
+        return spec(&workload, protocols(b, d, o.mutant, None), Driver::Atomic(atomic_machine(&mut rng, &sim)));
+    }
     let queue_limit = rng.random_bool(0.2).then(|| rng.random_range(1..=3));
     let mut spec = spec(&workload, protocols(b, d, o.mutant, queue_limit), Driver::Sim(sim));
     // While one PE works an atomic item of T_atomic units the others keep
@@ -219,6 +224,17 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
         c.max_steps += c.polling_steps(t_atomic);
     }
     spec
+}
+
+/// 004's atomic machine with `sim`'s P and seed and an arbiter heuristic
+/// drawn from `rng`, or (one run in five) the complete network.
+fn atomic_machine(rng: &mut ChaCha8Rng, sim: &SimConfig) -> AtomicConfig {
+    let complete = rng.random_bool(0.2);
+    let arbiter = match complete {
+        true => Arbiter::Fifo,
+        false => *ARBITERS.choose(rng).expect("arbiters"),
+    };
+    AtomicConfig { pes: sim.pes, seed: sim.seed, complete, arbiter, ..AtomicConfig::default() }
 }
 
 /// A machine drawn from `rng`: every parameter within its valid range.

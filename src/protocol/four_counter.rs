@@ -101,7 +101,15 @@ impl FourCounter {
             ctx.out.push(Command::Announce);
             return;
         }
+        let stalled = self.prev == Some(totals) && totals.0 != totals.1 && tree_children(ctx.me, ctx.pes).next().is_none();
         (self.prev, self.same) = (Some(totals), same_before + 1);
+        if stalled {
+            // P = 1 with work in flight to itself: a wave would complete at
+            // once with the same totals, forever; the next one waits until
+            // this PE goes idle again (after the message arrived).
+            (self.pending, self.reports, self.acc) = (Some(wave + 1), 0, (0, 0));
+            return;
+        }
         self.join(ctx, wave + 1);
     }
 }
