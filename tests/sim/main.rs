@@ -30,7 +30,7 @@ pub fn scenario(workload: &str, detector: DetectorKind, pes: u32, seed: u64) -> 
 pub fn sim(s: &mut RunSpec) -> &mut SimConfig {
     match &mut s.driver {
         Driver::Sim(c) => c,
-        Driver::Threads(_) => panic!("not a simulated run"),
+        Driver::Threads(_) | Driver::Atomic(_) => panic!("not a simulated run"),
     }
 }
 
