@@ -160,9 +160,11 @@ pub fn facts(inst: &Instance, t: u64, dest: Dest) -> Vec<Fact> {
         ),
     ];
     if dest == Dest::AllToZero {
-        let exact = if inst.self_local { m * (p - 1) } else { m * p };
-        let failed = format!("all-to-0: T = {t}, but exactly {exact} (one receipt per step, always one ready)");
-        out.push(Fact::new("all_to_0_exact", t == exact, format!("T = {t} = {exact}"), failed));
+        let (exact, q, p_) = if inst.self_local { (m * (p - 1), p - 1, "(p − 1)") } else { (m * p, p, "p") };
+        let failed = format!(
+            "all-to-0: T = {t}, but exactly m·{p_} = {m}·{q} = {exact} (one receipt per step, always one ready)"
+        );
+        out.push(Fact::new("all_to_0_exact", t == exact, format!("T = {t} = m·{p_} = {m}·{q}"), failed));
     }
     out
 }
