@@ -9,6 +9,7 @@ mod list;
 mod mutants;
 mod output;
 mod run;
+mod scatter;
 mod simulate;
 mod tree;
 
@@ -44,6 +45,8 @@ enum Command {
     List(list::ListArgs),
     /// Statistical tests of a balancer against the papers' bounds (T_par, generation depth, queues, traffic).
     Bounds(bounds::BoundsArgs),
+    /// Message scattering on 004's atomic machine: completion time T, exact facts, off-line schedule, worst-case arbiter
+    Scatter(scatter::ScatterArgs),
 }
 
 /// Runs the chosen subcommand. `Err` means bad input (exit 2).
@@ -58,5 +61,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::List(a) => list::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Bounds(a) => bounds::run(a),
+        Command::Scatter(a) => scatter::run(a),
     }
 }

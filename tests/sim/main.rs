@@ -8,6 +8,7 @@ mod mutants;
 mod properties;
 mod registry;
 mod run_cli;
+mod scatter;
 mod threads;
 mod trace;
 mod validation;

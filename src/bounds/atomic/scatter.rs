@@ -16,7 +16,7 @@ use crate::bounds::plan::Profile;
 use crate::bounds::suite::{par_map, Phase};
 use crate::mutants::Mutant;
 use crate::sim::atomic::network::Chooser;
-use crate::sim::atomic::scatter::{check, rules, Dest, Instance};
+use crate::sim::atomic::scatter::{check, offline_fact, rules, Dest, Instance};
 use crate::sim::atomic::Arbiter;
 
 /// The statistical tests of the suite (Bonferroni).
@@ -75,8 +75,8 @@ fn run_one(job: &Job, base: u64, hotspot: bool) -> Sample {
     let (t, _) = inst.run(rules(job.arbiter), Chooser::Seeded(stream(seed, 0, Purpose::Arbiter)));
     let mut facts = check(&inst, t, dest);
     if facts.is_ok() && job.pes <= OFFLINE_MAX_PES {
-        let (off, want) = (inst.offline(), inst.m().max(inst.r()));
-        facts = (off == want).then_some(()).ok_or(format!("off-line schedule took {off} steps, not max(r, m) = {want}"));
+        let off = offline_fact(&inst, inst.offline());
+        facts = off.pass.then_some(()).ok_or(off.detail);
     }
     Sample { phase: job.phase, arbiter: job.arbiter, pes: job.pes, ratio: t as f64 / job.m as f64, facts }
 }

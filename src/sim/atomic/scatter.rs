@@ -15,8 +15,8 @@ use rand::Rng;
 use super::adversary::{explore, Exploration};
 use super::network::{Chooser, Discipline, Envelope, Network, Rules};
 use super::{offline, Arbiter};
-use crate::base::rng::{stream, Purpose};
 use crate::base::registry::Info;
+use crate::base::rng::{stream, Purpose};
 use crate::protocol::PeId;
 use crate::registry;
 
@@ -62,9 +62,12 @@ impl Instance {
         Instance { pes, dests, self_local }
     }
 
-    /// m: the longest list.
+    /// m: the most messages one node sends through the network (its whole
+    /// list, less its self-messages when they stay local; 004 §3).
     pub fn m(&self) -> u64 {
-        self.dests.iter().map(Vec::len).max().unwrap_or(0) as u64
+        let mut sends = vec![0u64; self.pes as usize];
+        self.network_messages().for_each(|(s, _)| sends[s as usize] += 1);
+        sends.into_iter().max().unwrap_or(0)
     }
 
     /// r: the largest number of network messages to one node.
@@ -72,6 +75,11 @@ impl Instance {
         let mut indeg = vec![0u64; self.pes as usize];
         self.network_messages().for_each(|(_, d)| indeg[d as usize] += 1);
         indeg.into_iter().max().unwrap_or(0)
+    }
+
+    /// max{r, m}: the off-line optimum and a lower bound on every run (004 §3).
+    pub fn lower(&self) -> u64 {
+        self.r().max(self.m())
     }
 
     /// (source, destination) of every message that takes the network.
@@ -115,21 +123,92 @@ pub fn rules(arbiter: Arbiter) -> Rules {
     Rules::atomic(arbiter, Discipline::Fifo)
 }
 
-/// The exact facts of 004 §3 for a run of `inst` that took `t` steps:
-/// `Err` names the first that fails.
-pub fn check(inst: &Instance, t: u64, dest: Dest) -> Result<(), String> {
+/// One exact fact of 004 §3 about a run: its name, whether it holds, why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// `t_at_least_m`, `t_at_least_r`, `all_to_0_exact` or `offline_is_max_r_m`.
+    pub name: &'static str,
+    /// True if the fact holds.
+    pub pass: bool,
+    /// The figures compared.
+    pub detail: String,
+}
+
+impl Fact {
+    fn new(name: &'static str, pass: bool, ok: String, failed: String) -> Fact {
+        Fact { name, pass, detail: if pass { ok } else { failed } }
+    }
+}
+
+/// The exact facts of 004 §3 for a run of `inst` that took `t` steps: T ≥ m
+/// (one send per step), T ≥ r (one receipt per step) and, for all-to-0, T =
+/// m·p exactly (m·(p − 1) when self-messages stay local).
+pub fn facts(inst: &Instance, t: u64, dest: Dest) -> Vec<Fact> {
     let (m, r, p) = (inst.m(), inst.r(), u64::from(inst.pes));
-    if t < m {
-        return Err(format!("T = {t} < m = {m}: a node sent two messages in one step"));
-    }
-    if t < r {
-        return Err(format!("T = {t} < r = {r}: a node received two messages in one step"));
-    }
+    let mut out = vec![
+        Fact::new(
+            "t_at_least_m",
+            t >= m,
+            format!("T = {t} >= m = {m}"),
+            format!("T = {t} < m = {m}: a node sent two messages in one step"),
+        ),
+        Fact::new(
+            "t_at_least_r",
+            t >= r,
+            format!("T = {t} >= r = {r}"),
+            format!("T = {t} < r = {r}: a node received two messages in one step"),
+        ),
+    ];
     if dest == Dest::AllToZero {
-        let exact = if inst.self_local { m * (p - 1) } else { m * p };
-        if t != exact {
-            return Err(format!("all-to-0: T = {t}, but exactly {exact} (one receipt per step, always one ready)"));
-        }
+        let (exact, q, p_) = if inst.self_local { (m * (p - 1), p - 1, "(p − 1)") } else { (m * p, p, "p") };
+        let failed = format!(
+            "all-to-0: T = {t}, but exactly m·{p_} = {m}·{q} = {exact} (one receipt per step, always one ready)"
+        );
+        out.push(Fact::new("all_to_0_exact", t == exact, format!("T = {t} = m·{p_} = {m}·{q}"), failed));
     }
-    Ok(())
+    out
+}
+
+/// 004-7: the off-line schedule of `inst` takes `offline_t` = max{r, m} steps.
+pub fn offline_fact(inst: &Instance, offline_t: u64) -> Fact {
+    let (m, r, lower) = (inst.m(), inst.r(), inst.lower());
+    let ok = offline_t == lower;
+    let failed = format!("off-line T = {offline_t}, but max(r, m) = max({r}, {m}) = {lower} (004-7)");
+    Fact::new("offline_is_max_r_m", ok, format!("off-line T = {offline_t} = max(r, m)"), failed)
+}
+
+/// The exact facts of 004 §3 for a run of `inst` that took `t` steps:
+/// `Err` names the first that fails ([`facts`]).
+pub fn check(inst: &Instance, t: u64, dest: Dest) -> Result<(), String> {
+    facts(inst, t, dest).into_iter().find(|f| !f.pass).map_or(Ok(()), |f| Err(f.detail))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With self-messages local, a node whose messages all go to itself
+    /// sends nothing: T ≥ m must count network messages only (004 §3).
+    #[test]
+    fn self_local_messages_do_not_count_towards_m() {
+        let inst = Instance::new(1, 5, Dest::AllToZero, 0, true);
+        let (t, _) = inst.run(rules(Arbiter::Fifo), Chooser::Script(Default::default()));
+        assert_eq!((t, inst.m(), inst.r(), inst.offline()), (0, 0, 0, 0));
+        assert_eq!(check(&inst, t, Dest::AllToZero), Ok(()));
+        let random = Instance::new(6, 4, Dest::Random, 1, true);
+        assert_eq!(random.offline(), random.lower(), "004-7 with self-messages local");
+    }
+
+    /// Each fact can fail, and `check` reports the first failure.
+    #[test]
+    fn facts_name_each_failure() {
+        let inst = Instance::new(8, 5, Dest::AllToZero, 0, false);
+        let names =
+            |t| facts(&inst, t, Dest::AllToZero).into_iter().filter(|f| !f.pass).map(|f| f.name).collect::<Vec<_>>();
+        assert_eq!(names(40), Vec::<&str>::new());
+        assert_eq!(names(41), ["all_to_0_exact"]);
+        assert_eq!(names(4), ["t_at_least_m", "t_at_least_r", "all_to_0_exact"]);
+        assert!(check(&inst, 4, Dest::AllToZero).unwrap_err().contains("T = 4 < m = 5"));
+        assert!(!offline_fact(&inst, 39).pass && offline_fact(&inst, 40).pass);
+    }
 }
