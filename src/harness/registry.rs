@@ -8,6 +8,8 @@ use crate::base::registry::{Info, Registered};
 use crate::mutants::{Mutant, Site};
 use crate::problem::WorkloadFamily;
 use crate::protocol::{BalancerKind, DetectorKind};
+use crate::bounds::Suite;
+use crate::sim::atomic::Arbiter;
 use crate::sim::MachineKind;
 
 /// The whole registry.
@@ -19,10 +21,14 @@ pub struct Listing {
     pub detectors: Vec<Info>,
     /// Machine models (`--machine`).
     pub machines: Vec<Info>,
+    /// The atomic machine's arbiters (`--arbiter`).
+    pub arbiters: Vec<Info>,
     /// Drivers (`simulate`, `run`, loom).
     pub drivers: Vec<Info>,
     /// Workload families (`--workload FAMILY:...`).
     pub workloads: Vec<Info>,
+    /// Bound suites (`lbcheck bounds --balancer`).
+    pub bounds: Vec<Info>,
     /// The mutant catalogue (`--mutant`).
     pub mutants: Vec<MutantInfo>,
 }
@@ -47,8 +53,10 @@ pub fn listing() -> Listing {
         balancers: BalancerKind::listing(),
         detectors: DetectorKind::listing(),
         machines: MachineKind::listing(),
+        arbiters: Arbiter::listing(),
         drivers: DriverKind::listing(),
         workloads: WorkloadFamily::listing(),
+        bounds: Suite::listing(),
         mutants: Mutant::ALL.iter().map(|&m| mutant_info(m)).collect(),
     }
 }

@@ -38,7 +38,6 @@ registry! {
             14,
         ),
         Info::planned("priority-bnb", "004 §6", "branch-and-bound with priority message queues (atomic model)", 13),
-        Info::planned("scatter", "004 §3", "message scattering to random destinations (atomic model)", 13),
     ]
 }
 

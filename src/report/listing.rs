@@ -5,13 +5,15 @@ use crate::base::Info;
 use crate::harness::registry::{Listing, MutantInfo};
 
 /// The families of the listing: JSON key, heading, and the flag that takes them.
-fn families(l: &Listing) -> [(&'static str, &'static str, &[Info]); 5] {
+fn families(l: &Listing) -> [(&'static str, &'static str, &[Info]); 7] {
     [
         ("balancers", "Balancers (`--balancer`)", &l.balancers),
         ("detectors", "Termination detectors (`--termination`)", &l.detectors),
         ("machines", "Machine models (`--machine`)", &l.machines),
+        ("arbiters", "Arbiters of the atomic machine (`--arbiter`)", &l.arbiters),
         ("drivers", "Drivers", &l.drivers),
         ("workloads", "Workload families (`--workload FAMILY:...`)", &l.workloads),
+        ("bounds", "Bound suites (`lbcheck bounds --balancer`)", &l.bounds),
     ]
 }
 
