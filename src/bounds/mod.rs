@@ -57,8 +57,12 @@ impl Suite {
     pub fn refuses(self, m: Mutant) -> Option<String> {
         let site = m.entry().site;
         let acts = match (self, site) {
-            (_, Site::Formulas) => m.entry().fails_under(Catcher::Bounds).is_some_and(|c| self.formula_claims().contains(&c)),
-            (Suite::RandomPolling, _) => m.not_applicable(BalancerKind::RandomPolling, DetectorKind::Energy, false).is_none(),
+            (_, Site::Formulas) => {
+                m.entry().fails_under(Catcher::Bounds).is_some_and(|c| self.formula_claims().contains(&c))
+            }
+            (Suite::RandomPolling, _) => {
+                m.not_applicable(BalancerKind::RandomPolling, DetectorKind::Energy, false).is_none()
+            }
             (Suite::RandomDestination, Site::AtomicMachine) => true,
             (Suite::RandomDestination, Site::Balancer(b)) => b == BalancerKind::RandomDestination,
             (Suite::Scatter, Site::Scatter) => true,

@@ -44,10 +44,13 @@ fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> Vec<Case> {
     if !o.selects("bounds", &suite.to_string()) || o.mutant.is_some_and(|m| suite.refuses(m).is_some()) {
         return vec![];
     }
-    let profile = if o.profile == Profile::Full && o.mutant.is_none() { plan::Profile::Full } else { plan::Profile::Quick };
+    let profile =
+        if o.profile == Profile::Full && o.mutant.is_none() { plan::Profile::Full } else { plan::Profile::Quick };
     let start = Instant::now();
     let (_, mut claims) = match suite {
-        Suite::Scatter => scatter::evaluate(&scatter::run_all(profile, o.seed, o.mutant), atomic::alpha(scatter::STAT_TESTS)),
+        Suite::Scatter => {
+            scatter::evaluate(&scatter::run_all(profile, o.seed, o.mutant), atomic::alpha(scatter::STAT_TESTS))
+        }
         _ => {
             let samples = search::run_all(profile, o.seed, o.mutant);
             let (k, mut c) = search::evaluate(&samples, atomic::alpha(search::STAT_TESTS));
@@ -61,7 +64,8 @@ fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> Vec<Case> {
     let mutant = o.mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
     let replay = format!("lbcheck bounds --balancer {suite} {p} --seed-base {}{mutant}", o.seed);
     progress.start("bounds", claims.len());
-    let cases: Vec<Case> = claims.iter().map(|c| Case { name: format!("{suite}/{}", c.name), ..case(c, secs, &replay) }).collect();
+    let cases: Vec<Case> =
+        claims.iter().map(|c| Case { name: format!("{suite}/{}", c.name), ..case(c, secs, &replay) }).collect();
     cases.iter().for_each(|c| progress.done("bounds", c));
     cases
 }

@@ -12,12 +12,12 @@ use rand_chacha::ChaCha8Rng;
 use super::{adequacy, parallel, Case, Options, Point, Profile, Progress, Verdict};
 use crate::base::rng::{derive_seed, stream, Purpose};
 use crate::base::Registered;
+use crate::bounds::atomic::search::ARBITERS;
 use crate::harness::{Driver, Protocols, RunResult, RunSpec};
 use crate::mutants::{Catcher, Mutant, Site};
-use crate::bounds::atomic::search::ARBITERS;
 use crate::protocol::{BalancerKind, DetectorKind};
-use crate::sim::atomic::{Arbiter, AtomicConfig};
 use crate::runtime::threads::ThreadConfig;
+use crate::sim::atomic::{Arbiter, AtomicConfig};
 use crate::sim::SimConfig;
 
 /// Workloads of the swarm: every family, small enough for seconds in all.

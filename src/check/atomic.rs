@@ -84,7 +84,10 @@ impl AtomicConformance {
         let Some(pos) = sender.pending.iter().position(|&(i, _)| i == id) else { return Ok(()) };
         let (_, sent) = sender.pending[pos];
         if ready <= sent || ready > t {
-            return Err(format!("message {id} sent at step {sent}, ready at {ready}, received at {t}: ready must be in {}..={t}", sent + 1));
+            return Err(format!(
+                "message {id} sent at step {sent}, ready at {ready}, received at {t}: ready must be in {}..={t}",
+                sent + 1
+            ));
         }
         let Model::Atomic { fifo } = self.model else {
             sender.pending.remove(pos);
@@ -144,9 +147,13 @@ impl Property for AtomicConformance {
 
     fn finish(self, _: &Metrics) -> Verdict {
         let what = match self.model {
-            Model::Other(clock) => return Verdict::pass(format!("not applicable: times are {clock}, not steps of 004's atomic model")),
+            Model::Other(clock) => {
+                return Verdict::pass(format!("not applicable: times are {clock}, not steps of 004's atomic model"))
+            }
             Model::Complete => "the complete network: readiness only",
-            Model::Atomic { fifo: true } => "one receipt per node per step, send buffers of one in send order, FIFO arbiter",
+            Model::Atomic { fifo: true } => {
+                "one receipt per node per step, send buffers of one in send order, FIFO arbiter"
+            }
             Model::Atomic { fifo: false } => "one receipt per node per step, send buffers of one in send order",
         };
         match self.violation {

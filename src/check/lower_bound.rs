@@ -153,7 +153,11 @@ mod tests {
         let events = single_pe();
         let r = run_with_header(&h, reference_of(&events), events.clone());
         assert_passes(NAME, &r);
-        assert!(r.properties[NAME].detail.starts_with("T_par·P = 10·1 = 10 ≥ expansions = 1;"), "{:?}", r.properties[NAME]);
+        assert!(
+            r.properties[NAME].detail.starts_with("T_par·P = 10·1 = 10 ≥ expansions = 1;"),
+            "{:?}",
+            r.properties[NAME]
+        );
         let mut many = events;
         for t in 1..=11 {
             many.insert(1, work(t, 0, 0, 0, 0));

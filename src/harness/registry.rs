@@ -5,10 +5,10 @@ use serde::Serialize;
 
 use super::driver::DriverKind;
 use crate::base::registry::{Info, Registered};
+use crate::bounds::Suite;
 use crate::mutants::{Mutant, Site};
 use crate::problem::WorkloadFamily;
 use crate::protocol::{BalancerKind, DetectorKind};
-use crate::bounds::Suite;
 use crate::sim::atomic::Arbiter;
 use crate::sim::MachineKind;
 

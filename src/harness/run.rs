@@ -9,20 +9,20 @@ use super::compose::{Compose, Drive};
 use super::driver::Driver;
 use super::session::Session;
 use super::spec::RunSpec;
+use crate::base::rng::{stream, Purpose};
 use crate::check::{CheckReport, Reference};
 use crate::event::{Event, TraceHeader};
 use crate::mutants::log::Garble;
+use crate::mutants::seams;
 use crate::problem::dfs::Strategy;
 use crate::problem::{sequential, Fingerprint, Task, Workload, WorkloadFamily};
+use crate::protocol::random_destination;
 use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::runtime::threads::{self, ThreadConfig, ThreadRun};
 use crate::sim::atomic::adversary::{self, Exploration};
 use crate::sim::atomic::network::{Chooser, Discipline, Rules, Script};
 use crate::sim::atomic::{self, Arbiter, AtomicConfig, AtomicOutcome};
 use crate::sim::{self, Outcome, SimConfig, Stop};
-use crate::base::rng::{stream, Purpose};
-use crate::mutants::seams;
-use crate::protocol::random_destination;
 use serde::Serialize;
 
 /// What a checked run found.

@@ -47,7 +47,9 @@ impl RunSpec {
         let Some(m) = self.mutant() else { return Ok(()) };
         if let (Site::AtomicMachine, Driver::Atomic(c)) = (m.entry().site, &self.driver) {
             if c.complete || (m == Mutant::ArbiterLifoAsFifo && c.arbiter != Arbiter::Fifo) {
-                return Err(format!("mutant `{m}` acts only on --machine atomic --arbiter fifo; it would have no effect in this run"));
+                return Err(format!(
+                    "mutant `{m}` acts only on --machine atomic --arbiter fifo; it would have no effect in this run"
+                ));
             }
         }
         let threaded = matches!(self.driver, Driver::Threads(_));

@@ -350,11 +350,7 @@ pub const CATALOGUE: &[Entry] = &[
     ),
     entry(
         Mutant::ExpandTwice,
-        Info::ships(
-            "expand-twice",
-            "004 §4.1",
-            "the root's first child is sent twice: its subtree is searched twice",
-        ),
+        Info::ships("expand-twice", "004 §4.1", "the root's first child is sent twice: its subtree is searched twice"),
         Site::Balancer(BalancerKind::RandomDestination),
         &[(Catcher::Run, "work_conserved")],
     ),

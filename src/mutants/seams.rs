@@ -11,9 +11,9 @@ use crate::base::Dyadic;
 use crate::problem::Subproblem;
 use crate::protocol::random_destination::{children, Rules as Destinations};
 use crate::protocol::random_polling::{Gift, Rules as Polling};
+use crate::protocol::{energy, four_counter, PeId};
 use crate::sim::atomic::network::Rules as Network;
 use crate::sim::atomic::Arbiter;
-use crate::protocol::{energy, four_counter, PeId};
 
 /// The `poll-lazy` mutant serves requests only at every this many polls.
 pub const LAZY_FACTOR: u64 = 64;

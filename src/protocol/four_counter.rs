@@ -101,7 +101,8 @@ impl FourCounter {
             ctx.out.push(Command::Announce);
             return;
         }
-        let stalled = self.prev == Some(totals) && totals.0 != totals.1 && tree_children(ctx.me, ctx.pes).next().is_none();
+        let stalled =
+            self.prev == Some(totals) && totals.0 != totals.1 && tree_children(ctx.me, ctx.pes).next().is_none();
         (self.prev, self.same) = (Some(totals), same_before + 1);
         if stalled {
             // P = 1 with work in flight to itself: a wave would complete at

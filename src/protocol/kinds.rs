@@ -85,7 +85,10 @@ mod tests {
             assert_eq!(d.to_string().parse::<DetectorKind>(), Ok(*d));
         }
         let err = "pacheco".parse::<BalancerKind>().unwrap_err().to_string();
-        assert!(err.contains("planned (issue 14)") && err.contains("valid: random-polling, random-destination"), "{err}");
+        assert!(
+            err.contains("planned (issue 14)") && err.contains("valid: random-polling, random-destination"),
+            "{err}"
+        );
         let err = "nope".parse::<DetectorKind>().unwrap_err().to_string();
         assert_eq!(err, "unknown termination detector `nope`; valid: energy, energy-tree, four-counter");
     }

@@ -115,7 +115,10 @@ pub fn human(out: &Value) -> String {
         rows.push(("atomic", format!("T={t} max(⌈n/p⌉,h)={lower} n={n} h={h} T/(n/p+h)={ratio:.3}")));
         if let Some(x) = a.get("adversary").filter(|x| x.is_object()) {
             let (runs, complete, worst, best) = (&x["runs"], &x["complete"], &x["worst"], &x["best"]);
-            rows.push(("adversary", format!("worst T={worst} best T={best} over {runs} choice sequences (complete: {complete})")));
+            rows.push((
+                "adversary",
+                format!("worst T={worst} best T={best} over {runs} choice sequences (complete: {complete})"),
+            ));
         }
     }
     if let Some(msgs) = out["messages"].as_object() {

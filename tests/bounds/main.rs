@@ -1,4 +1,5 @@
-//! Statistical tests of asynchronous random polling against the papers'
+//! Statistical tests of the references (random polling; 004's search and
+//! scattering) against the papers'
 //! bounds (src/bounds/), through `lbcheck bounds --quick` (the CI profile).
 //!
 //! α: each `lbcheck bounds` run controls its family-wise false-alarm
@@ -8,6 +9,8 @@
 //! probability ≤ 1e-6. Each mutant test shows the claim it targets failing
 //! (power), from the same command and code path.
 
+use lbcheck::base::Registered;
+use lbcheck::bounds::Suite;
 use lbcheck::mutants::{Catcher, CATALOGUE};
 
 /// Runs the `lbcheck` binary: (exit code, stdout, stderr).
@@ -35,7 +38,13 @@ fn every_bounds_mutant_fails_its_claim() {
     assert!(mutants.len() >= 6);
     for e in mutants {
         let (name, max_pes) = (e.info.name, lbcheck::bounds::plan::power_max_pes(e.mutant).to_string());
-        let (code, out, err) = lbcheck(&["bounds", "--quick", "--max-pes", &max_pes, "--json", "--mutant", name]);
+        let suite =
+            *Suite::ALL.iter().find(|s| s.refuses(e.mutant).is_none()).expect("a suite runs every bounds mutant");
+        let mut args = vec!["bounds", "--balancer", suite.name(), "--quick", "--json", "--mutant", name];
+        if suite == Suite::RandomPolling {
+            args.extend(["--max-pes", &max_pes]);
+        }
+        let (code, out, err) = lbcheck(&args);
         assert_eq!(code, 1, "mutant {name} passed:\n{out}{err}");
         let fails = e.fails_under(Catcher::Bounds).unwrap();
         assert!(err.contains(&format!("FAILED {fails} (")), "mutant {name} should fail {fails}:\n{err}");
@@ -70,4 +79,29 @@ fn json_lists_claims_with_alpha() {
 #[test]
 fn unknown_balancer_is_bad_input() {
     assert_eq!(lbcheck(&["bounds", "--balancer", "nope"]).0, 2);
+}
+
+/// 004's suites on CI's seeds: every claim passes, k is fitted per arbiter.
+#[test]
+fn the_004_suites_pass() {
+    for suite in ["random-destination", "scatter"] {
+        let (code, out, err) = lbcheck(&["bounds", "--balancer", suite, "--quick", "--json"]);
+        assert_eq!(code, 0, "{suite}: {out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["suite"], suite);
+        assert!(v["constants"]["k_by_arbiter"]["fifo"].as_f64().unwrap() >= 1.0, "{out}");
+        assert!(v["claims"].as_array().unwrap().iter().any(|c| c["name"] == "lemma6"), "{out}");
+    }
+}
+
+/// A mutant that does not act in a suite is refused there (exit 2).
+#[test]
+fn mutants_outside_their_suite_are_refused() {
+    for (suite, m) in
+        [("scatter", "dest-hotspot"), ("random-polling", "lemma6-no-p"), ("random-destination", "split-loses")]
+    {
+        let (code, _, err) = lbcheck(&["bounds", "--balancer", suite, "--quick", "--mutant", m]);
+        assert_eq!(code, 2, "{suite} {m}: {err}");
+        assert!(err.contains("has no effect"), "{err}");
+    }
 }

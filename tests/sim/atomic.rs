@@ -88,7 +88,19 @@ fn bad_combinations_exit_2() {
         (&["--machine", "atomic", "--balancer", "random-polling"], "does not run on the atomic machine"),
         (&["--machine", "complete", "--balancer", "random-destination", "--arbiter", "lifo"], "--arbiter applies only"),
         (&["--machine", "atomic", "--arbiter", "nope"], "valid: fifo, lifo"),
-        (&["--machine", "atomic", "--balancer", "random-destination", "--arbiter", "lifo", "--mutant", "arbiter-lifo-as-fifo"], "--arbiter fifo"),
+        (
+            &[
+                "--machine",
+                "atomic",
+                "--balancer",
+                "random-destination",
+                "--arbiter",
+                "lifo",
+                "--mutant",
+                "arbiter-lifo-as-fifo",
+            ],
+            "--arbiter fifo",
+        ),
     ];
     for (extra, says) in cases {
         let (code, _, err) = lbcheck(&[&["simulate", "--workload", "synthetic:size=64"][..], extra].concat());

@@ -21,7 +21,15 @@ fn detector(e: &Entry) -> &'static str {
 fn args_for(e: &Entry) -> Vec<String> {
     let atomic = matches!(e.site, Site::AtomicMachine) || matches!(e.site, Site::Balancer(b) if b.atomic());
     let words: &[&str] = match atomic {
-        true => &["simulate", "--machine", "atomic", "--balancer", "random-destination", "--workload", "synthetic:size=4096"],
+        true => &[
+            "simulate",
+            "--machine",
+            "atomic",
+            "--balancer",
+            "random-destination",
+            "--workload",
+            "synthetic:size=4096",
+        ],
         false => &["simulate", "--workload", "uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1"],
     };
     let rest = ["--pes", "16", "--termination", detector(e)];

@@ -4,7 +4,8 @@
 
 use super::lbcheck;
 
-const FAMILIES: [&str; 8] = ["balancers", "detectors", "machines", "arbiters", "drivers", "workloads", "bounds", "mutants"];
+const FAMILIES: [&str; 8] =
+    ["balancers", "detectors", "machines", "arbiters", "drivers", "workloads", "bounds", "mutants"];
 
 #[test]
 fn list_json_has_every_family_with_paper_sections() {

@@ -59,7 +59,9 @@ fn plan(profile: Profile) -> (&'static [u32], &'static [usize], u32, u32) {
 pub fn run_all(profile: Profile, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
     let (pes, ms, cal, test) = plan(profile);
     let mut jobs = Vec::new();
-    for (&arbiter, &p, &m) in ARBITERS.iter().flat_map(|a| pes.iter().flat_map(move |p| ms.iter().map(move |m| (a, p, m)))) {
+    for (&arbiter, &p, &m) in
+        ARBITERS.iter().flat_map(|a| pes.iter().flat_map(move |p| ms.iter().map(move |m| (a, p, m))))
+    {
         let each = |phase, n| (0..n).map(move |index| Job { phase, arbiter, pes: p, m, index });
         jobs.extend(each(Phase::Calibrate, cal).chain(each(Phase::Test, test)));
     }
@@ -107,7 +109,12 @@ pub fn evaluate(samples: &[Sample], alpha: f64) -> (serde_json::Value, Vec<Claim
     let by_p: Vec<(u32, f64)> = test.iter().map(|s| (s.pes, s.ratio)).collect();
     let broken: Vec<&String> = samples.iter().filter_map(|s| s.facts.as_ref().err()).collect();
     let (zero_runs, zero_bad) = all_to_zero();
-    let mut facts = exact("scatter_exact", "004 §3: T ≥ m, T ≥ r; off-line max{r, m}; all-to-0 m·p", samples.len() + zero_runs, (broken.len() + zero_bad.iter().count()) as u64);
+    let mut facts = exact(
+        "scatter_exact",
+        "004 §3: T ≥ m, T ≥ r; off-line max{r, m}; all-to-0 m·p",
+        samples.len() + zero_runs,
+        (broken.len() + zero_bad.iter().count()) as u64,
+    );
     if let Some(why) = broken.first().map(|s| s.as_str()).or(zero_bad.as_deref()) {
         facts.measured += &format!("; first: {why}");
     }

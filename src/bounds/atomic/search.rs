@@ -8,11 +8,11 @@
 use std::collections::BTreeMap;
 
 use super::{exact, fitted, Calibrated};
-use crate::bounds::suite::Phase;
 use crate::base::rng::derive_seed;
 use crate::bounds::claims::{quantile, slope, Claim};
 use crate::bounds::plan::Profile;
 use crate::bounds::suite::par_map;
+use crate::bounds::suite::Phase;
 use crate::harness::{Driver, Protocols, RunSpec};
 use crate::mutants::Mutant;
 use crate::protocol::{BalancerKind, DetectorKind};
@@ -62,7 +62,11 @@ fn plan(profile: Profile) -> (&'static [u32], &'static [&'static str], u32, u32)
     match profile {
         Profile::Quick => (
             &[4, 16, 64, 256],
-            &["synthetic:size=8192,split=balanced", "synthetic:size=8192,split=alpha:0.1", "synthetic:size=1024,split=peel"],
+            &[
+                "synthetic:size=8192,split=balanced",
+                "synthetic:size=8192,split=alpha:0.1",
+                "synthetic:size=1024,split=peel",
+            ],
             4,
             8,
         ),
@@ -92,7 +96,9 @@ struct Job {
 pub fn run_all(profile: Profile, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
     let (pes, trees, cal, test) = plan(profile);
     let mut jobs = Vec::new();
-    for (&arbiter, &p, &tree) in ARBITERS.iter().flat_map(|a| pes.iter().flat_map(move |p| trees.iter().map(move |t| (a, p, t)))) {
+    for (&arbiter, &p, &tree) in
+        ARBITERS.iter().flat_map(|a| pes.iter().flat_map(move |p| trees.iter().map(move |t| (a, p, t))))
+    {
         let each = |phase, n| (0..n).map(move |index| Job { phase, arbiter, pes: p, tree, index });
         jobs.extend(each(Phase::Calibrate, cal).chain(each(Phase::Test, test)));
     }

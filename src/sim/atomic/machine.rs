@@ -74,9 +74,8 @@ where
     B: Balancer<Task = T>,
     D: Detector<T>,
 {
-    let nodes = (0..cfg.pes)
-        .map(|i| Node { pe: make(i), rng: stream(cfg.seed, i, Purpose::Protocol), busy: false })
-        .collect();
+    let nodes =
+        (0..cfg.pes).map(|i| Node { pe: make(i), rng: stream(cfg.seed, i, Purpose::Protocol), busy: false }).collect();
     let mut m = Machine {
         nodes,
         net: Network::new(cfg.pes, rules, chooser),

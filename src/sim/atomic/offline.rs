@@ -53,7 +53,14 @@ fn free(slots: &[Option<usize>]) -> usize {
 }
 
 /// Swaps colours `a` and `b` along the path from `v` that starts with `a`.
-fn swap_path(at: &mut [Vec<Option<usize>>], colour: &mut [usize], edges: &[(usize, usize)], v: usize, a: usize, b: usize) {
+fn swap_path(
+    at: &mut [Vec<Option<usize>>],
+    colour: &mut [usize],
+    edges: &[(usize, usize)],
+    v: usize,
+    a: usize,
+    b: usize,
+) {
     let mut path = Vec::new();
     let (mut node, mut c) = (v, a);
     while let Some(e) = at[node][c] {
