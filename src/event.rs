@@ -118,6 +118,9 @@ pub struct RunParams {
     /// The atomic machine's arbiter (004 §2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arbiter: Option<String>,
+    /// The exhaustive adversary's cap on choice sequences.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_runs: Option<u64>,
 }
 
 /// What one unit of a trace's times `t` is. Only [`Clock::Work`] makes
@@ -463,6 +466,7 @@ mod tests {
             max_steps: Some(9),
             detect_horizon: Some(0),
             arbiter: None,
+            max_runs: None,
         };
         let header = TraceHeader {
             version: TRACE_VERSION,

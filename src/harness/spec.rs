@@ -106,6 +106,7 @@ impl RunSpec {
             Driver::Atomic(c) => RunParams {
                 machine: Some(if c.complete { MachineKind::Complete } else { MachineKind::Atomic }.to_string()),
                 arbiter: (!c.complete).then(|| c.arbiter.to_string()),
+                max_runs: (c.arbiter == Arbiter::Adversary && !c.complete).then_some(c.max_runs),
                 max_steps: Some(c.max_steps),
                 ..common
             },
@@ -147,6 +148,7 @@ fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
                 complete: machine == MachineKind::Complete,
                 arbiter: r.arbiter.as_deref().map(|a| field("run.arbiter", a)).transpose()?.unwrap_or(d.arbiter),
                 max_steps: r.max_steps.unwrap_or(d.max_steps),
+                max_runs: r.max_runs.unwrap_or(d.max_runs),
                 ..d
             })
         }
