@@ -229,6 +229,13 @@ pub enum Event {
         /// Fingerprint of the items worked.
         #[serde(with = "fp_string")]
         fp: Fingerprint,
+        /// Branch-and-bound (one vertex per `work`, 004 §6): the cost of the
+        /// vertex expanded.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cost: Option<u64>,
+        /// Branch-and-bound: the cost of the goal (leaf) expanded, if it was one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        goal: Option<u64>,
     },
     /// `pe` split its subproblem; both parts now have generation `gen`.
     Split {
@@ -430,7 +437,7 @@ mod tests {
         let mut fp = Fingerprint::EMPTY;
         fp.add_range(0, 10);
         let events = vec![
-            Event::Work { t: 5, pe: 1, units: 10, gen: 2, fp },
+            Event::Work { t: 5, pe: 1, units: 10, gen: 2, fp, cost: None, goal: None },
             Event::Send {
                 t: 6,
                 from: 1,
@@ -465,8 +472,8 @@ mod tests {
             mutant: Some("split-loses".into()),
             max_steps: Some(9),
             detect_horizon: Some(0),
-            arbiter: None,
-            max_runs: None,
+            arbiter: Some("fifo".into()),
+            max_runs: Some(5),
         };
         let header = TraceHeader {
             version: TRACE_VERSION,
@@ -485,7 +492,7 @@ mod tests {
         let data = || Some(Box::new(serde_json::json!({"count": -1, "colour": "black"})));
         vec![
             Event::Header(header),
-            Event::Work { t: 1, pe: 0, units: 1, gen: 0, fp },
+            Event::Work { t: 1, pe: 0, units: 1, gen: 0, fp, cost: Some(3), goal: Some(3) },
             Event::Split { t: 1, pe: 0, gen: 1 },
             Event::Send {
                 t: 1,

@@ -40,8 +40,13 @@ registry! {
         ),
         /// 004's message scattering ([`atomic::scatter`]).
         Scatter => Info::ships("scatter", "004 §3, Thm 3, Lemmas 6-7", "T/m of message scattering, every arbiter; exact facts"),
+        /// 004's priority-queue branch-and-bound ([`atomic::search`]).
+        PriorityBnb => Info::ships(
+            "priority-bnb",
+            "004 Thm 2, Lemmas 6-7",
+            "T/(n/p + h) of the critical subtree, priority message queues, FIFO arbiter, n > p² log p",
+        ),
     }
-    planned: [Info::planned("priority-bnb", "004 Thm 2", "priority-queue branch-and-bound on the atomic machine", 13)]
 }
 
 impl Suite {
@@ -49,7 +54,7 @@ impl Suite {
     fn formula_claims(self) -> &'static [&'static str] {
         match self {
             Suite::RandomPolling => &["formula"],
-            Suite::RandomDestination | Suite::Scatter => &["lemma6", "lemma7"],
+            Suite::RandomDestination | Suite::Scatter | Suite::PriorityBnb => &["lemma6", "lemma7"],
         }
     }
 
@@ -65,6 +70,7 @@ impl Suite {
             }
             (Suite::RandomDestination, Site::AtomicMachine) => true,
             (Suite::RandomDestination, Site::Balancer(b)) => b == BalancerKind::RandomDestination,
+            (Suite::PriorityBnb, Site::Balancer(b)) => b == BalancerKind::PriorityBnb,
             (Suite::Scatter, Site::Scatter) => true,
             _ => false,
         };

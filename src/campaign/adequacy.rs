@@ -20,9 +20,10 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
         Site::Detectors(ds) => ds[0],
         _ => DetectorKind::Energy,
     };
-    let site = m.entry().site;
-    if matches!(site, Site::AtomicMachine) || matches!(site, Site::Balancer(b) if b.atomic()) {
-        return atomic_demos(m);
+    match m.entry().site {
+        Site::AtomicMachine => return atomic_demos(m, BalancerKind::RandomDestination),
+        Site::Balancer(b) if b.atomic() => return atomic_demos(m, b),
+        _ => {}
     }
     let (workload, pes, t_split, seeds) = match m {
         Mutant::FourCounterOneWave => ("synthetic:size=3000,atomic=1,split=uniform", 4, 40, vec![17, 90]),
@@ -38,14 +39,15 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
     seeds.into_iter().map(run).collect()
 }
 
-/// The runs showing a mutant of 004's atomic model: random-destination
-/// search on the atomic machine, FIFO arbiter.
-fn atomic_demos(m: Mutant) -> Vec<RunSpec> {
-    let mut protocols = Protocols::new(BalancerKind::RandomDestination, DetectorKind::Energy);
+/// The runs showing a mutant of 004's atomic model: `balancer` on the
+/// atomic machine, FIFO arbiter (branch-and-bound on a cost tree).
+fn atomic_demos(m: Mutant, balancer: BalancerKind) -> Vec<RunSpec> {
+    let mut protocols = Protocols::new(balancer, DetectorKind::Energy);
     protocols.mutant = Some(m);
+    let tree = if balancer == BalancerKind::PriorityBnb { "kz:depth=10" } else { "synthetic:size=4096" };
     let run = |seed| {
         let driver = Driver::Atomic(AtomicConfig { pes: 16, seed, ..AtomicConfig::default() });
-        let workload = "synthetic:size=4096".parse().expect("a valid workload");
+        let workload = tree.parse().expect("a valid workload");
         RunSpec { workload, split: Default::default(), protocols, driver }
     };
     [1, 2, 3].into_iter().map(run).collect()

@@ -6,7 +6,8 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::{Case, Options, Profile, Progress, Verdict};
-use crate::bounds::atomic::{self, lemmas, scatter, search};
+use crate::bounds::atomic::search::{self, Theorem};
+use crate::bounds::atomic::{self, lemmas, scatter};
 use crate::bounds::claims::{self, Claim, MARGIN};
 use crate::bounds::plan::{self, power_max_pes};
 use crate::bounds::suite::{self, Phase, Sample};
@@ -33,7 +34,7 @@ pub struct Figures {
 /// (reduced to the mutant's power profile with a mutant), then 004's.
 pub fn run(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>) {
     let (mut cases, figures) = polling(o, progress);
-    for suite in [Suite::RandomDestination, Suite::Scatter] {
+    for suite in [Suite::RandomDestination, Suite::PriorityBnb, Suite::Scatter] {
         cases.extend(atomic(o, suite, progress));
     }
     (cases, figures)
@@ -51,9 +52,10 @@ fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> Vec<Case> {
         Suite::Scatter => {
             scatter::evaluate(&scatter::run_all(profile, o.seed, o.mutant), atomic::alpha(scatter::STAT_TESTS))
         }
-        _ => {
-            let samples = search::run_all(profile, o.seed, o.mutant);
-            let (k, mut c) = search::evaluate(&samples, atomic::alpha(search::STAT_TESTS));
+        suite => {
+            let theorem = if suite == Suite::PriorityBnb { Theorem::Bnb } else { Theorem::Search };
+            let samples = search::run_all(theorem, profile, o.seed, o.mutant);
+            let (k, mut c) = search::evaluate(theorem, &samples, atomic::alpha(search::stat_tests(theorem)));
             c.push(atomic::invariants(&samples));
             (k, c)
         }

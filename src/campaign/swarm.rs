@@ -208,9 +208,12 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
     let mut rng = stream(seed, 0, Purpose::Protocol);
     let sim = machine(&mut rng, seed, o.profile);
     let base = *WORKLOADS.choose(&mut rng).expect("workloads");
-    let workload = match base.starts_with("uts:") {
-        true => base.to_string(), // a UTS tree is its own seed
-        false => format!("{base},seed={}", rng.random_range(0..1000)),
+    let workload = match (b, base.starts_with("uts:")) {
+        (BalancerKind::PriorityBnb, _) => {
+            format!("kz:depth={},seed={}", rng.random_range(4..=12), rng.random_range(0..1000))
+        }
+        (_, true) => base.to_string(), // a UTS tree is its own seed
+        (_, false) => format!("{base},seed={}", rng.random_range(0..1000)),
     };
     if b.atomic() {
         return spec(&workload, protocols(b, d, o.mutant, None), Driver::Atomic(atomic_machine(&mut rng, &sim)));

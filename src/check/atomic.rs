@@ -11,7 +11,11 @@
 //! - a node's send buffer holds one message, which cannot be taken back
 //!   (004-2): a message becomes ready only after the previous message of
 //!   its sender was received, and messages leave a sender in the order it
-//!   sent them (FIFO queue: a retracted message would be overtaken);
+//!   sent them (FIFO queue: a retracted message would be overtaken) or,
+//!   when the header's balancer is `priority-bnb` (004 §4.1's priority
+//!   message queue), each message has the least `data.key` (its `send`'s)
+//!   among its sender's messages sent before its ready step and still
+//!   waiting;
 //! - with `run.arbiter` `fifo` (004-4), a message ready earlier is
 //!   received no later than one ready later for the same receiver.
 //!
@@ -32,15 +36,16 @@ enum Model {
     Other(Clock),
     /// The complete network: readiness only.
     Complete,
-    /// The atomic machine; `fifo` if the arbiter is declared FIFO.
-    Atomic { fifo: bool },
+    /// The atomic machine; `fifo` if the arbiter is declared FIFO,
+    /// `by_key` if the message queues are priority queues.
+    Atomic { fifo: bool, by_key: bool },
 }
 
 /// One node's view.
 #[derive(Clone, Default)]
 struct Node {
-    /// Data messages sent and not yet received, in send order: (id, step).
-    pending: VecDeque<(u64, u64)>,
+    /// Data messages sent and not yet received, in send order: (id, step, key).
+    pending: VecDeque<(u64, u64, Option<u64>)>,
     /// Step of the last receipt of a message this node sent.
     last_out: Option<u64>,
     /// Step of the last receipt at this node, and how many at that step.
@@ -64,16 +69,18 @@ impl AtomicConformance {
         let (machine, arbiter) = (run.and_then(|r| r.machine.as_deref()), run.and_then(|r| r.arbiter.as_deref()));
         let model = match (header.clock, machine) {
             (Clock::Step, Some("complete")) => Model::Complete,
-            (Clock::Step, _) => Model::Atomic { fifo: arbiter == Some("fifo") },
+            (Clock::Step, _) => {
+                Model::Atomic { fifo: arbiter == Some("fifo"), by_key: header.balancer == "priority-bnb" }
+            }
             (clock, _) => Model::Other(clock),
         };
         let nodes = vec![Node::default(); header.pes.min(super::MAX_PES) as usize];
         AtomicConformance { model, nodes, received: 0, violation: None }
     }
 
-    fn on_send(&mut self, from: u32, id: u64, t: u64) {
+    fn on_send(&mut self, from: u32, id: u64, t: u64, key: Option<u64>) {
         if let Some(n) = self.nodes.get_mut(from as usize) {
-            n.pending.push_back((id, t));
+            n.pending.push_back((id, t, key));
         }
     }
 
@@ -81,26 +88,30 @@ impl AtomicConformance {
         self.received += 1;
         let ready = ready.ok_or_else(|| format!("message {id} from PE {from} has no `data.ready` step"))?;
         let Some(sender) = self.nodes.get_mut(from as usize) else { return Ok(()) };
-        let Some(pos) = sender.pending.iter().position(|&(i, _)| i == id) else { return Ok(()) };
-        let (_, sent) = sender.pending[pos];
+        let Some(pos) = sender.pending.iter().position(|&(i, _, _)| i == id) else { return Ok(()) };
+        let (_, sent, key) = sender.pending[pos];
         if ready <= sent || ready > t {
             return Err(format!(
                 "message {id} sent at step {sent}, ready at {ready}, received at {t}: ready must be in {}..={t}",
                 sent + 1
             ));
         }
-        let Model::Atomic { fifo } = self.model else {
+        let Model::Atomic { fifo, by_key } = self.model else {
             sender.pending.remove(pos);
             return Ok(());
         };
-        if pos > 0 {
-            let (older, _) = sender.pending[0];
-            return Err(format!("PE {from}'s message {id} left before its older message {older}: a blocked message was taken back (004-2)"));
+        match by_key {
+            true => least_key(&sender.pending, id, ready, key)?,
+            false if pos > 0 => {
+                let (older, _, _) = sender.pending[0];
+                return Err(format!("PE {from}'s message {id} left before its older message {older}: a blocked message was taken back (004-2)"));
+            }
+            false => {}
         }
         if let Some(prev) = sender.last_out.filter(|&p| ready <= p) {
             return Err(format!("PE {from}'s message {id} was ready at step {ready}, while its previous message was in the send buffer until step {prev} (one message per send buffer)"));
         }
-        sender.pending.pop_front();
+        sender.pending.remove(pos);
         sender.last_out = Some(t);
         self.into_node(pe, id, t, ready, fifo)
     }
@@ -122,6 +133,17 @@ impl AtomicConformance {
     }
 }
 
+/// Over a priority queue: message `id` (key `key`), ready at `ready`, has
+/// the least key among the messages its sender sent before `ready`.
+fn least_key(pending: &VecDeque<(u64, u64, Option<u64>)>, id: u64, ready: u64, key: Option<u64>) -> Result<(), String> {
+    let key = key.ok_or_else(|| format!("message {id}'s `send` has no `data.key` (priority message queue)"))?;
+    let waiting = pending.iter().filter(|&&(i, sent, _)| i != id && sent < ready);
+    match waiting.filter_map(|&(i, _, k)| k.filter(|&k| k < key).map(|k| (i, k))).next() {
+        Some((other, k)) => Err(format!("message {id} (key {key}) entered the send buffer at step {ready} while message {other} (key {k}) was queued: not a priority queue (004 §4.1)")),
+        None => Ok(()),
+    }
+}
+
 fn data_network(kind: Kind) -> bool {
     matches!(kind, Kind::Work | Kind::Request | Kind::Reject)
 }
@@ -134,7 +156,10 @@ impl Property for AtomicConformance {
             return;
         }
         match e {
-            Event::Send { t, from, id, kind, .. } if data_network(*kind) => self.on_send(*from, *id, *t),
+            Event::Send { t, from, id, kind, data, .. } if data_network(*kind) => {
+                let key = data.as_deref().and_then(|d| d.get("key")).and_then(serde_json::Value::as_u64);
+                self.on_send(*from, *id, *t, key)
+            }
             Event::Recv { t, pe, from, id, kind, data, .. } if data_network(*kind) => {
                 let ready = data.as_deref().and_then(|d| d.get("ready")).and_then(serde_json::Value::as_u64);
                 if let Err(why) = self.on_recv((*pe, *from, *id, *t), ready) {
@@ -151,10 +176,14 @@ impl Property for AtomicConformance {
                 return Verdict::pass(format!("not applicable: times are {clock}, not steps of 004's atomic model"))
             }
             Model::Complete => "the complete network: readiness only",
-            Model::Atomic { fifo: true } => {
-                "one receipt per node per step, send buffers of one in send order, FIFO arbiter"
-            }
-            Model::Atomic { fifo: false } => "one receipt per node per step, send buffers of one in send order",
+            Model::Atomic { fifo, by_key } => match (fifo, by_key) {
+                (true, false) => "one receipt per node per step, send buffers of one in send order, FIFO arbiter",
+                (false, false) => "one receipt per node per step, send buffers of one in send order",
+                (true, true) => {
+                    "one receipt per node per step, send buffers of one fed by priority queues, FIFO arbiter"
+                }
+                (false, true) => "one receipt per node per step, send buffers of one fed by priority queues",
+            },
         };
         match self.violation {
             Some((line, why)) => Verdict::fail(why, Some(line)),

@@ -21,6 +21,8 @@
 //! | `detection_delay_bound` | `delay.rs`             | 001 Lemma 6, 002 §3 |
 //! | `detector_conformance`  | `detector.rs`          | 001 §2, 003 §14.7.4 |
 //! | `atomic_conformance`    | `atomic.rs`            | 004 §2              |
+//! | `critical_expanded`     | `critical.rs`          | 004 §6              |
+//! | `optimum_found`         | `optimum.rs`           | 004 §6              |
 //! | `lower_bound`           | `lower_bound.rs`       | 000 eq. (1), 001 §1.2 |
 //!
 //! A failure that an earlier failure explains (a malformed trace breaks
@@ -43,10 +45,10 @@
 //! };
 //! let mut fp = Fingerprint::EMPTY;
 //! fp.add_range(0, 10);
-//! let mut checker = Checker::new(&header, Reference { fp, t_seq: 10 });
+//! let mut checker = Checker::new(&header, Reference { fp, t_seq: 10, critical: None });
 //! let events = [
 //!     Event::Busy { t: 0, pe: 0 },
-//!     Event::Work { t: 10, pe: 0, units: 10, gen: 0, fp },
+//!     Event::Work { t: 10, pe: 0, units: 10, gen: 0, fp, cost: None, goal: None },
 //!     Event::Idle { t: 10, pe: 0 },
 //!     Event::Announce { t: 10, pe: 0 },
 //!     Event::Terminated { t: 10, pe: 0 },
@@ -62,6 +64,7 @@
 
 mod activity;
 mod atomic;
+mod critical;
 mod delay;
 mod detector;
 mod early_termination;
@@ -69,6 +72,7 @@ mod energy;
 mod idset;
 mod lower_bound;
 mod metrics;
+mod optimum;
 mod requests;
 mod service;
 mod termination;
@@ -82,12 +86,13 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::event::{Event, TraceHeader};
+use crate::problem::costtree::Critical;
 use crate::problem::Fingerprint;
 
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 11] = [
+pub const PROPERTIES: [&str; 13] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -98,6 +103,8 @@ pub const PROPERTIES: [&str; 11] = [
     service::ServiceLatency::NAME,
     detector::DetectorConformance::NAME,
     atomic::AtomicConformance::NAME,
+    critical::CriticalExpanded::NAME,
+    optimum::OptimumFound::NAME,
     lower_bound::LowerBound::NAME,
 ];
 
@@ -128,6 +135,8 @@ pub fn explain(name: &str) -> Option<String> {
         "service_latency" => include_str!("service.rs"),
         "detector_conformance" => include_str!("detector.rs"),
         "atomic_conformance" => include_str!("atomic.rs"),
+        "critical_expanded" => include_str!("critical.rs"),
+        "optimum_found" => include_str!("optimum.rs"),
         "lower_bound" => include_str!("lower_bound.rs"),
         _ => return None,
     };
@@ -142,6 +151,8 @@ pub struct Reference {
     pub fp: Fingerprint,
     /// Work units of the sequential run (T_seq).
     pub t_seq: u64,
+    /// A branch-and-bound workload's optimum and critical subtree (004 §6).
+    pub critical: Option<Critical>,
 }
 
 /// The outcome of one property.
@@ -244,6 +255,8 @@ pub struct Checker {
     service: service::ServiceLatency,
     detector: detector::DetectorConformance,
     atomic: atomic::AtomicConformance,
+    critical: critical::CriticalExpanded,
+    optimum: optimum::OptimumFound,
     lower_bound: lower_bound::LowerBound,
     metrics: metrics::Collector,
 }
@@ -266,6 +279,8 @@ impl Checker {
             service: service::ServiceLatency::new(header),
             detector: detector::DetectorConformance::new(header),
             atomic: atomic::AtomicConformance::new(header),
+            critical: critical::CriticalExpanded::new(reference),
+            optimum: optimum::OptimumFound::new(reference),
             lower_bound: lower_bound::LowerBound::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
         }
@@ -283,6 +298,8 @@ impl Checker {
         self.service.observe(line, event);
         self.detector.observe(line, event);
         self.atomic.observe(line, event);
+        self.critical.observe(line, event);
+        self.optimum.observe(line, event);
         self.lower_bound.observe(line, event);
         self.metrics.observe(event);
     }
@@ -302,6 +319,8 @@ impl Checker {
         put(service::ServiceLatency::NAME, self.service.finish(&metrics));
         put(detector::DetectorConformance::NAME, self.detector.finish(&metrics));
         put(atomic::AtomicConformance::NAME, self.atomic.finish(&metrics));
+        put(critical::CriticalExpanded::NAME, self.critical.finish(&metrics));
+        put(optimum::OptimumFound::NAME, self.optimum.finish(&metrics));
         put(lower_bound::LowerBound::NAME, self.lower_bound.finish(&metrics));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();

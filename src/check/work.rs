@@ -49,7 +49,7 @@ impl Property for WorkConserved {
 
     fn finish(self, _: &Metrics) -> Verdict {
         let (units, fp) = (self.units, self.fp);
-        let Reference { fp: want_fp, t_seq } = self.expected;
+        let Reference { fp: want_fp, t_seq, .. } = self.expected;
         if units == t_seq && fp == want_fp {
             return Verdict::pass(format!("{units} units, fingerprint {fp}, as in the sequential run"));
         }

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::Args;
-use lbcheck::bounds::atomic::{self, lemmas, scatter, search};
+use lbcheck::bounds::atomic::search::{self, Theorem};
+use lbcheck::bounds::atomic::{self, lemmas, scatter};
 use lbcheck::bounds::plan::{Profile, CI_SEED_BASE};
 use lbcheck::bounds::{claims, suite, Suite};
 use lbcheck::mutants::{Catcher, Mutant};
@@ -17,8 +18,9 @@ use super::args::kind;
 
 #[derive(Args, Debug)]
 pub struct BoundsArgs {
-    /// The suite: random-polling (001/002), random-destination (004 Thm 1)
-    /// or scatter (004 Thm 3), named by the balancer or model it tests.
+    /// The suite: random-polling (001/002), random-destination (004 Thm 1),
+    /// priority-bnb (004 Thm 2) or scatter (004 Thm 3), named by the
+    /// balancer or model it tests.
     #[arg(long, default_value_t = Suite::RandomPolling, value_parser = kind::<Suite>)]
     balancer: Suite,
     /// The quick profile (P = 2^2..2^8; the default).
@@ -70,11 +72,13 @@ fn atomic(a: &BoundsArgs, profile: Profile) -> anyhow::Result<ExitCode> {
             let s = scatter::run_all(profile, base, mutant);
             (s.len(), scatter::STAT_TESTS, scatter::evaluate(&s, atomic::alpha(scatter::STAT_TESTS)))
         }
-        _ => {
-            let s = search::run_all(profile, base, mutant);
-            let (k, mut c) = search::evaluate(&s, atomic::alpha(search::STAT_TESTS));
+        suite => {
+            let theorem = if suite == Suite::PriorityBnb { Theorem::Bnb } else { Theorem::Search };
+            let s = search::run_all(theorem, profile, base, mutant);
+            let tests = search::stat_tests(theorem);
+            let (k, mut c) = search::evaluate(theorem, &s, atomic::alpha(tests));
             c.push(atomic::invariants(&s));
-            (s.len(), search::STAT_TESTS, (k, c))
+            (s.len(), tests, (k, c))
         }
     };
     claims.splice(0..0, lemmas::claims(mutant));

@@ -37,7 +37,7 @@ impl Protocols {
                 let (rules, limit) = (seams::polling(self.mutant), self.queue_limit);
                 self.with_balancer(driver, move |_| RandomPolling::<Task>::new(rules, limit))
             }
-            BalancerKind::RandomDestination => {
+            BalancerKind::RandomDestination | BalancerKind::PriorityBnb => {
                 let rules = seams::destinations(self.mutant);
                 self.with_balancer(driver, move |_| RandomDestination::<Task>::new(rules))
             }

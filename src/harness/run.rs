@@ -13,10 +13,11 @@ use crate::base::rng::{stream, Purpose};
 use crate::check::{CheckReport, Reference};
 use crate::event::{Event, TraceHeader};
 use crate::mutants::log::Garble;
-use crate::mutants::seams;
+use crate::mutants::{seams, Mutant};
 use crate::problem::dfs::Strategy;
 use crate::problem::{sequential, Fingerprint, Task, Workload, WorkloadFamily};
 use crate::protocol::random_destination;
+use crate::protocol::BalancerKind;
 use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::runtime::threads::{self, ThreadConfig, ThreadRun};
 use crate::sim::atomic::adversary::{self, Exploration};
@@ -47,12 +48,14 @@ pub struct RunResult {
 /// What a run on 004's atomic machine measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct AtomicFacts {
-    /// T: the last step a subproblem was expanded (004 §4.1).
+    /// T: the last step a subproblem was expanded (004 §4.1); for a
+    /// branch-and-bound workload, the last step a critical vertex was (004 §6).
     #[serde(rename = "T")]
     pub t: u64,
     /// Expansions done.
     pub expansions: u64,
-    /// n: vertices of the workload's tree ([`crate::protocol::random_destination::shape`]).
+    /// n: vertices of the workload's tree ([`crate::protocol::random_destination::shape`]),
+    /// or of its critical subtree.
     pub n: u64,
     /// h: its depth in vertices.
     pub h: u64,
@@ -66,11 +69,20 @@ pub struct AtomicFacts {
 }
 
 impl AtomicFacts {
-    fn new(pes: u32, out: &AtomicOutcome, (n, h): (u64, u64), adversary: Option<Exploration>) -> AtomicFacts {
+    fn new(
+        pes: u32,
+        out: &AtomicOutcome,
+        (n, h, optimum): (u64, u64, Option<u64>),
+        adversary: Option<Exploration>,
+    ) -> AtomicFacts {
         let p = u64::from(pes);
         let lower = n.div_ceil(p).max(h);
-        let ratio = out.t as f64 / (n as f64 / p as f64 + h as f64).max(1.0);
-        AtomicFacts { t: out.t, expansions: out.expansions, n, h, lower, ratio, adversary }
+        let t = match optimum {
+            Some(opt) => out.costs.iter().filter(|&&(_, c)| c < opt).map(|&(t, _)| t).max().unwrap_or(0),
+            None => out.t,
+        };
+        let ratio = t as f64 / (n as f64 / p as f64 + h as f64).max(1.0);
+        AtomicFacts { t, expansions: out.expansions, n, h, lower, ratio, adversary }
     }
 }
 
@@ -78,7 +90,7 @@ impl AtomicFacts {
 /// which every parallel run must reproduce (002 eq. (1)).
 pub fn reference(workload: &Workload, split: Strategy) -> Reference {
     let seq = sequential::run(workload.root(split));
-    Reference { fp: seq.log.fp, t_seq: seq.work }
+    Reference { fp: seq.log.fp, t_seq: seq.work, critical: workload.critical() }
 }
 
 /// The reference a trace is checked against: the expected fingerprint
@@ -96,7 +108,7 @@ pub fn reference_of_header(h: &TraceHeader, expected: Option<&str>) -> Result<Re
                 fp.units
             ));
         }
-        return Ok(Reference { fp, t_seq: fp.units });
+        return Ok(Reference { fp, t_seq: fp.units, critical: None });
     }
     if h.workload == "custom" || h.workload.starts_with("custom:") {
         return Err(
@@ -159,8 +171,7 @@ impl RunSpec {
             Driver::Sim(cfg) => (self.simulate(pes, cfg, &mut sink), None),
             Driver::Atomic(cfg) => {
                 let (out, explored) = self.atomic(pes, cfg, &mut sink);
-                let shape = random_destination::shape(self.workload.root(self.split));
-                atomic = Some(AtomicFacts::new(cfg.pes, &out, shape, explored));
+                atomic = Some(AtomicFacts::new(cfg.pes, &out, self.shape(&reference), explored));
                 (out.outcome, None)
             }
             Driver::Threads(cfg) => {
@@ -192,6 +203,18 @@ impl RunSpec {
         pes.compose(&self.protocols, SimDrive { cfg, root, sink: &mut by_value })
     }
 
+    /// (n, h, optimum) of the run's tree: the critical subtree of a
+    /// branch-and-bound workload, else the whole vertex tree.
+    fn shape(&self, reference: &Reference) -> (u64, u64, Option<u64>) {
+        match reference.critical {
+            Some(c) => (c.n, c.h, Some(c.optimum)),
+            None => {
+                let (n, h) = random_destination::shape(self.workload.root(self.split));
+                (n, h, None)
+            }
+        }
+    }
+
     fn atomic(
         &self,
         pes: &impl Compose,
@@ -199,9 +222,12 @@ impl RunSpec {
         sink: &mut dyn FnMut(&Event),
     ) -> (AtomicOutcome, Option<Exploration>) {
         let mut by_value = |e: Event| sink(&e);
+        let by_cost =
+            self.protocols.balancer == BalancerKind::PriorityBnb && self.mutant() != Some(Mutant::BnbFifoQueue);
+        let discipline = if by_cost { Discipline::Priority } else { Discipline::Fifo };
         let rules = match cfg.complete {
-            true => Rules::complete(Discipline::Fifo),
-            false => Rules::atomic(cfg.arbiter, Discipline::Fifo),
+            true => Rules::complete(discipline),
+            false => Rules::atomic(cfg.arbiter, discipline),
         };
         let rules = seams::network(self.mutant(), rules);
         let root = self.workload.root(self.split);

@@ -76,6 +76,10 @@ pub enum Mutant {
     ScatterHotspot,
     /// Bound formulas: 004 Lemma 6 with (1/2)^{αm} instead of (1/2)^{αm/(p−1)}.
     Lemma6NoP,
+    /// Priority-queue branch-and-bound: the message queues are FIFO.
+    BnbFifoQueue,
+    /// Priority-queue branch-and-bound: a node prunes by an unachieved bound.
+    PruneWrong,
 }
 
 /// Where a mutant's bug is.
@@ -380,6 +384,26 @@ pub const CATALOGUE: &[Entry] = &[
         Site::Formulas,
         &[(Catcher::Bounds, "lemma6")],
     ),
+    entry(
+        Mutant::BnbFifoQueue,
+        Info::ships(
+            "bnb-fifo-queue",
+            "004 §4.1, §6, Thm 2",
+            "message queues in arrival order, not by cost: non-critical vertices delay critical ones",
+        ),
+        Site::Balancer(BalancerKind::PriorityBnb),
+        &[(Catcher::Run, "atomic_conformance"), (Catcher::Bounds, "thm2")],
+    ),
+    entry(
+        Mutant::PruneWrong,
+        Info::ships(
+            "prune-wrong",
+            "004 §6",
+            "a node discards the subtree of every vertex costing more than the first it expanded (a bound no goal achieved)",
+        ),
+        Site::Balancer(BalancerKind::PriorityBnb),
+        &[(Catcher::Run, "optimum_found")],
+    ),
 ];
 
 impl Mutant {
@@ -465,6 +489,8 @@ impl Registered for Mutant {
         Mutant::DestHotspot,
         Mutant::ScatterHotspot,
         Mutant::Lemma6NoP,
+        Mutant::BnbFifoQueue,
+        Mutant::PruneWrong,
     ];
 
     fn info(self) -> &'static Info {

@@ -93,6 +93,7 @@ pub fn destinations<T: Subproblem>(mutant: Option<Mutant>) -> Destinations<T> {
     match mutant {
         Some(Mutant::ExpandTwice) => Destinations { children: first_child_twice, ..paper },
         Some(Mutant::DestHotspot) => Destinations { destination: half_to_zero, ..paper },
+        Some(Mutant::PruneWrong) => Destinations { prune: first_cost_bound, ..paper },
         _ => paper,
     }
 }
@@ -103,6 +104,13 @@ fn half_to_zero(_: PeId, pes: u32, rng: &mut ChaCha8Rng) -> PeId {
         true => 0,
         false => rng.random_range(0..pes),
     }
+}
+
+/// `prune-wrong`: the first vertex's cost is taken for a bound (no goal
+/// achieved it); every costlier vertex's subtree is discarded.
+fn first_cost_bound<T: Subproblem>(bound: &mut Option<u64>, v: &T) -> bool {
+    let cost = v.cost().unwrap_or(0);
+    cost > *bound.get_or_insert(cost)
 }
 
 /// `expand-twice`: the root's first child is sent twice (once would do:

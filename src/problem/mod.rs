@@ -15,6 +15,7 @@
 //! workload names the CLI takes into a [`Task`]; [`sequential`] runs a task to
 //! exhaustion as the reference every parallel run is compared with.
 
+pub mod costtree;
 pub mod dfs;
 pub mod fingerprint;
 pub mod loops;
@@ -65,6 +66,12 @@ pub trait Subproblem: Clone + Send + std::fmt::Debug {
     /// branch-and-bound vertex's cost; by default the generation.
     fn key(&self) -> u64 {
         u64::from(self.generation())
+    }
+
+    /// The cost of the vertex worked next, for branch-and-bound workloads
+    /// (004 §6); `None` for the others.
+    fn cost(&self) -> Option<u64> {
+        None
     }
 }
 

@@ -1,6 +1,7 @@
 //! Workload names: the strings the CLI and the trace format use to name a
 //! root subproblem, parsed with errors that list the valid forms.
 
+use super::costtree::{CostTreeConfig, Critical, MAX_DEPTH};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
@@ -25,7 +26,8 @@ pub const FORMS: &str = "\
                                                         peel, balanced (default), fig3[:<n PEs>[:<spine>]]
   uts:NAME                                              NAME: default, T1, T5, T2, T4, T1L, T1XL, T3, T3L
   uts:args=<UTS flags>                                  e.g. uts:args=-t 0 -b 2000 -q 0.124875 -m 8 -r 42
-  loop:n=N[,cost=PROFILE][,seed=S]                      1 <= N <= 10^9; PROFILE: const, const:<units>, heavy, triangle";
+  loop:n=N[,cost=PROFILE][,seed=S]                      1 <= N <= 10^9; PROFILE: const, const:<units>, heavy, triangle
+  kz:depth=D[,seed=S]                                   Karp-Zhang cost tree, 1 <= D <= 26 (branch-and-bound, 004 §6)";
 
 registry! {
     /// The workload families (the part of a workload name before `:`).
@@ -44,6 +46,12 @@ registry! {
         ),
         /// Interval loops ([`super::loops`]).
         Loop => Info::ships("loop", "002 §4.2", "interval loop scheduling with per-iteration cost profiles"),
+        /// Karp–Zhang random cost trees ([`super::costtree`]).
+        Kz => Info::ships(
+            "kz",
+            "004 §4.1, §6 (Karp-Zhang)",
+            "random cost trees for best-first branch-and-bound: costs increase along paths, a critical subtree",
+        ),
     }
     planned: [
         Info::planned("knapsack", "002 §5.2", "0-1 knapsack branch-and-bound", 14),
@@ -97,6 +105,8 @@ pub enum Workload {
     },
     /// Interval loop.
     Loop(LoopConfig),
+    /// Karp–Zhang random cost tree.
+    CostTree(CostTreeConfig),
 }
 
 impl FromStr for Workload {
@@ -112,6 +122,7 @@ impl FromStr for Workload {
             WorkloadFamily::Synthetic => parse_synthetic(body).map(Workload::Synthetic).map_err(params),
             WorkloadFamily::Loop => parse_loop(body).map(Workload::Loop).map_err(params),
             WorkloadFamily::Uts => parse_uts(body),
+            WorkloadFamily::Kz => parse_kz(body).map(Workload::CostTree).map_err(params),
         }
     }
 }
@@ -123,6 +134,7 @@ impl Workload {
             Workload::Synthetic(_) => WorkloadFamily::Synthetic,
             Workload::Uts { .. } => WorkloadFamily::Uts,
             Workload::Loop(_) => WorkloadFamily::Loop,
+            Workload::CostTree(_) => WorkloadFamily::Kz,
         }
     }
 
@@ -132,6 +144,7 @@ impl Workload {
             Workload::Synthetic(c) => Task::Synthetic(c.root()),
             Workload::Uts { params, .. } => Task::Uts(uts::root(*params, strategy)),
             Workload::Loop(c) => Task::Loop(c.root()),
+            Workload::CostTree(c) => Task::Cost(c.root()),
         }
     }
 
@@ -140,7 +153,15 @@ impl Workload {
         match self {
             Workload::Synthetic(c) => Some((c.atomic, c.h())),
             Workload::Loop(c) => Some((c.t_atomic(), c.h())),
-            Workload::Uts { .. } => None,
+            Workload::Uts { .. } | Workload::CostTree(_) => None,
+        }
+    }
+
+    /// The optimum and critical subtree of a branch-and-bound workload (004 §6).
+    pub fn critical(&self) -> Option<Critical> {
+        match self {
+            Workload::CostTree(c) => Some(c.critical()),
+            _ => None,
         }
     }
 }
@@ -162,6 +183,7 @@ impl fmt::Display for Workload {
             Workload::Uts { sample: Some(s), .. } => write!(f, "uts:{}", s.name),
             Workload::Uts { params, .. } => write!(f, "uts:args={params}"),
             Workload::Loop(c) => write!(f, "loop:n={},cost={},seed={}", c.n, profile_name(c.profile), c.seed),
+            Workload::CostTree(c) => write!(f, "kz:depth={},seed={}", c.depth, c.seed),
         }
     }
 }
@@ -247,6 +269,15 @@ fn parse_fig3(rest: &[&str], size: u64, atomic: u64) -> Result<Policy, String> {
         return Err(format!("fig3:{n}:{spine} needs size >= {branches}·({spine}+1)·atomic"));
     }
     Ok(Policy::Fig3 { branches, spine })
+}
+
+fn parse_kz(body: &str) -> Result<CostTreeConfig, String> {
+    let map = key_values(body, &["depth", "seed"])?;
+    let depth: u32 = get(&map, "depth", None)?;
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(format!("need 1 <= depth <= {MAX_DEPTH}, got depth={depth}"));
+    }
+    Ok(CostTreeConfig { depth, seed: get(&map, "seed", Some(0))? })
 }
 
 fn parse_loop(body: &str) -> Result<LoopConfig, String> {

@@ -1,6 +1,7 @@
 //! [`Task`]: any workload's subproblem behind one type, so drivers need no
 //! generics to run whatever the user names.
 
+use super::costtree::CostTask;
 use super::loops::LoopTask;
 use super::synthetic::SynthTask;
 use super::uts::UtsStack;
@@ -15,6 +16,8 @@ pub enum Task {
     Uts(UtsStack),
     /// An interval of loop iterations.
     Loop(LoopTask),
+    /// A stack of vertices of a Karp–Zhang cost tree.
+    Cost(CostTask),
 }
 
 macro_rules! each {
@@ -23,6 +26,7 @@ macro_rules! each {
             Task::Synthetic($t) => $e,
             Task::Uts($t) => $e,
             Task::Loop($t) => $e,
+            Task::Cost($t) => $e,
         }
     };
 }
@@ -38,6 +42,7 @@ impl Subproblem for Task {
             Task::Synthetic(t) => t.split().map(Task::Synthetic),
             Task::Uts(t) => t.split().map(Task::Uts),
             Task::Loop(t) => t.split().map(Task::Loop),
+            Task::Cost(t) => t.split().map(Task::Cost),
         }
     }
 
@@ -46,6 +51,7 @@ impl Subproblem for Task {
             Task::Synthetic(t) => t.split_small().map(Task::Synthetic),
             Task::Uts(t) => t.split_small().map(Task::Uts),
             Task::Loop(t) => t.split_small().map(Task::Loop),
+            Task::Cost(t) => t.split_small().map(Task::Cost),
         }
     }
 
@@ -55,5 +61,13 @@ impl Subproblem for Task {
 
     fn generation(&self) -> u32 {
         each!(self, t => t.generation())
+    }
+
+    fn key(&self) -> u64 {
+        each!(self, t => t.key())
+    }
+
+    fn cost(&self) -> Option<u64> {
+        each!(self, t => t.cost())
     }
 }

@@ -20,6 +20,12 @@ registry! {
             "004 §4.1, §5, Thm 1",
             "backtrack search sending every child to a uniformly random node (atomic machine)",
         ),
+        /// Priority-queue branch-and-bound ([`super::random_destination`] over a priority queue).
+        PriorityBnb => Info::ships(
+            "priority-bnb",
+            "004 §4.1, §6, Thm 2",
+            "best-first branch-and-bound: random destinations, message queues ordered by cost (atomic machine)",
+        ),
     }
     planned: [
         Info::planned("sync-random-polling", "001 §1.3", "synchronous random polling in global phases", 12),
@@ -37,7 +43,6 @@ registry! {
             "Service_requests / Send_all_rejects / New_request with random, local or global round robin",
             14,
         ),
-        Info::planned("priority-bnb", "004 §6", "branch-and-bound with priority message queues (atomic model)", 13),
     ]
 }
 
@@ -46,7 +51,7 @@ impl BalancerKind {
     /// atomic machine (or the complete network): they give all their work
     /// away at each step.
     pub fn atomic(self) -> bool {
-        matches!(self, BalancerKind::RandomDestination)
+        matches!(self, BalancerKind::RandomDestination | BalancerKind::PriorityBnb)
     }
 }
 
@@ -86,7 +91,8 @@ mod tests {
         }
         let err = "pacheco".parse::<BalancerKind>().unwrap_err().to_string();
         assert!(
-            err.contains("planned (issue 14)") && err.contains("valid: random-polling, random-destination"),
+            err.contains("planned (issue 14)")
+                && err.contains("valid: random-polling, random-destination, priority-bnb"),
             "{err}"
         );
         let err = "nope".parse::<DetectorKind>().unwrap_err().to_string();

@@ -13,8 +13,13 @@
 //! Thm 1 bounds the search time by k(n/p + h) w.h.p. under the worst-case
 //! arbiter, and every run obeys T ≥ max(⌈n/p⌉, h) ([`shape`]).
 //!
+//! Priority-queue branch-and-bound (004 §6, Thm 2) is the same node over
+//! message queues ordered by cost (the driver's queue discipline) on a
+//! Karp–Zhang cost tree; 004's analysis lets a node expand non-critical
+//! vertices, so the reference prunes nothing.
+//!
 //! The steps a variant may change are [`Rules`] (the destination, the
-//! children); the reference runs [`Rules::paper`].
+//! children, pruning); the reference runs [`Rules::paper`].
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -28,6 +33,9 @@ pub struct Rules<T> {
     pub destination: fn(PeId, u32, &mut ChaCha8Rng) -> PeId,
     /// A vertex's children, once it has been expanded.
     pub children: fn(T) -> Vec<T>,
+    /// Whether the children of an expanded vertex are discarded, given the
+    /// node's bound so far (which the rule may set) and the vertex.
+    pub prune: fn(&mut Option<u64>, &T) -> bool,
 }
 
 impl<T> Clone for Rules<T> {
@@ -41,7 +49,7 @@ impl<T> Copy for Rules<T> {}
 impl<T: Subproblem> Rules<T> {
     /// 004 §4.1: every child to an independent uniformly random node.
     pub fn paper() -> Rules<T> {
-        Rules { destination: |_, pes, rng| rng.random_range(0..pes), children: children::<T> }
+        Rules { destination: |_, pes, rng| rng.random_range(0..pes), children: children::<T>, prune: |_, _| false }
     }
 }
 
@@ -84,12 +92,13 @@ pub fn shape<T: Subproblem>(root: T) -> (u64, u64) {
 pub struct RandomDestination<T> {
     rules: Rules<T>,
     pool: Vec<T>,
+    bound: Option<u64>,
 }
 
 impl<T: Subproblem> RandomDestination<T> {
     /// A node running `rules`.
     pub fn new(rules: Rules<T>) -> Self {
-        RandomDestination { rules, pool: Vec::new() }
+        RandomDestination { rules, pool: Vec::new(), bound: None }
     }
 }
 
@@ -111,6 +120,9 @@ impl<T: Subproblem> Balancer for RandomDestination<T> {
     /// The vertex on top was expanded: its children go to random nodes.
     fn on_poll(&mut self, ctx: &mut Ctx<T>) {
         let Some(v) = self.pool.pop() else { return };
+        if (self.rules.prune)(&mut self.bound, &v) {
+            return;
+        }
         let kids = (self.rules.children)(v);
         if kids.len() == 2 {
             ctx.out.push(Command::Split { gen: kids[0].generation() });

@@ -216,7 +216,7 @@ where
         let units = task.work(self.dt, &mut log);
         self.units += units;
         let me = self.me;
-        self.note(|| Event::Work { t: 0, pe: me, units, gen, fp: log.fp });
+        self.note(|| Event::Work { t: 0, pe: me, units, gen, fp: log.fp, cost: None, goal: None });
         let_others_run(); // Δt units took time
         self.shared.boxes[me as usize].drain_into(&mut self.inbox);
         while let Some(env) = self.inbox.pop_front() {

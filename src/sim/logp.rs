@@ -283,7 +283,7 @@ where
 
     fn slice_end(&mut self, pe: PeId) {
         let s = self.slots[pe as usize].slice.take().expect("a slice was running");
-        (self.sink)(Event::Work { t: self.now, pe, units: s.units, gen: s.gen, fp: s.log.fp });
+        (self.sink)(Event::Work { t: self.now, pe, units: s.units, gen: s.gen, fp: s.log.fp, cost: None, goal: None });
         if self.slots[pe as usize].pe.has_work() {
             let cost = self.call(pe, |p, ctx| p.on_poll(ctx));
             let at = self.later(self.now, Some(cost));

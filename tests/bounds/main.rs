@@ -84,7 +84,7 @@ fn unknown_balancer_is_bad_input() {
 /// 004's suites on CI's seeds: every claim passes, k is fitted per arbiter.
 #[test]
 fn the_004_suites_pass() {
-    for suite in ["random-destination", "scatter"] {
+    for suite in ["random-destination", "priority-bnb", "scatter"] {
         let (code, out, err) = lbcheck(&["bounds", "--balancer", suite, "--quick", "--json"]);
         assert_eq!(code, 0, "{suite}: {out}{err}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();

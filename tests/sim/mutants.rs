@@ -5,6 +5,7 @@
 
 use lbcheck::base::Registered;
 use lbcheck::mutants::{Catcher, Entry, Mutant, Site, CATALOGUE};
+use lbcheck::protocol::BalancerKind;
 
 use super::lbcheck;
 
@@ -17,20 +18,17 @@ fn detector(e: &Entry) -> &'static str {
 }
 
 /// The run each mutant is shown on: random polling on 001's machine, or
-/// random destinations on 004's atomic machine for the mutants of that model.
+/// 004's atomic machine (random destinations, or branch-and-bound on a cost
+/// tree) for the mutants of that model.
 fn args_for(e: &Entry) -> Vec<String> {
-    let atomic = matches!(e.site, Site::AtomicMachine) || matches!(e.site, Site::Balancer(b) if b.atomic());
-    let words: &[&str] = match atomic {
-        true => &[
-            "simulate",
-            "--machine",
-            "atomic",
-            "--balancer",
-            "random-destination",
-            "--workload",
-            "synthetic:size=4096",
-        ],
-        false => &["simulate", "--workload", "uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1"],
+    let atomic =
+        |balancer, workload| ["simulate", "--machine", "atomic", "--balancer", balancer, "--workload", workload];
+    let words: Vec<&str> = match e.site {
+        Site::Balancer(BalancerKind::PriorityBnb) => atomic("priority-bnb", "kz:depth=10").to_vec(),
+        Site::AtomicMachine | Site::Balancer(BalancerKind::RandomDestination) => {
+            atomic("random-destination", "synthetic:size=4096").to_vec()
+        }
+        _ => vec!["simulate", "--workload", "uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1"],
     };
     let rest = ["--pes", "16", "--termination", detector(e)];
     words.iter().chain(&rest).map(|s| s.to_string()).collect()

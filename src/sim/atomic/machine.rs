@@ -5,7 +5,8 @@
 //! nodes interact only through messages) receives the control messages sent
 //! to it at step t − 1, receives the data message the arbiter gave it (its
 //! `recv` event carries `data: {"ready": r}`, the step the message entered
-//! its sender's send buffer, for `atomic_conformance`), and expands one unit
+//! its sender's send buffer, for `atomic_conformance`; a branch-and-bound
+//! vertex's `send` carries `data: {"key": c}`, its cost), and expands one unit
 //! of the subproblem it holds: a `work` event of that step, after which the
 //! balancer is polled (a random-destination node then sends the children
 //! away). The root is expanded at step 1 on node 0 (004 §4.1). Time is
@@ -34,6 +35,8 @@ pub struct AtomicOutcome {
     pub t: u64,
     /// Expansions (work events): n for a tree of unit vertices.
     pub expansions: u64,
+    /// (step, cost) of every expansion of a branch-and-bound vertex.
+    pub costs: Vec<(u64, u64)>,
     /// The arbitration choices made (the adversary's script).
     pub chooser: Chooser,
 }
@@ -55,6 +58,7 @@ struct Machine<'s, T, B, D> {
     announced: bool,
     t: u64,
     expansions: u64,
+    costs: Vec<(u64, u64)>,
     sink: &'s mut dyn FnMut(Event),
 }
 
@@ -87,6 +91,7 @@ where
         announced: false,
         t: 0,
         expansions: 0,
+        costs: Vec::new(),
         sink,
     };
     for (i, (task, share)) in assign(root, cfg.pes, false).into_iter().enumerate() {
@@ -98,7 +103,8 @@ where
         (m.sink)(Event::End { t: m.now });
     }
     let outcome = Outcome { steps: m.now, end_time: m.now, stop };
-    AtomicOutcome { outcome, t: m.t, expansions: m.expansions, chooser: m.net.into_chooser() }
+    let (t, expansions, costs) = (m.t, m.expansions, std::mem::take(&mut m.costs));
+    AtomicOutcome { outcome, t, expansions, costs, chooser: m.net.into_chooser() }
 }
 
 impl<T, B, D> Machine<'_, T, B, D>
@@ -149,9 +155,13 @@ where
     fn expand(&mut self, q: PeId) {
         let (t, node) = (self.now, &mut self.nodes[q as usize]);
         let Some(task) = node.pe.task_mut() else { return };
-        let (gen, mut log) = (task.generation(), WorkLog::default());
+        let (gen, cost, mut log) = (task.generation(), task.cost(), WorkLog::default());
         let units = task.work(1, &mut log);
-        (self.sink)(Event::Work { t, pe: q, units, gen, fp: log.fp });
+        let goal = cost.filter(|_| log.leaves > 0);
+        (self.sink)(Event::Work { t, pe: q, units, gen, fp: log.fp, cost, goal });
+        if let Some(c) = cost {
+            self.costs.push((t, c));
+        }
         (self.t, self.expansions) = (t, self.expansions + 1);
         if self.nodes[q as usize].pe.has_work() {
             self.call(q, |p, ctx| p.on_poll(ctx));
@@ -201,15 +211,20 @@ where
     fn send(&mut self, from: PeId, to: PeId, msg: Msg<T>) {
         self.next_id += 1;
         let id = self.next_id;
-        (self.sink)(msg.send_event(self.now, from, to, id));
-        let key = match &msg {
-            Msg::Work { task, .. } => task.key(),
-            _ => 0,
+        let (key, cost) = match &msg {
+            Msg::Work { task, .. } => (task.key(), task.cost()),
+            _ => (0, None),
         };
+        let data_network = matches!(msg.kind(), Kind::Work | Kind::Request | Kind::Reject);
+        let mut event = msg.send_event(self.now, from, to, id);
+        if let (Event::Send { data, .. }, Some(cost)) = (&mut event, cost) {
+            *data = Some(Box::new(json!({ "key": cost })));
+        }
+        (self.sink)(event);
         let env = Envelope { id, from, to, key, msg };
-        match env.msg.kind() {
-            Kind::Work | Kind::Request | Kind::Reject => self.net.enqueue(env),
-            _ => self.control.push(env),
+        match data_network {
+            true => self.net.enqueue(env),
+            false => self.control.push(env),
         }
     }
 }

@@ -1,0 +1,56 @@
+//! `optimum_found` (004 §6, S-11): the best goal a branch-and-bound run
+//! expanded is the optimum of the sequential reference.
+//!
+//! Checked from the `goal` of `work` events (the cost of a goal vertex
+//! expanded): their least value must equal the reference's optimum. Applies
+//! to workloads with an optimum (`kz:…`) whose trace carries `cost` on its
+//! `work` events; otherwise the verdict says "not applicable".
+
+use super::{Metrics, Property, Reference, Verdict};
+use crate::event::Event;
+
+/// State of the `optimum_found` check.
+pub(super) struct OptimumFound {
+    expected: Reference,
+    best: Option<(u64, usize)>,
+    costs: bool,
+}
+
+impl OptimumFound {
+    /// Against the reference's optimum, if it has one.
+    pub(super) fn new(expected: Reference) -> OptimumFound {
+        OptimumFound { expected, best: None, costs: false }
+    }
+}
+
+impl Property for OptimumFound {
+    const NAME: &'static str = "optimum_found";
+
+    fn observe(&mut self, line: usize, e: &Event) {
+        let Event::Work { cost, goal, .. } = e else { return };
+        self.costs |= cost.is_some();
+        if let Some(g) = *goal {
+            if self.best.is_none_or(|(b, _)| g < b) {
+                self.best = Some((g, line));
+            }
+        }
+    }
+
+    fn finish(self, _: &Metrics) -> Verdict {
+        let Some(c) = self.expected.critical else {
+            return Verdict::pass("not applicable: the workload has no optimum (not branch-and-bound)");
+        };
+        if !self.costs {
+            return Verdict::pass("not applicable: no `work` event carries a vertex `cost`");
+        }
+        match self.best {
+            Some((b, _)) if b == c.optimum => Verdict::pass(format!("best goal expanded {b} = the optimum")),
+            Some((b, line)) if b < c.optimum => Verdict::fail(
+                format!("line {line}: a goal of cost {b}, below the optimum {}: not a goal of this tree", c.optimum),
+                Some(line),
+            ),
+            Some((b, _)) => Verdict::fail(format!("best goal expanded {b}, but the optimum is {}", c.optimum), None),
+            None => Verdict::fail(format!("no goal expanded; the optimum is {}", c.optimum), None),
+        }
+    }
+}
