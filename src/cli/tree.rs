@@ -31,11 +31,13 @@ pub fn run(a: TreeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The exact statistics of the sequential run (tree shape for UTS; T_atomic,
-/// h and the deepest split generation for synthetic workloads).
+/// The exact statistics of the sequential run (tree shape for UTS and cost
+/// trees; T_atomic, h and the deepest split generation for synthetic
+/// workloads; the optimum and the critical subtree of a cost tree).
 fn stats(workload: &Workload, strategy: Strategy) -> serde_json::Value {
     let run = sequential::run(workload.root(strategy));
-    let is_tree = matches!(workload, Workload::Uts { .. });
+    let is_tree = matches!(workload, Workload::Uts { .. } | Workload::CostTree(_));
+    let critical = workload.critical();
     let atomic_h = workload.atomic_and_h();
     let max_split_gen = match workload {
         Workload::Synthetic(_) => sequential::max_split_generation(workload.root(strategy), MAX_PIECES),
@@ -53,11 +55,27 @@ fn stats(workload: &Workload, strategy: Strategy) -> serde_json::Value {
         "t_atomic": atomic_h.map(|(a, _)| a),
         "h": atomic_h.map(|(_, h)| h),
         "max_split_gen": max_split_gen,
+        "optimum": critical.map(|c| c.optimum),
+        "critical_n": critical.map(|c| c.n),
+        "critical_h": critical.map(|c| c.h),
     })
 }
 
 fn human(out: &serde_json::Value) -> String {
-    let keys =
-        ["workload", "split", "nodes", "depth", "leaves", "work", "fingerprint", "t_atomic", "h", "max_split_gen"];
+    let keys = [
+        "workload",
+        "split",
+        "nodes",
+        "depth",
+        "leaves",
+        "work",
+        "fingerprint",
+        "t_atomic",
+        "h",
+        "max_split_gen",
+        "optimum",
+        "critical_n",
+        "critical_h",
+    ];
     report::table(&report::rows(out, &keys))
 }

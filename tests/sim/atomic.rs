@@ -10,10 +10,10 @@ use serde_json::Value;
 
 use super::lbcheck;
 
-const SEARCH: [&str; 4] = ["simulate", "--balancer", "random-destination", "--json"];
-
+/// `simulate --json` with `extra`, random destinations unless `extra` names a balancer.
 fn run(extra: &[&str]) -> Value {
-    let (code, out, err) = lbcheck(&[&SEARCH[..], extra].concat());
+    let balancer: &[&str] = if extra.contains(&"--balancer") { &[] } else { &["--balancer", "random-destination"] };
+    let (code, out, err) = lbcheck(&[&["simulate", "--json"][..], balancer, extra].concat());
     assert_eq!(code, 0, "{extra:?}: {out}{err}");
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
 }
@@ -107,4 +107,40 @@ fn bad_combinations_exit_2() {
         assert_eq!(code, 2, "{extra:?}: {err}");
         assert!(err.contains(says), "{extra:?}: {err}");
     }
+}
+
+/// Priority-queue branch-and-bound on a cost tree: every property passes,
+/// `critical_expanded` and `optimum_found` apply, T and n are the critical
+/// subtree's; `check-trace` finds the same from the file.
+#[test]
+fn priority_bnb_expands_the_critical_subtree_and_finds_the_optimum() {
+    let path = std::env::temp_dir().join(format!("lbcheck-bnb-{}.jsonl", std::process::id()));
+    let p = path.to_str().unwrap();
+    let v = run(&[
+        "--machine",
+        "atomic",
+        "--balancer",
+        "priority-bnb",
+        "--workload",
+        "kz:depth=12,seed=4",
+        "--pes",
+        "4",
+        "--trace",
+        p,
+    ]);
+    assert!(all_pass(&v), "{v}");
+    let detail = |v: &Value, k: &str| v["properties"][k]["detail"].as_str().unwrap().to_string();
+    assert!(detail(&v, "critical_expanded").starts_with("all "), "{v}");
+    assert!(detail(&v, "optimum_found").contains("= the optimum"), "{v}");
+    let (t, lower, n) = (
+        v["atomic"]["T"].as_u64().unwrap(),
+        v["atomic"]["lower"].as_u64().unwrap(),
+        v["atomic"]["n"].as_u64().unwrap(),
+    );
+    assert!(t >= lower && n < 4095, "{v}");
+    let (code, out, err) = lbcheck(&["check-trace", p, "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let again: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(detail(&again, "critical_expanded"), detail(&v, "critical_expanded"));
+    let _ = std::fs::remove_file(&path);
 }
