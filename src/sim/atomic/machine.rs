@@ -154,6 +154,9 @@ where
     /// One expansion step of node `q`, if it holds work.
     fn expand(&mut self, q: PeId) {
         let (t, node) = (self.now, &mut self.nodes[q as usize]);
+        if !node.pe.has_work() {
+            return;
+        }
         let Some(task) = node.pe.task_mut() else { return };
         let (gen, cost, mut log) = (task.generation(), task.cost(), WorkLog::default());
         let units = task.work(1, &mut log);
