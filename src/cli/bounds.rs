@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::Args;
+use lbcheck::base::Registered;
 use lbcheck::bounds::atomic::search::{self, Theorem};
 use lbcheck::bounds::atomic::{self, lemmas, scatter};
 use lbcheck::bounds::plan::{Profile, CI_SEED_BASE};
@@ -21,8 +22,9 @@ pub struct BoundsArgs {
     /// The suite: random-polling (001/002), random-destination (004 Thm 1),
     /// priority-bnb (004 Thm 2) or scatter (004 Thm 3), named by the
     /// balancer or model it tests.
-    #[arg(long, default_value_t = Suite::RandomPolling, value_parser = kind::<Suite>)]
-    balancer: Suite,
+    /// Default: random-polling, or with --mutant the suite the mutant acts in.
+    #[arg(long, value_parser = kind::<Suite>)]
+    balancer: Option<Suite>,
     /// The quick profile (P = 2^2..2^8; the default).
     #[arg(long, conflicts_with = "full")]
     quick: bool,
@@ -44,10 +46,12 @@ pub struct BoundsArgs {
     json: bool,
 }
 
-pub fn run(a: BoundsArgs) -> anyhow::Result<ExitCode> {
-    check_mutant(a.balancer, a.mutant)?;
+pub fn run(mut a: BoundsArgs) -> anyhow::Result<ExitCode> {
+    let suite = a.balancer.unwrap_or_else(|| default_suite(a.mutant));
+    a.balancer = Some(suite);
+    check_mutant(suite, a.mutant)?;
     let profile = if a.full { Profile::Full } else { Profile::Quick };
-    if a.balancer != Suite::RandomPolling {
+    if suite != Suite::RandomPolling {
         return atomic(&a, profile);
     }
     let start = Instant::now();
@@ -67,7 +71,8 @@ fn atomic(a: &BoundsArgs, profile: Profile) -> anyhow::Result<ExitCode> {
         bail!("--max-pes applies only to --balancer random-polling");
     }
     let (start, mutant, base) = (Instant::now(), a.mutant, a.seed_base);
-    let (runs, tests, (k, mut claims)) = match a.balancer {
+    let suite = a.balancer.unwrap_or(Suite::RandomPolling);
+    let (runs, tests, (k, mut claims)) = match suite {
         Suite::Scatter => {
             let s = scatter::run_all(profile, base, mutant);
             (s.len(), scatter::STAT_TESTS, scatter::evaluate(&s, atomic::alpha(scatter::STAT_TESTS)))
@@ -83,12 +88,18 @@ fn atomic(a: &BoundsArgs, profile: Profile) -> anyhow::Result<ExitCode> {
     };
     claims.splice(0..0, lemmas::claims(mutant));
     let replay = replay(a, profile);
-    let out = json!({"suite": a.balancer.to_string(), "profile": format!("{profile:?}"), "seed_base": base,
+    let out = json!({"suite": suite.to_string(), "profile": format!("{profile:?}"), "seed_base": base,
         "mutant": mutant.map(|m| m.to_string()), "runs": runs, "constants": k, "claims": claims,
         "seconds": start.elapsed().as_secs_f64(), "replay": replay, "family_alpha": claims::FAMILY_ALPHA,
         "tests": tests, "correction": "Bonferroni"});
     report::print(&out, a.json, |out| report::bounds::human_atomic(out, &claims));
     Ok(report::bounds::exit_code(&claims, &replay))
+}
+
+/// The suite `mutant` acts in (random polling's if none, or without a mutant).
+fn default_suite(mutant: Option<Mutant>) -> Suite {
+    let acts = |s: &&Suite| mutant.is_some_and(|m| s.refuses(m).is_none());
+    Suite::ALL.iter().find(acts).copied().unwrap_or(Suite::RandomPolling)
 }
 
 /// Refuses a mutant that does not act in the suite's runs.
@@ -109,5 +120,6 @@ fn replay(a: &BoundsArgs, profile: Profile) -> String {
     if a.max_pes != u32::MAX {
         m += &format!(" --max-pes {}", a.max_pes);
     }
-    format!("lbcheck bounds --balancer {} {p} --seed-base {}{m}", a.balancer, a.seed_base)
+    let suite = a.balancer.unwrap_or(Suite::RandomPolling);
+    format!("lbcheck bounds --balancer {suite} {p} --seed-base {}{m}", a.seed_base)
 }
