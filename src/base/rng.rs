@@ -25,6 +25,8 @@ pub enum Purpose {
     Arbiter = 5,
     /// The destinations of a message-scattering instance (004 §3).
     Destinations = 6,
+    /// The machine of a `simulate --swarm` run.
+    Swarm = 7,
 }
 
 /// The stream for (`seed`, `index`, `purpose`); `index` is a PE number or a

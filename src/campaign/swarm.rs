@@ -240,6 +240,11 @@ fn atomic_machine(rng: &mut ChaCha8Rng, sim: &SimConfig) -> AtomicConfig {
     AtomicConfig { pes: sim.pes, seed: sim.seed, complete, arbiter, ..AtomicConfig::default() }
 }
 
+/// The quick swarm's machine drawn from `seed` alone (`simulate --swarm`).
+pub fn machine_of_seed(seed: u64) -> SimConfig {
+    machine(&mut stream(seed, 0, Purpose::Swarm), seed, Profile::Quick)
+}
+
 /// A machine drawn from `rng`: every parameter within its valid range.
 fn machine(rng: &mut ChaCha8Rng, seed: u64, profile: Profile) -> SimConfig {
     let mut pes = vec![1, 2, 3, 4, 5, 8, 13, 16, 32, 64];

@@ -5,7 +5,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use lbcheck::base::{Registered, UnknownName};
 use lbcheck::harness::{Driver, Protocols, RunSpec};
-use lbcheck::mutants::{Catcher, Mutant};
+use lbcheck::mutants::{Catcher, Mutant, Site};
 use lbcheck::problem::{dfs::Strategy, Workload};
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 
@@ -20,9 +20,10 @@ pub struct RunArgs {
     /// Load balancer (`lbcheck list` shows every one, shipping or planned).
     #[arg(long, default_value_t = BalancerKind::RandomPolling, value_parser = kind::<BalancerKind>)]
     pub balancer: BalancerKind,
-    /// Termination detector: energy, energy-tree, four-counter.
+    /// Termination detector: energy, energy-tree, four-counter (default:
+    /// the command's, or with --mutant the first detector the mutant acts in).
     #[arg(long, value_parser = kind::<DetectorKind>)]
-    pub termination: DetectorKind,
+    pub termination: Option<DetectorKind>,
     /// The workload (see the forms below).
     #[arg(long)]
     pub workload: String,
@@ -61,13 +62,14 @@ pub fn default(value: &'static str) -> impl FnOnce(clap::Arg) -> clap::Arg {
 }
 
 impl RunArgs {
-    /// The run these arguments describe on `driver`, validated.
-    pub fn spec(&self, driver: Driver) -> anyhow::Result<RunSpec> {
+    /// The run these arguments describe on `driver` (`detector` when
+    /// neither --termination nor the mutant names one), validated.
+    pub fn spec(&self, driver: Driver, detector: DetectorKind) -> anyhow::Result<RunSpec> {
         let workload: Workload = self.workload.parse()?;
         let split: Strategy = self.split.parse().context("--split")?;
         let protocols = Protocols {
             balancer: self.balancer,
-            detector: self.termination,
+            detector: self.detector(detector),
             queue_limit: self.queue_limit,
             mutant: self.mutant,
         };
@@ -76,6 +78,15 @@ impl RunArgs {
             bail!(why);
         }
         Ok(spec)
+    }
+
+    /// --termination, else the first detector the mutant acts in, else `default`.
+    fn detector(&self, default: DetectorKind) -> DetectorKind {
+        let of_mutant = match self.mutant.map(|m| m.entry().site) {
+            Some(Site::Detectors(ds)) => ds.first().copied(),
+            _ => None,
+        };
+        self.termination.or(of_mutant).unwrap_or(default)
     }
 
     /// Tells on stderr when `catcher` cannot catch the chosen mutant.

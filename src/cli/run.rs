@@ -9,6 +9,7 @@ use clap::Args;
 use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::mutants::{Catcher, Site};
 use lbcheck::problem::spec;
+use lbcheck::protocol::DetectorKind;
 use lbcheck::report::{self, verdicts};
 use lbcheck::runtime::threads::ThreadConfig;
 use lbcheck::sim::Stop;
@@ -18,7 +19,7 @@ use super::output;
 
 #[derive(Args, Debug)]
 #[command(after_help = format!("WORKLOAD forms:\n{}", spec::FORMS))]
-#[command(mut_arg("termination", default("four-counter")), mut_arg("dt", default("64")))]
+#[command(mut_arg("dt", default("64")))]
 #[command(mut_arg("split", |a| default("all-half")(a).help(SPLIT_HELP)))]
 pub struct ThreadsArgs {
     #[command(flatten)]
@@ -45,7 +46,7 @@ pub fn run(a: ThreadsArgs) -> anyhow::Result<ExitCode> {
     let (seed, dt, initial_split) = (a.run.seed, a.run.dt, a.run.initial_split);
     let deadline = (secs > 0).then(|| Duration::from_secs(secs));
     let threads = ThreadConfig { pes: a.threads, seed, dt, initial_split, deadline, ..ThreadConfig::default() };
-    let spec = a.run.spec(Driver::Threads(threads))?;
+    let spec = a.run.spec(Driver::Threads(threads), DetectorKind::FourCounter)?;
     watchdog(secs, spec.replay());
     if !(a.check || a.run.trace.is_some()) {
         return Ok(unchecked(&a, &spec, secs));

@@ -5,9 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::Args;
+use lbcheck::campaign::swarm;
 use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::mutants::Catcher;
 use lbcheck::problem::spec;
+use lbcheck::protocol::DetectorKind;
 use lbcheck::report::{self, verdicts};
 use lbcheck::sim::atomic::{Arbiter, AtomicConfig};
 use lbcheck::sim::{MachineKind, SimConfig, Stop};
@@ -17,7 +19,7 @@ use super::output;
 
 #[derive(Args, Debug)]
 #[command(after_help = format!("WORKLOAD forms:\n{}", spec::FORMS))]
-#[command(mut_arg("termination", default("energy")), mut_arg("split", default("bottom-half")))]
+#[command(mut_arg("split", default("bottom-half")))]
 #[command(mut_arg("dt", default("10")))]
 pub struct SimulateArgs {
     #[command(flatten)]
@@ -49,6 +51,12 @@ pub struct SimulateArgs {
     /// COUNT:FACTOR: COUNT (<= P) random PEs take FACTOR (1..=10^6) time units per work unit.
     #[arg(long, value_name = "COUNT:FACTOR")]
     slow: Option<String>,
+    /// Swarm testing (001's machine): draw Δt, T_rout or a latency range,
+    /// T_split, slow PEs and the initial split from --seed, as `lbcheck
+    /// check`'s swarm does, overriding those flags (the replay command
+    /// names the values drawn).
+    #[arg(long)]
+    swarm: bool,
     /// Cap on simulator steps (>= 1).
     #[arg(long, default_value_t = SimConfig::default().max_steps)]
     max_steps: u64,
@@ -80,7 +88,7 @@ pub fn run(a: SimulateArgs) -> anyhow::Result<ExitCode> {
 
 /// The run `simulate` arguments describe, validated.
 pub fn spec(a: &SimulateArgs) -> anyhow::Result<RunSpec> {
-    a.run.spec(driver(a)?)
+    a.run.spec(driver(a)?, DetectorKind::Energy)
 }
 
 /// The machine the arguments name, with its parameters.
@@ -118,6 +126,10 @@ fn stop_note(spec: &RunSpec, outcome: &lbcheck::sim::Outcome) -> Option<String> 
 }
 
 fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
+    if a.swarm {
+        let drawn = swarm::machine_of_seed(a.run.seed);
+        return Ok(SimConfig { pes: a.pes, max_steps: a.max_steps, horizon: a.detect_horizon, ..drawn });
+    }
     Ok(SimConfig {
         pes: a.pes,
         seed: a.run.seed,

@@ -140,3 +140,20 @@ fn one_wave_fails_on_some_seeds() {
     }
     assert!(failed >= 2, "the one-wave mutant failed on only {failed} of 200 seeds");
 }
+
+/// Swarm schedules (`simulate --swarm`: Δt, latencies, T_split, slow PEs
+/// and initial split drawn from the seed), with the detector chosen by the
+/// mutant: `four-counter-one-wave` fails on every seed tried, and the
+/// reference passes on the same schedules.
+#[test]
+fn one_wave_is_caught_under_swarm_schedules() {
+    for seed in 1..=20 {
+        let seed = seed.to_string();
+        let base = ["simulate", "--workload", "uts:default", "--pes", "16", "--seed", &seed, "--swarm"];
+        let (code, _, err) = lbcheck(&[&base[..], &["--mutant", "four-counter-one-wave"]].concat());
+        assert_eq!(code, 1, "seed {seed}: {err}");
+        assert!(err.contains("FAILED detector_conformance") && err.contains("--termination four-counter"), "{err}");
+        let (code, out, err) = lbcheck(&[&base[..], &["--termination", "four-counter"]].concat());
+        assert_eq!(code, 0, "seed {seed}: {out}{err}");
+    }
+}
