@@ -80,6 +80,10 @@ pub enum Mutant {
     BnbFifoQueue,
     /// Priority-queue branch-and-bound: a node prunes by an unachieved bound.
     PruneWrong,
+    /// Four-counter: PE 0 pauses between waves (safe, but late).
+    WavePause,
+    /// Energy (tree): a PE that went idle holds its energy a while before returning it.
+    EnergyTreeBusyForwardLate,
 }
 
 /// Where a mutant's bug is.
@@ -404,6 +408,26 @@ pub const CATALOGUE: &[Entry] = &[
         Site::Balancer(BalancerKind::PriorityBnb),
         &[(Catcher::Run, "optimum_found")],
     ),
+    entry(
+        Mutant::WavePause,
+        Info::ships(
+            "wave-pause",
+            "001 §2, Lemma 6; S-20",
+            "PE 0 waits 10,000 time units between waves: safe, but far later than 6·D·L",
+        ),
+        Site::Detectors(&[DetectorKind::FourCounter]),
+        &[(Catcher::Run, "detection_delay_bound")],
+    ),
+    entry(
+        Mutant::EnergyTreeBusyForwardLate,
+        Info::ships(
+            "energy-tree-busy-forward-late",
+            "003 §14.7.4; S-20",
+            "a PE that goes idle holds its energy 10,000 time units before returning it up the tree: safe, but later than D·L",
+        ),
+        Site::Detectors(&[DetectorKind::EnergyTree]),
+        &[(Catcher::Run, "detection_delay_bound")],
+    ),
 ];
 
 impl Mutant {
@@ -422,6 +446,9 @@ impl Mutant {
                 let names: Vec<_> = ds.iter().map(|d| d.name()).collect();
                 Some(format!("mutant `{name}` acts only with --termination {}", names.join(" or ")))
             }
+            _ if threaded && self.pauses() => {
+                Some(format!("mutant `{name}` pauses in model time, which real threads do not have: use `lbcheck simulate`"))
+            }
             Site::ThreadedDriver if !threaded => {
                 Some(format!("mutant `{name}` is a bug of the threaded driver: use `lbcheck run` (loom catches it)"))
             }
@@ -432,6 +459,11 @@ impl Mutant {
             )),
             _ => None,
         }
+    }
+
+    /// True for the mutants that pause in model time ([`seams::PAUSE`]).
+    pub fn pauses(self) -> bool {
+        matches!(self, Mutant::WavePause | Mutant::EnergyTreeBusyForwardLate)
     }
 
     /// If `catcher` is not among the checkers shown catching this mutant,
@@ -491,6 +523,8 @@ impl Registered for Mutant {
         Mutant::Lemma6NoP,
         Mutant::BnbFifoQueue,
         Mutant::PruneWrong,
+        Mutant::WavePause,
+        Mutant::EnergyTreeBusyForwardLate,
     ];
 
     fn info(self) -> &'static Info {

@@ -15,6 +15,12 @@ use crate::protocol::{energy, four_counter, PeId};
 use crate::sim::atomic::network::Rules as Network;
 use crate::sim::atomic::Arbiter;
 
+/// The model time `wave-pause` waits between waves and
+/// `energy-tree-busy-forward-late` holds energy after going idle: far above
+/// the delays `detection_delay_bound` allows at the campaign's latencies
+/// (S-20: 10·D·L), below the simulator's detection horizon.
+pub const PAUSE: u64 = 10_000;
+
 /// The `poll-lazy` mutant serves requests only at every this many polls.
 pub const LAZY_FACTOR: u64 = 64;
 
@@ -56,8 +62,9 @@ fn pe_zero_hoards(me: PeId, has_work: bool) -> bool {
 /// The energy rule with `mutant`'s broken share, if it has one.
 pub fn energy(mutant: Option<Mutant>) -> energy::Rules {
     match mutant {
-        Some(Mutant::EnergyNotSplit) => energy::Rules { share: keeps_all },
-        Some(Mutant::EnergyEarlyReturn) => energy::Rules { share: returns_first },
+        Some(Mutant::EnergyNotSplit) => energy::Rules { share: keeps_all, ..energy::Rules::PAPER },
+        Some(Mutant::EnergyEarlyReturn) => energy::Rules { share: returns_first, ..energy::Rules::PAPER },
+        Some(Mutant::EnergyTreeBusyForwardLate) => energy::Rules { idle_hold: PAUSE, ..energy::Rules::PAPER },
         _ => energy::Rules::PAPER,
     }
 }
@@ -79,9 +86,10 @@ fn returns_first(held: &Dyadic, me: PeId) -> energy::Share {
 /// The four-counter rule with `mutant`'s broken condition, if it has one.
 pub fn four_counter(mutant: Option<Mutant>) -> four_counter::Rules {
     match mutant {
-        Some(Mutant::FourCounterOneWave) => four_counter::Rules { announce: |(s, r), _| s == r },
+        Some(Mutant::FourCounterOneWave) => four_counter::Rules { announce: |(s, r), _| s == r, pause: 0 },
+        Some(Mutant::WavePause) => four_counter::Rules { pause: PAUSE, ..four_counter::Rules::PAPER },
         Some(Mutant::FourCounterLate) => {
-            four_counter::Rules { announce: |(s, r), same_before| s == r && same_before >= 8 }
+            four_counter::Rules { announce: |(s, r), same_before| s == r && same_before >= 8, pause: 0 }
         }
         _ => four_counter::Rules::PAPER,
     }

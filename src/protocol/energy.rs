@@ -36,12 +36,15 @@ pub struct Share {
 pub struct Rules {
     /// The share of a server's energy `held` (PE `me`) sent with work.
     pub share: fn(&Dyadic, PeId) -> Share,
+    /// Model time a PE that went idle waits before it gives its energy
+    /// back (0: at once, the paper).
+    pub idle_hold: u64,
 }
 
 impl Rules {
     /// 003 §14.7.4 rule 4: keep half, send half with the work.
     pub const PAPER: Rules =
-        Rules { share: |held, _| Share { keep: Some(held.half()), attach: held.half(), returned: None } };
+        Rules { share: |held, _| Share { keep: Some(held.half()), attach: held.half(), returned: None }, idle_hold: 0 };
 }
 
 /// One PE's energy detector state.
@@ -123,8 +126,18 @@ impl<T> Detector<T> for Energy {
 
     fn on_idle(&mut self, ctx: &mut Ctx<T>) {
         self.busy = false;
+        if self.rules.idle_hold > 0 && ctx.me != 0 {
+            ctx.out.push(Command::Timer { after: self.rules.idle_hold });
+            return;
+        }
         self.give_back(ctx);
         self.maybe_announce(ctx);
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx<T>, idle: bool) {
+        if idle {
+            self.give_back(ctx);
+        }
     }
 
     fn on_message(&mut self, ctx: &mut Ctx<T>, _from: PeId, msg: Msg<T>, idle: bool) {

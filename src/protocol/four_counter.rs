@@ -33,11 +33,13 @@ pub struct Rules {
     /// Whether PE 0 announces after a wave with `totals` (sent, received),
     /// `same_before` being how many waves just before it had the same totals.
     pub announce: fn(totals: Totals, same_before: u32) -> bool,
+    /// Model time PE 0 waits between a wave and the next (0: none, the paper).
+    pub pause: u64,
 }
 
 impl Rules {
     /// 001 §2: two consecutive waves with S_{k-1} = R_{k-1} = S_k = R_k.
-    pub const PAPER: Rules = Rules { announce: |(s, r), same_before| s == r && same_before >= 1 };
+    pub const PAPER: Rules = Rules { announce: |(s, r), same_before| s == r && same_before >= 1, pause: 0 };
 }
 
 impl Default for Rules {
@@ -60,6 +62,8 @@ pub struct FourCounter {
     prev: Option<(u64, u64)>,
     same: u32,
     rules: Rules,
+    /// The next wave, while PE 0 pauses before it (the `pause` rule).
+    paused: Option<u64>,
 }
 
 impl FourCounter {
@@ -104,6 +108,11 @@ impl FourCounter {
         let stalled =
             self.prev == Some(totals) && totals.0 != totals.1 && tree_children(ctx.me, ctx.pes).next().is_none();
         (self.prev, self.same) = (Some(totals), same_before + 1);
+        if self.rules.pause > 0 {
+            (self.paused, self.pending) = (Some(wave + 1), None);
+            ctx.out.push(Command::Timer { after: self.rules.pause });
+            return;
+        }
         if stalled {
             // P = 1 with work in flight to itself: a wave would complete at
             // once with the same totals, forever; the next one waits until
@@ -136,6 +145,12 @@ impl<T> Detector<T> for FourCounter {
     fn on_idle(&mut self, ctx: &mut Ctx<T>) {
         self.busy = false;
         self.try_report(ctx);
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx<T>, _idle: bool) {
+        if let Some(wave) = self.paused.take() {
+            self.join(ctx, wave);
+        }
     }
 
     fn on_message(&mut self, ctx: &mut Ctx<T>, _from: PeId, msg: Msg<T>, _idle: bool) {

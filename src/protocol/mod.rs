@@ -135,15 +135,22 @@ pub enum Command<T> {
     Announce,
     /// The PE learnt of termination and stops.
     Terminated,
+    /// Call the PE's [`Pe::on_timer`] after `after` units of model time
+    /// (the simulators; real threads do not fire timers, and no reference
+    /// protocol sets one: only mutants that pause do).
+    Timer {
+        /// Delay, in the driver's time units.
+        after: u64,
+    },
 }
 
 impl<T> Command<T> {
     /// The event recording this command, carried out by PE `pe` at `t`;
     /// `None` for [`Command::Send`], whose event needs the driver's message
-    /// id ([`Msg::send_event`]).
+    /// id ([`Msg::send_event`]), and for [`Command::Timer`], which has none.
     pub fn event(&self, t: u64, pe: PeId) -> Option<Event> {
         Some(match *self {
-            Command::Send { .. } => return None,
+            Command::Send { .. } | Command::Timer { .. } => return None,
             Command::Split { gen } => Event::Split { t, pe, gen },
             Command::Energy(ref held) => Event::Energy { t, pe, held: held.clone() },
             Command::Wave { wave, sent, recv } => Event::Wave { t, wave, sent, recv, data: None },
@@ -217,6 +224,8 @@ pub trait Detector<T> {
     fn on_idle(&mut self, ctx: &mut Ctx<T>);
     /// A detector message (`Energy`, `WaveDown`, `WaveUp`) reached the PE.
     fn on_message(&mut self, ctx: &mut Ctx<T>, from: PeId, msg: Msg<T>, idle: bool);
+    /// A timer the detector set ([`Command::Timer`]) expired.
+    fn on_timer(&mut self, _ctx: &mut Ctx<T>, _idle: bool) {}
 }
 
 /// One PE: a balancer and a detector composed, plus the announcement.
@@ -290,6 +299,15 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
         self.with_balancer(ctx, |b, ctx| b.on_exhausted(ctx));
         if !self.balancer.has_work() && !self.terminated {
             self.detector.on_idle(ctx);
+        }
+        self.after(ctx);
+    }
+
+    /// A timer expired.
+    pub fn on_timer(&mut self, ctx: &mut Ctx<T>) {
+        if !self.terminated {
+            let idle = !self.balancer.has_work();
+            self.detector.on_timer(ctx, idle);
         }
         self.after(ctx);
     }

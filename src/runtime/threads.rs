@@ -275,6 +275,7 @@ where
     fn apply(&mut self, cmd: Command<T>) {
         match cmd {
             Command::Send { to, msg } => self.send(to, msg),
+            Command::Timer { .. } => {} // no model time on threads: mutants that pause are refused here
             cmd => {
                 let me = self.me;
                 self.note(|| cmd.event(0, me).expect("not a send"));

@@ -63,6 +63,7 @@ pub const END_OF_TIME: u64 = 1 << 63;
 enum Item<T> {
     Deliver { to: PeId, from: PeId, id: u64, msg: Msg<T> },
     SliceEnd { pe: PeId },
+    Timer { pe: PeId },
 }
 
 struct Slice {
@@ -180,6 +181,10 @@ where
             match item {
                 Item::Deliver { to, from, id, msg } => self.deliver(to, from, id, msg),
                 Item::SliceEnd { pe } => self.slice_end(pe),
+                Item::Timer { pe } => {
+                    let cost = self.call(pe, |p, ctx| p.on_timer(ctx));
+                    self.maybe_busy(pe, cost);
+                }
             }
             self.note_quiet();
         }
@@ -213,6 +218,11 @@ where
     fn apply(&mut self, me: PeId, cmd: Command<T>, cost: u64) -> u64 {
         if let Command::Send { to, msg } = cmd {
             self.send(me, to, msg, cost);
+            return 0;
+        }
+        if let Command::Timer { after } = cmd {
+            let at = self.later(self.now, Some(after));
+            self.agenda.push(at, Item::Timer { pe: me });
             return 0;
         }
         self.announced |= matches!(cmd, Command::Announce);

@@ -157,3 +157,13 @@ fn one_wave_is_caught_under_swarm_schedules() {
         assert_eq!(code, 0, "seed {seed}: {out}{err}");
     }
 }
+
+/// The mutants that pause in model time are refused on real threads.
+#[test]
+fn pausing_mutants_are_refused_on_threads() {
+    for m in ["wave-pause", "energy-tree-busy-forward-late"] {
+        let (code, _, err) = lbcheck(&["run", "--workload", "uts:default", "--mutant", m, "--check"]);
+        assert_eq!(code, 2, "{m}: {err}");
+        assert!(err.contains("pauses in model time"), "{err}");
+    }
+}

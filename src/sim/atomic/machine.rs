@@ -11,8 +11,8 @@
 //! balancer is polled (a random-destination node then sends the children
 //! away). The root is expanded at step 1 on node 0 (004 §4.1). Time is
 //! counted in steps (`clock: step`). The run ends when no node holds work
-//! and no message is queued, buffered or in flight: the machine has no
-//! timers, so nothing can happen after that.
+//! and no message is queued, buffered or in flight and no timer is set.
+//! Timers ([`Command::Timer`], in steps) fire at the start of their step.
 
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -51,6 +51,7 @@ struct Machine<'s, T, B, D> {
     nodes: Vec<Node<B, D>>,
     net: Network<Msg<T>>,
     control: Vec<Envelope<Msg<T>>>,
+    timers: Vec<(u64, PeId)>,
     out: Vec<Command<T>>,
     now: u64,
     next_id: u64,
@@ -84,6 +85,7 @@ where
         nodes,
         net: Network::new(cfg.pes, rules, chooser),
         control: Vec::new(),
+        timers: Vec::new(),
         out: Vec::new(),
         now: 0,
         next_id: 0,
@@ -115,7 +117,7 @@ where
 {
     fn steps(&mut self, max_steps: u64) -> Stop {
         loop {
-            if self.net.is_empty() && self.control.is_empty() && self.holding == 0 {
+            if self.net.is_empty() && self.control.is_empty() && self.timers.is_empty() && self.holding == 0 {
                 return match self.announced {
                     true => Stop::Drained,
                     false => Stop::NotAnnounced { quiet_since: self.now },
@@ -125,6 +127,7 @@ where
                 return Stop::StepCap;
             }
             self.now += 1;
+            self.fire_timers();
             self.net.send_phase(self.now);
             let mut data = self.net.transmit().into_iter().peekable();
             let mut control = std::mem::take(&mut self.control);
@@ -140,6 +143,18 @@ where
                 }
                 self.expand(q);
             }
+        }
+    }
+
+    /// Calls every PE whose timer is due, in PE order.
+    fn fire_timers(&mut self) {
+        let now = self.now;
+        let mut due: Vec<PeId> = self.timers.iter().filter(|(t, _)| *t <= now).map(|&(_, pe)| pe).collect();
+        self.timers.retain(|(t, _)| *t > now);
+        due.sort_unstable();
+        for pe in due {
+            self.call(pe, |p, ctx| p.on_timer(ctx));
+            self.maybe_busy(pe);
         }
     }
 
@@ -201,6 +216,7 @@ where
         for cmd in std::mem::take(&mut self.out) {
             match cmd {
                 Command::Send { to, msg } => self.send(me, to, msg),
+                Command::Timer { after } => self.timers.push((self.now + after.max(1), me)),
                 cmd => {
                     self.announced |= matches!(cmd, Command::Announce);
                     (self.sink)(cmd.event(self.now, me).expect("not a send"));
