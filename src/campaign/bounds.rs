@@ -6,8 +6,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::{Case, Options, Profile, Progress, Verdict};
-use crate::bounds::atomic::search::{self, Theorem};
-use crate::bounds::atomic::{self, lemmas, scatter};
+use crate::bounds::atomic;
 use crate::bounds::claims::{self, Claim, MARGIN};
 use crate::bounds::plan::{self, power_max_pes};
 use crate::bounds::suite::{self, Phase, Sample};
@@ -48,19 +47,7 @@ fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> Vec<Case> {
     let profile =
         if o.profile == Profile::Full && o.mutant.is_none() { plan::Profile::Full } else { plan::Profile::Quick };
     let start = Instant::now();
-    let (_, mut claims) = match suite {
-        Suite::Scatter => {
-            scatter::evaluate(&scatter::run_all(profile, o.seed, o.mutant), atomic::alpha(scatter::STAT_TESTS))
-        }
-        suite => {
-            let theorem = if suite == Suite::PriorityBnb { Theorem::Bnb } else { Theorem::Search };
-            let samples = search::run_all(theorem, profile, o.seed, o.mutant);
-            let (k, mut c) = search::evaluate(theorem, &samples, atomic::alpha(search::stat_tests(theorem)));
-            c.push(atomic::invariants(&samples));
-            (k, c)
-        }
-    };
-    claims.splice(0..0, lemmas::claims(o.mutant));
+    let claims = atomic::run(suite, profile, o.seed, o.mutant).claims;
     let secs = start.elapsed().as_secs_f64() / claims.len().max(1) as f64;
     let p = if profile == plan::Profile::Full { "--full" } else { "--quick" };
     let mutant = o.mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();

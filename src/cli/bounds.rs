@@ -7,8 +7,7 @@ use std::time::Instant;
 use anyhow::bail;
 use clap::Args;
 use lbcheck::base::Registered;
-use lbcheck::bounds::atomic::search::{self, Theorem};
-use lbcheck::bounds::atomic::{self, lemmas, scatter};
+use lbcheck::bounds::atomic;
 use lbcheck::bounds::plan::{Profile, CI_SEED_BASE};
 use lbcheck::bounds::{claims, suite, Suite};
 use lbcheck::mutants::{Catcher, Mutant};
@@ -72,21 +71,7 @@ fn atomic(a: &BoundsArgs, profile: Profile) -> anyhow::Result<ExitCode> {
     }
     let (start, mutant, base) = (Instant::now(), a.mutant, a.seed_base);
     let suite = a.balancer.unwrap_or(Suite::RandomPolling);
-    let (runs, tests, (k, mut claims)) = match suite {
-        Suite::Scatter => {
-            let s = scatter::run_all(profile, base, mutant);
-            (s.len(), scatter::STAT_TESTS, scatter::evaluate(&s, atomic::alpha(scatter::STAT_TESTS)))
-        }
-        suite => {
-            let theorem = if suite == Suite::PriorityBnb { Theorem::Bnb } else { Theorem::Search };
-            let s = search::run_all(theorem, profile, base, mutant);
-            let tests = search::stat_tests(theorem);
-            let (k, mut c) = search::evaluate(theorem, &s, atomic::alpha(tests));
-            c.push(atomic::invariants(&s));
-            (s.len(), tests, (k, c))
-        }
-    };
-    claims.splice(0..0, lemmas::claims(mutant));
+    let atomic::Outcome { runs, tests, constants: k, claims } = atomic::run(suite, profile, base, mutant);
     let replay = replay(a, profile);
     let out = json!({"suite": suite.to_string(), "profile": format!("{profile:?}"), "seed_base": base,
         "mutant": mutant.map(|m| m.to_string()), "runs": runs, "constants": k, "claims": claims,

@@ -12,16 +12,43 @@ pub mod scatter;
 pub mod search;
 
 use crate::bounds::claims::{Claim, FAMILY_ALPHA};
+use crate::bounds::plan::Profile;
 use crate::bounds::suite::Phase;
+use crate::bounds::Suite;
+use crate::mutants::Mutant;
+use search::Theorem;
 
-/// A run of a suite: calibration or test, what failed, how to replay it.
-pub trait Calibrated {
-    /// Calibration or test.
-    fn phase(&self) -> Phase;
-    /// Invariants of `check/` that failed.
-    fn failures(&self) -> &[&'static str];
-    /// The command that replays the run.
-    fn replay(&self) -> &str;
+/// What one of 004's suites found.
+pub struct Outcome {
+    /// Runs made.
+    pub runs: usize,
+    /// Its statistical tests (the Bonferroni divisor).
+    pub tests: usize,
+    /// The fitted constants (JSON: `k`, `k_by_arbiter`, …).
+    pub constants: serde_json::Value,
+    /// Lemmas 6–7 first, then the suite's claims.
+    pub claims: Vec<Claim>,
+}
+
+/// Runs `suite` (one of 004's) on `profile` under base seed `base`, test
+/// runs with `mutant`.
+pub fn run(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>) -> Outcome {
+    let (runs, tests, (constants, mut claims)) = match suite {
+        Suite::Scatter => {
+            let s = scatter::run_all(profile, base, mutant);
+            (s.len(), scatter::STAT_TESTS, scatter::evaluate(&s, alpha(scatter::STAT_TESTS)))
+        }
+        _ => {
+            let theorem = if suite == Suite::PriorityBnb { Theorem::Bnb } else { Theorem::Search };
+            let s = search::run_all(theorem, profile, base, mutant);
+            let tests = search::stat_tests(theorem);
+            let (k, mut c) = search::evaluate(theorem, &s, alpha(tests));
+            c.push(search::invariants(&s));
+            (s.len(), tests, (k, c))
+        }
+    };
+    claims.splice(0..0, lemmas::claims(mutant));
+    Outcome { runs, tests, constants, claims }
 }
 
 /// α of each of `tests` statistical tests.
@@ -45,23 +72,5 @@ pub fn exact(name: &'static str, reference: &'static str, n: usize, bad: u64) ->
         ci: "exact".into(),
         alpha: None,
         pass: bad == 0,
-    }
-}
-
-/// Every property of `check/` on every test run; the first failing run's replay.
-pub fn invariants<S: Calibrated>(samples: &[S]) -> Claim {
-    let test: Vec<&S> = samples.iter().filter(|s| s.phase() == Phase::Test).collect();
-    let bad: Vec<&&S> = test.iter().filter(|s| !s.failures().is_empty()).collect();
-    let names: std::collections::BTreeSet<&str> = bad.iter().flat_map(|s| s.failures().iter().copied()).collect();
-    let first = bad.first().map(|s| format!("; first: {}", s.replay())).unwrap_or_default();
-    Claim {
-        name: "invariants",
-        reference: "check/: every property on every test run",
-        n: test.len() as u64,
-        measured: format!("{} runs failed {names:?}{first}", bad.len()),
-        bound: "0".into(),
-        ci: "exact".into(),
-        alpha: None,
-        pass: bad.is_empty(),
     }
 }

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{exact, fitted, Calibrated};
+use super::{exact, fitted};
 use crate::base::rng::derive_seed;
 use crate::bounds::claims::{quantile, slope, Claim};
 use crate::bounds::plan::Profile;
@@ -69,18 +69,6 @@ pub struct Sample {
     pub failures: Vec<&'static str>,
     /// The command that replays the run.
     pub replay: String,
-}
-
-impl Calibrated for Sample {
-    fn phase(&self) -> Phase {
-        self.phase
-    }
-    fn failures(&self) -> &[&'static str] {
-        &self.failures
-    }
-    fn replay(&self) -> &str {
-        &self.replay
-    }
 }
 
 /// The cells of a profile, (p, workload), and the calibration and test runs per cell.
@@ -208,4 +196,22 @@ pub fn evaluate(theorem: Theorem, samples: &[Sample], alpha: f64) -> (serde_json
     });
     let left_out = samples.len() - kept.len();
     (serde_json::json!({ "k": k, "k_by_arbiter": by_arbiter, "left_out_n_below_p2_log_p": left_out }), claims)
+}
+
+/// Every property of `check/` on every test run; the first failing run's replay.
+pub fn invariants(samples: &[Sample]) -> Claim {
+    let test: Vec<&Sample> = samples.iter().filter(|s| s.phase == Phase::Test).collect();
+    let bad: Vec<&&Sample> = test.iter().filter(|s| !s.failures.is_empty()).collect();
+    let names: std::collections::BTreeSet<&str> = bad.iter().flat_map(|s| s.failures.iter().copied()).collect();
+    let first = bad.first().map(|s| format!("; first: {}", s.replay)).unwrap_or_default();
+    Claim {
+        name: "invariants",
+        reference: "check/: every property on every test run",
+        n: test.len() as u64,
+        measured: format!("{} runs failed {names:?}{first}", bad.len()),
+        bound: "0".into(),
+        ci: "exact".into(),
+        alpha: None,
+        pass: bad.is_empty(),
+    }
 }
