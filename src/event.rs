@@ -121,6 +121,10 @@ pub struct RunParams {
     /// The exhaustive adversary's cap on choice sequences.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_runs: Option<u64>,
+    /// The command that replays the run, for a driver the other fields
+    /// do not describe (the explorer's counterexample: its path).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
 }
 
 /// What one unit of a trace's times `t` is. Only [`Clock::Work`] makes

@@ -10,6 +10,7 @@ use crate::harness::{Driver, Protocols, RunSpec};
 use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::atomic::AtomicConfig;
+use crate::sim::explore::search::Limits;
 use crate::sim::SimConfig;
 
 /// The runs a mutant caught by a single run is shown on (as in
@@ -87,6 +88,7 @@ fn cell(o: &Options, m: Mutant, c: Catcher) -> Case {
             }
             Err(why) => return Case::skip("mutants", name, why),
         },
+        Catcher::Explore => by_explore(m),
     };
     let verdict = if caught { Verdict::Pass } else { Verdict::Fail };
     let failed = if caught { vec![] } else { vec![format!("{m} missed")] };
@@ -108,6 +110,45 @@ fn by_runs(m: Mutant) -> (bool, String, Option<String>) {
     let detail = format!("`{fails}` failed on {caught} of {} runs", runs.len());
     (caught == runs.len(), detail, missed.or_else(|| runs.first().map(|(_, r)| r.clone())))
 }
+
+/// Caught if exploring the mutant's tiny instance ([`explore_demo`]) finds
+/// a violation of the listed property.
+fn by_explore(m: Mutant) -> (bool, String, Option<String>) {
+    let fails = m.entry().fails_under(Catcher::Explore).unwrap_or_default();
+    let (spec, limits, replay) = explore_demo(m);
+    let (caught, detail) = match spec.explore(limits, EXPLORE_SEEDS, &|_| replay.clone(), None) {
+        Ok(r) => match r.found.violation {
+            Some(v) => {
+                (v.property == fails, format!("`{}` failed after {} states: {}", v.property, r.found.states, v.detail))
+            }
+            None => (false, format!("no violation in {} states (complete: {})", r.found.states, r.found.complete)),
+        },
+        Err(e) => (false, format!("cannot explore: {e}")),
+    };
+    (caught, detail, Some(replay))
+}
+
+/// The tiny instance a mutant caught by the explorer is shown on: 8 atomic
+/// units on 3 PEs, Δt = T_rout = 1, T_split = 0, random polling with the
+/// first detector the mutant acts in; its limits and replay command.
+pub fn explore_demo(m: Mutant) -> (RunSpec, Limits, String) {
+    let detector = match m.entry().site {
+        Site::Detectors(ds) => ds[0],
+        _ => DetectorKind::Energy,
+    };
+    let mut protocols = Protocols::new(BalancerKind::RandomPolling, detector);
+    protocols.mutant = Some(m);
+    let sim = SimConfig { pes: 3, seed: 0, dt: 1, t_rout: 1, t_split: 0, ..SimConfig::default() };
+    let workload = EXPLORE_WORKLOAD.parse().expect("a valid workload");
+    let spec = RunSpec { workload, split: Default::default(), protocols, driver: Driver::Sim(sim) };
+    let replay = format!("lbcheck explore --termination {detector} --pes 3 --workload {EXPLORE_WORKLOAD} --mutant {m}");
+    (spec, Limits::default(), replay)
+}
+
+/// The explorer's demonstration workload (issue 16's).
+const EXPLORE_WORKLOAD: &str = "synthetic:size=8,atomic=1";
+/// Seeds the explorer's demonstration explores (`lbcheck explore`'s default).
+const EXPLORE_SEEDS: u64 = 8;
 
 /// Caught if the bounds suite (the mutant's power profile) fails the listed claim.
 fn by_bounds(o: &Options, m: Mutant) -> (bool, String, Option<String>) {

@@ -29,7 +29,7 @@ use crate::protocol::{Balancer, BalancerKind, DetectorKind, PeId};
 /// cases are named `user/NAME/DETECTOR/...`.
 pub fn check_balancer<B, F>(o: &Options, balancer: &UserBalancer<F>, progress: &dyn Progress) -> Report
 where
-    B: Balancer<Task = Task> + Send + 'static,
+    B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
     F: Fn(PeId) -> B + Sync,
 {
     let start = Instant::now();

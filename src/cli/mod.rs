@@ -5,6 +5,7 @@ mod bounds;
 mod check;
 mod check_trace;
 mod compare;
+mod explore;
 mod list;
 mod mutants;
 mod output;
@@ -45,6 +46,8 @@ enum Command {
     List(list::ListArgs),
     /// Statistical tests of a balancer against the papers' bounds (T_par, generation depth, queues, traffic).
     Bounds(bounds::BoundsArgs),
+    /// Explore every run of a tiny instance (every latency, every order of simultaneous events) and check each; exit 1 with the shortest counterexample.
+    Explore(explore::ExploreArgs),
     /// Message scattering on 004's atomic machine: completion time T, exact facts, off-line schedule, worst-case arbiter
     Scatter(scatter::ScatterArgs),
 }
@@ -62,5 +65,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Compare(a) => compare::run(a),
         Command::Bounds(a) => bounds::run(a),
         Command::Scatter(a) => scatter::run(a),
+        Command::Explore(a) => explore::run(a),
     }
 }

@@ -144,7 +144,7 @@ fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
     })
 }
 
-fn parse_range(s: &str) -> anyhow::Result<(u64, u64)> {
+pub fn parse_range(s: &str) -> anyhow::Result<(u64, u64)> {
     let bad = || anyhow::anyhow!("--latency `{s}`: expected a..b with integers 1 <= a <= b <= 10^9");
     let (a, b) = s.split_once("..").ok_or_else(bad)?;
     Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?))

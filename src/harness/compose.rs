@@ -49,7 +49,7 @@ impl Protocols {
     pub fn with_balancer<V, B>(&self, driver: V, balancer: impl Fn(PeId) -> B) -> V::Output
     where
         V: Drive,
-        B: Balancer<Task = Task> + Send + 'static,
+        B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
     {
         let (energy, waves) = (seams::energy(self.mutant), seams::four_counter(self.mutant));
         match self.detector {
@@ -90,7 +90,7 @@ pub struct UserBalancer<F> {
 
 impl<B, F> Compose for UserBalancer<F>
 where
-    B: Balancer<Task = Task> + Send + 'static,
+    B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
     F: Fn(PeId) -> B,
 {
     fn balancer_name(&self) -> String {
@@ -109,6 +109,6 @@ pub trait Drive {
     /// Runs PEs built by `make` (PE number → PE).
     fn drive<B, D>(self, make: impl Fn(PeId) -> Pe<B, D>) -> Self::Output
     where
-        B: Balancer<Task = Task> + Send + 'static,
-        D: Detector<Task> + Send + 'static;
+        B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
+        D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static;
 }

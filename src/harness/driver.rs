@@ -27,9 +27,14 @@ registry! {
             "ARCHITECTURE.md",
             "the threaded driver under loom's exhaustive interleavings (`scripts/loom.sh`)",
         ),
+        /// The exhaustive explorer of 001's machine ([`crate::sim::explore`]).
+        Explorer => Info::ships(
+            "explorer",
+            "001 §1.1",
+            "every message latency and every order of simultaneous events of a tiny instance (`lbcheck explore`)",
+        ),
     }
     planned: [
-        Info::planned("explorer", "ARCHITECTURE.md", "exhaustive message-order explorer of tiny instances", 16),
         Info::planned("mpi", "003 §14.7", "the references over MPI (feature `mpi`, mpirun)", 17),
     ]
 }

@@ -33,6 +33,7 @@
 
 mod compose;
 pub mod driver;
+mod explore;
 pub mod registry;
 pub mod replay;
 mod run;
@@ -41,5 +42,6 @@ mod spec;
 
 pub use compose::{Compose, Drive, Protocols, UserBalancer};
 pub use driver::{Driver, DriverKind};
+pub use explore::ExploreResult;
 pub use run::{reference, reference_of_header, AtomicFacts, RunResult};
 pub use spec::RunSpec;

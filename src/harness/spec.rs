@@ -152,7 +152,7 @@ fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
                 ..d
             })
         }
-        DriverKind::Sim => {
+        DriverKind::Sim | DriverKind::Explorer => {
             let d = SimConfig::default();
             Driver::Sim(SimConfig {
                 pes,

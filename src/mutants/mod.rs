@@ -116,6 +116,8 @@ pub enum Catcher {
     Bounds,
     /// loom's exhaustive interleavings of the threaded driver (`scripts/loom.sh`).
     Loom,
+    /// The exhaustive explorer of tiny instances (`lbcheck explore`).
+    Explore,
 }
 
 impl Catcher {
@@ -125,6 +127,7 @@ impl Catcher {
             Catcher::Run => "simulate",
             Catcher::Bounds => "bounds",
             Catcher::Loom => "loom",
+            Catcher::Explore => "explore",
         }
     }
 }

@@ -229,6 +229,7 @@ pub trait Detector<T> {
 }
 
 /// One PE: a balancer and a detector composed, plus the announcement.
+#[derive(Clone, Debug)]
 pub struct Pe<B, D> {
     /// The load balancer.
     pub balancer: B,

@@ -88,7 +88,7 @@ pub fn shape<T: Subproblem>(root: T) -> (u64, u64) {
 
 /// One node's state: the vertices it holds (at most one on the atomic
 /// machine, any number on the complete network).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct RandomDestination<T> {
     rules: Rules<T>,
     pool: Vec<T>,

@@ -15,7 +15,9 @@
 
 pub mod agenda;
 pub mod atomic;
+pub mod explore;
 pub mod logp;
+pub mod script;
 
 pub use logp::{run, Outcome, Stop};
 

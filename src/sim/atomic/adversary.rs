@@ -32,12 +32,12 @@ pub fn explore(max_runs: u64, mut run: impl FnMut(Chooser) -> (u64, Chooser)) ->
         let (t, chooser) = run(Chooser::Script(Script { prefix, taken: Vec::new() }));
         let Chooser::Script(script) = chooser else { unreachable!("a script stays a script") };
         found.runs += 1;
-        let choices: Vec<usize> = script.taken.iter().map(|&(c, _)| c).collect();
+        let choices = script.choices();
         if t > found.worst || found.runs == 1 {
             (found.worst, found.worst_script) = (t, choices.clone());
         }
         found.best = found.best.min(t);
-        match next(&script.taken) {
+        match script.next() {
             None => {
                 found.complete = true;
                 return found;
@@ -46,14 +46,6 @@ pub fn explore(max_runs: u64, mut run: impl FnMut(Chooser) -> (u64, Chooser)) ->
             Some(p) => prefix = p,
         }
     }
-}
-
-/// The script after `taken`: its last choice with an option left, advanced.
-fn next(taken: &[(usize, usize)]) -> Option<Vec<usize>> {
-    let i = taken.iter().rposition(|&(c, k)| c + 1 < k)?;
-    let mut prefix: Vec<usize> = taken[..i].iter().map(|&(c, _)| c).collect();
-    prefix.push(taken[i].0 + 1);
-    Some(prefix)
 }
 
 #[cfg(test)]
@@ -67,12 +59,7 @@ mod tests {
         let mut seen = Vec::new();
         let found = explore(100, |mut ch| {
             let Chooser::Script(s) = &mut ch else { unreachable!() };
-            let pick = |s: &mut Script, k: usize| {
-                let c = s.prefix.get(s.taken.len()).copied().unwrap_or(0);
-                s.taken.push((c, k));
-                c
-            };
-            let (a, b) = (pick(s, 2), pick(s, 3));
+            let (a, b) = (s.choose(2), s.choose(3));
             seen.push((a, b));
             ((10 * a + b) as u64, ch)
         });

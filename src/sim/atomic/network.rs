@@ -18,6 +18,8 @@ use std::collections::{BinaryHeap, VecDeque};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+pub use crate::sim::script::Script;
+
 use super::Arbiter;
 use crate::protocol::PeId;
 
@@ -91,16 +93,6 @@ pub enum Chooser {
     Script(Script),
 }
 
-/// A scripted sequence of choices: `prefix` first, then option 0; every
-/// choice taken is recorded with its number of options.
-#[derive(Clone, Debug, Default)]
-pub struct Script {
-    /// The choices to make first.
-    pub prefix: Vec<usize>,
-    /// Every choice made: (choice, options).
-    pub taken: Vec<(usize, usize)>,
-}
-
 impl Chooser {
     /// One of `k ≥ 1` options.
     fn choose(&mut self, k: usize) -> usize {
@@ -109,11 +101,7 @@ impl Chooser {
         }
         match self {
             Chooser::Seeded(rng) => rng.random_range(0..k),
-            Chooser::Script(s) => {
-                let c = s.prefix.get(s.taken.len()).copied().unwrap_or(0).min(k - 1);
-                s.taken.push((c, k));
-                c
-            }
+            Chooser::Script(s) => s.choose(k),
         }
     }
 }

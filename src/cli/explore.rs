@@ -1,0 +1,203 @@
+//! `lbcheck explore`: every run of a tiny instance on 001's machine —
+//! every message latency of the range, every order of simultaneous events —
+//! checked ([`lbcheck::sim::explore`]); exit 1 with the shortest
+//! counterexample found, as a trace `check-trace` rejects.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+use lbcheck::harness::{Driver, ExploreResult, RunSpec};
+use lbcheck::mutants::Catcher;
+use lbcheck::problem::spec;
+use lbcheck::protocol::DetectorKind;
+use lbcheck::report;
+use lbcheck::sim::explore::search::Limits;
+use lbcheck::sim::explore::{ExploreConfig, MAX_PES};
+use lbcheck::sim::SimConfig;
+use serde_json::{json, Value};
+
+use super::args::{default, RunArgs};
+use super::simulate::parse_range;
+
+/// Where the counterexample goes without --trace.
+const DEFAULT_TRACE: &str = "lbcheck-counterexample.jsonl";
+
+#[derive(Args, Debug)]
+#[command(after_help = format!("WORKLOAD forms:\n{}\n\nExample: lbcheck explore --termination four-counter --pes 3 --workload synthetic:size=8,atomic=1 --mutant four-counter-one-wave", spec::FORMS))]
+#[command(mut_arg("split", default("bottom-half")))]
+#[command(mut_arg("dt", default("1")))]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Number of PEs, 1..=6 (each PE multiplies the states).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=MAX_PES as i64))]
+    pes: u32,
+    /// T_rout: the message latency, unless --latency.
+    #[arg(long, default_value_t = 1)]
+    t_rout: u64,
+    /// Every latency in a..b (at most 8 values) for every message.
+    #[arg(long, value_name = "a..b")]
+    latency: Option<String>,
+    /// T_split: time a split costs the splitting PE.
+    #[arg(long, default_value_t = 0)]
+    t_split: u64,
+    /// How long a run may stay unannounced after the computation is over
+    /// (0: automatic, 10·(⌊log2 P⌋ + 1)·(Δt + T_split + latency + 1)).
+    #[arg(long, default_value_t = 0)]
+    detect_horizon: u64,
+    /// Explore the PEs' random streams of this many seeds from --seed
+    /// (each completely: the explorer takes every latency and order, not
+    /// every random draw).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    seeds: u64,
+    /// Stop after this many distinct states (all seeds together).
+    #[arg(long, default_value_t = Limits::default().max_states)]
+    max_states: u64,
+    /// Do not expand states deeper than this many steps.
+    #[arg(long, default_value_t = Limits::default().max_depth)]
+    max_depth: u32,
+    /// Stop after this many seconds.
+    #[arg(long, default_value_t = Limits::default().time.as_secs())]
+    max_seconds: u64,
+}
+
+pub fn run(a: ExploreArgs) -> anyhow::Result<ExitCode> {
+    let (spec, cfg) = spec(&a)?;
+    a.run.note_uncaught(Catcher::Explore);
+    let trace = a.run.trace.clone().unwrap_or_else(|| DEFAULT_TRACE.to_string());
+    let result = explored(&spec, &a, &trace)?;
+    let replay = result.seed.map_or_else(|| replay(&a, a.run.seed, a.seeds), |s| replay(&a, s, 1));
+    let out = json(&spec, &cfg, &result, &trace, &replay);
+    report::print(&out, a.run.json, human);
+    let Some(v) = &result.found.violation else { return Ok(ExitCode::SUCCESS) };
+    eprintln!("FAILED {} (seed {}): {}", v.property, result.seed.unwrap_or_default(), v.detail);
+    eprintln!("counterexample: {trace} (check it: lbcheck check-trace {trace})");
+    eprintln!("replay with: {replay}");
+    Ok(ExitCode::from(1))
+}
+
+/// The run and the exploration the arguments describe, validated.
+fn spec(a: &ExploreArgs) -> anyhow::Result<(RunSpec, ExploreConfig)> {
+    let sim = SimConfig {
+        pes: a.pes,
+        seed: a.run.seed,
+        dt: a.run.dt,
+        t_rout: a.t_rout,
+        t_split: a.t_split,
+        latency: a.latency.as_deref().map(parse_range).transpose()?,
+        horizon: a.detect_horizon,
+        ..SimConfig::default()
+    };
+    let cfg = ExploreConfig { sim, limits: limits(a) };
+    if a.run.initial_split {
+        anyhow::bail!("explore does not take --initial-split (PE 0 starts with the root)");
+    }
+    cfg.validate().map_err(anyhow::Error::msg)?;
+    let spec = a.run.spec(Driver::Sim(sim), DetectorKind::FourCounter)?;
+    if spec.protocols.balancer.atomic() {
+        anyhow::bail!(
+            "balancer `{}` runs on 004's atomic machine: explore it with `lbcheck simulate --machine atomic --arbiter adversary` (every arbitration)",
+            spec.protocols.balancer
+        );
+    }
+    Ok((spec, cfg))
+}
+
+/// Explores, writing a counterexample (if any) to `trace`.
+fn explored(spec: &RunSpec, a: &ExploreArgs, trace: &str) -> anyhow::Result<ExploreResult> {
+    let (mut buf, limits) = (Vec::new(), limits(a));
+    let result = spec.explore(limits, a.seeds, &|seed| replay(a, seed, 1), Some(&mut buf))?;
+    if result.found.violation.is_some() {
+        std::fs::write(trace, buf).with_context(|| format!("cannot write the counterexample to {trace}"))?;
+    }
+    Ok(result)
+}
+
+fn limits(a: &ExploreArgs) -> Limits {
+    Limits { max_states: a.max_states, max_depth: a.max_depth, time: Duration::from_secs(a.max_seconds) }
+}
+
+/// The command that explores `seeds` seeds from `seed` again (the search
+/// is deterministic: the same counterexample).
+fn replay(a: &ExploreArgs, seed: u64, seeds: u64) -> String {
+    let r = &a.run;
+    let mut cmd = format!("lbcheck explore --balancer {}", r.balancer);
+    if let Some(d) = r.termination {
+        let _ = write!(cmd, " --termination {d}");
+    }
+    let _ = write!(
+        cmd,
+        " --workload '{}' --split {} --pes {} --seed {seed} --seeds {seeds} --dt {}",
+        r.workload, r.split, a.pes, r.dt
+    );
+    let _ = write!(cmd, " --t-rout {} --t-split {}", a.t_rout, a.t_split);
+    let opt = |cmd: &mut String, name: &str, v: Option<String>| {
+        if let Some(v) = v {
+            let _ = write!(cmd, " {name} {v}");
+        }
+    };
+    opt(&mut cmd, "--latency", a.latency.clone());
+    opt(&mut cmd, "--queue-limit", r.queue_limit.map(|q| q.to_string()));
+    opt(&mut cmd, "--mutant", r.mutant.map(|m| m.to_string()));
+    opt(&mut cmd, "--detect-horizon", Some(a.detect_horizon).filter(|&h| h > 0).map(|h| h.to_string()));
+    let _ = write!(cmd, " --max-states {} --max-depth {} --max-seconds {}", a.max_states, a.max_depth, a.max_seconds);
+    cmd
+}
+
+fn json(spec: &RunSpec, cfg: &ExploreConfig, r: &ExploreResult, trace: &str, replay: &str) -> Value {
+    let f = &r.found;
+    let counterexample =
+        r.check.as_ref().map(|c| json!({ "trace": trace, "steps": f.path.len(), "properties": c.properties }));
+    json!({
+        "workload": spec.workload.to_string(), "balancer": spec.protocols.balancer.to_string(),
+        "termination": spec.protocols.detector.to_string(), "mutant": spec.mutant().map(|m| m.to_string()),
+        "pes": cfg.sim.pes, "horizon": cfg.horizon(), "t_seq": r.reference.t_seq, "seeds": r.seeds, "seed": r.seed,
+        "states": f.states, "transitions": f.transitions, "finished_runs": f.ends, "depth": f.depth,
+        "complete": f.complete, "stopped": f.stopped, "seconds": f.wall.as_secs_f64(),
+        "violation": f.violation, "counterexample": counterexample, "replay": replay,
+    })
+}
+
+fn human(out: &Value) -> String {
+    let mut s = String::new();
+    let (states, transitions, ends, depth) =
+        (&out["states"], &out["transitions"], &out["finished_runs"], &out["depth"]);
+    let seconds = out["seconds"].as_f64().unwrap_or(0.0);
+    let _ = writeln!(
+        s,
+        "explored {} on {} PEs ({} + {}{}), {} seeds: {states} states, {transitions} transitions, {ends} finished runs, depth {depth}, {seconds:.2} s",
+        out["workload"].as_str().unwrap_or_default(),
+        out["pes"],
+        out["balancer"].as_str().unwrap_or_default(),
+        out["termination"].as_str().unwrap_or_default(),
+        out["mutant"].as_str().map(|m| format!(", mutant {m}")).unwrap_or_default(),
+        out["seeds"],
+    );
+    match (&out["violation"], out["complete"].as_bool()) {
+        (Value::Object(v), _) => {
+            let _ = writeln!(
+                s,
+                "violation: {} — {}",
+                v["property"].as_str().unwrap_or_default(),
+                v["detail"].as_str().unwrap_or_default()
+            );
+            let c = &out["counterexample"];
+            let (steps, trace) = (&c["steps"], c["trace"].as_str().unwrap_or_default());
+            let _ = writeln!(s, "counterexample: seed {}, {steps} steps, written to {trace}", out["seed"]);
+            if let Some(props) = c["properties"].as_object() {
+                for (name, v) in props.iter().filter(|(_, v)| v["pass"] == false) {
+                    let _ = writeln!(s, "  check-trace FAILS {name}: {}", v["detail"].as_str().unwrap_or_default());
+                }
+            }
+        }
+        (_, Some(true)) => s += "complete: every reachable state of every seed visited, every property holds\n",
+        _ => {
+            let why = out["stopped"].as_str().unwrap_or_default();
+            let _ = writeln!(s, "INCOMPLETE ({why}): no violation among the states visited");
+        }
+    }
+    s
+}

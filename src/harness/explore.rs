@@ -1,0 +1,175 @@
+//! The explorer's checked side: the run's PEs composed as for any driver,
+//! every finished run checked by the whole checker (through the log
+//! mutants' rewriting, as every driver's stream is), and the counterexample
+//! written as a trace with its header, whose `run.replay` is the command
+//! that explores again.
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use super::compose::{Compose, Drive};
+use super::driver::{Driver, DriverKind};
+use super::run::reference;
+use super::session::Session;
+use super::spec::RunSpec;
+use crate::check::{CheckReport, Checker, Reference};
+use crate::event::{Event, TraceHeader};
+use crate::mutants::log::Garble;
+use crate::mutants::Mutant;
+use crate::problem::Task;
+use crate::protocol::{Balancer, Detector, Pe, PeId};
+use crate::sim::explore::search::{Found, Limits, Violation};
+use crate::sim::explore::{self, ExploreConfig};
+use crate::sim::SimConfig;
+
+/// What an exploration found, checked.
+#[derive(Debug)]
+pub struct ExploreResult {
+    /// The search's figures, summed over the seeds, and the shortest violation.
+    pub found: Found,
+    /// Seeds explored.
+    pub seeds: u64,
+    /// The seed of the violation, if any.
+    pub seed: Option<u64>,
+    /// The whole checker's verdicts on the counterexample, if there is one.
+    pub check: Option<CheckReport>,
+    /// The sequential reference.
+    pub reference: Reference,
+}
+
+impl RunSpec {
+    /// Explores every run of this spec's instance (its driver must be the
+    /// simulator's machine) for `seeds` seeds of the PEs' random streams
+    /// from the spec's (each seed completely, within `limits` in all),
+    /// writing the shortest counterexample, if any, to `trace`; `replay`
+    /// gives the command that explores a seed again.
+    pub fn explore(
+        &self,
+        limits: Limits,
+        seeds: u64,
+        replay: &dyn Fn(u64) -> String,
+        trace: Option<&mut dyn Write>,
+    ) -> io::Result<ExploreResult> {
+        let Driver::Sim(sim) = self.driver else { panic!("explore runs on the simulator's machine") };
+        let reference = reference(&self.workload, self.split);
+        let began = Instant::now();
+        let mut best: Option<(u64, explore::Explored)> = None;
+        let mut total = None;
+        for seed in (sim.seed..).take(seeds as usize) {
+            let left = Limits { time: limits.time.saturating_sub(began.elapsed()), ..limits };
+            let cfg = ExploreConfig { sim: SimConfig { seed, ..sim }, limits: left };
+            let explored = self.explore_one(cfg, reference, &replay(seed));
+            total = Some(add(total, &explored.found));
+            let shorter = |b: &explore::Explored| explored.found.path.len() < b.found.path.len();
+            if explored.found.violation.is_some() && best.as_ref().is_none_or(|(_, b)| shorter(b)) {
+                best = Some((seed, explored));
+            }
+            if total.as_ref().is_some_and(|t: &Found| t.stopped.is_some()) {
+                break;
+            }
+        }
+        let mut found = total.expect("at least one seed");
+        found.wall = began.elapsed();
+        let (seed, check) = match best {
+            Some((seed, explored)) => {
+                (found.violation, found.path) = (explored.found.violation, explored.found.path);
+                let header = self.explore_header(seed, &replay(seed));
+                let events = explored.trace.expect("a violation has a trace");
+                (Some(seed), Some(checked(&header, reference, &events, trace)?))
+            }
+            None => (None, None),
+        };
+        Ok(ExploreResult { found, seeds, seed, check, reference })
+    }
+
+    /// One seed's exploration.
+    fn explore_one(&self, cfg: ExploreConfig, reference: Reference, replay: &str) -> explore::Explored {
+        let header = self.explore_header(cfg.sim.seed, replay);
+        let drive = ExploreDrive {
+            cfg,
+            root: self.workload.root(self.split),
+            header: &header,
+            reference,
+            mutant: self.mutant(),
+        };
+        self.protocols.balancer.compose(&self.protocols, drive)
+    }
+
+    /// The header of an explored run: the simulator's, with driver
+    /// `explorer`, the seed and the replay command.
+    fn explore_header(&self, seed: u64, replay: &str) -> TraceHeader {
+        let mut header = self.header();
+        if let Some(run) = header.run.as_mut() {
+            (run.driver, run.seed) = (DriverKind::Explorer.to_string(), seed);
+            run.replay = Some(replay.to_string());
+        }
+        header
+    }
+}
+
+/// Figures of two explorations added (the first stop kept).
+fn add(total: Option<Found>, f: &Found) -> Found {
+    let Some(mut t) = total else { return Found { violation: None, path: Vec::new(), ..f.clone() } };
+    t.states += f.states;
+    t.transitions += f.transitions;
+    t.ends += f.ends;
+    t.depth = t.depth.max(f.depth);
+    t.complete &= f.complete;
+    t.stopped = t.stopped.or_else(|| f.stopped.clone());
+    t
+}
+
+/// The whole checker over `events` (the log mutant's rewriting, if any,
+/// already applied), written to `trace` after `header`.
+fn checked(
+    header: &TraceHeader,
+    reference: Reference,
+    events: &[Event],
+    trace: Option<&mut dyn Write>,
+) -> io::Result<CheckReport> {
+    let mut session = Session::new(header, reference, trace)?;
+    events.iter().for_each(|e| session.event(e));
+    session.finish()
+}
+
+/// `events` as the checker sees them: rewritten by a log mutant, if any.
+fn logged(mutant: Option<Mutant>, events: &[Event]) -> Vec<Event> {
+    let Some(mut garble) = mutant.and_then(Garble::new) else { return events.to_vec() };
+    let mut out = Vec::with_capacity(events.len());
+    events.iter().for_each(|e| garble.push(e, &mut |x| out.push(x.clone())));
+    out
+}
+
+/// The first property the whole checker finds failing on `events`.
+fn first_failure(header: &TraceHeader, reference: Reference, events: &[Event]) -> Option<Violation> {
+    let mut checker = Checker::new(header, reference);
+    events.iter().enumerate().for_each(|(i, e)| checker.observe(i + 2, e));
+    let report = checker.finish();
+    let mut failures = report.failures_in_order();
+    failures.sort_by_key(|(name, _)| *name != "trace_well_formed"); // a malformed stream first: it explains the rest
+    let (name, verdict) = failures.into_iter().next()?;
+    Some(Violation { property: name.to_string(), detail: verdict.detail.clone() })
+}
+
+struct ExploreDrive<'a> {
+    cfg: ExploreConfig,
+    root: Task,
+    header: &'a TraceHeader,
+    reference: Reference,
+    mutant: Option<Mutant>,
+}
+
+impl Drive for ExploreDrive<'_> {
+    type Output = explore::Explored;
+    fn drive<B, D>(self, make: impl Fn(PeId) -> Pe<B, D>) -> Self::Output
+    where
+        B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
+        D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
+    {
+        let (header, reference, mutant) = (self.header, self.reference, self.mutant);
+        let check = |events: &[Event]| first_failure(header, reference, &logged(mutant, events));
+        let mut explored = explore::explore(&self.cfg, reference.fp, self.root, make, check);
+        explored.trace = explored.trace.map(|events| logged(mutant, &events));
+        explored
+    }
+}

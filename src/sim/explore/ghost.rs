@@ -1,0 +1,94 @@
+//! The ghost state of an explored run: what the exact predicates need
+//! beyond the PEs' own state — the work done (002 eq. (1): it must add up
+//! to the sequential run), each PE's energy holding (003 §14.7.4: holdings
+//! plus energy in flight are exactly 1), and the requests each PE is
+//! waiting on (001 Fig. 1: every request gets one reply). It is part of the
+//! state's digest, so two paths merge only if their ghosts agree.
+
+use std::hash::{Hash, Hasher};
+
+use super::search::Violation;
+use crate::base::Dyadic;
+use crate::problem::{Fingerprint, WorkLog};
+use crate::protocol::{Msg, PeId};
+
+/// See the module documentation.
+#[derive(Clone, Debug)]
+pub struct Ghost {
+    pes: u32,
+    done: Fingerprint,
+    /// Energy held per PE, once a PE reported energy (energy detectors).
+    held: Option<Vec<Dyadic>>,
+    /// Requests sent by `from` to `to` not yet answered, at `from · P + to`.
+    asked: Vec<u32>,
+}
+
+impl Hash for Ghost {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        (self.done, &self.held, &self.asked).hash(h);
+    }
+}
+
+impl Ghost {
+    /// For `pes` PEs; PE 0 holds energy 1 (it starts with the root).
+    pub fn new(pes: u32) -> Ghost {
+        Ghost { pes, done: Fingerprint::default(), held: None, asked: vec![0; (pes * pes) as usize] }
+    }
+
+    /// A slice was worked.
+    pub fn worked(&mut self, log: &WorkLog) {
+        self.done += log.fp;
+    }
+
+    /// PE `pe` reported its holding.
+    pub fn held(&mut self, pe: PeId, held: Dyadic) {
+        let pes = self.pes as usize;
+        let holdings = self.held.get_or_insert_with(|| {
+            let mut v = vec![Dyadic::zero(); pes];
+            v[0] = Dyadic::one();
+            v
+        });
+        holdings[pe as usize] = held;
+    }
+
+    /// `from` sent `msg` to `to`.
+    pub fn sent<T>(&mut self, from: PeId, to: PeId, msg: &Msg<T>) {
+        if let Msg::Request = msg {
+            self.asked[(from * self.pes + to) as usize] += 1;
+        }
+    }
+
+    /// `to` received `msg` from `from`: a reject or work answers a request.
+    pub fn received<T>(&mut self, to: PeId, from: PeId, msg: &Msg<T>) {
+        if let Msg::Reject | Msg::Work { .. } = msg {
+            let waiting = &mut self.asked[(to * self.pes + from) as usize];
+            *waiting = waiting.saturating_sub(1);
+        }
+    }
+
+    /// At time `now`, with the energies of the messages in flight: the
+    /// total must be exactly 1 (once energy is in use).
+    pub fn energy_violation(&self, now: u64, in_flight: impl Iterator<Item = Dyadic>) -> Option<Violation> {
+        let held = self.held.as_ref()?;
+        let total = in_flight.fold(held.iter().fold(Dyadic::zero(), |s, e| &s + e), |s, e| s + e);
+        (total != Dyadic::one()).then(|| Violation {
+            property: "energy_conserved".into(),
+            detail: format!("at t = {now} the energy held and in flight totals {total}, not 1"),
+        })
+    }
+
+    /// At the end of a run: all the work done, every request answered.
+    pub fn end_violation(&self, reference: &Fingerprint) -> Option<Violation> {
+        if self.done != *reference {
+            let detail = format!(
+                "the PEs did {} (fingerprint {}); the sequential run does {}",
+                self.done.units, self.done, reference
+            );
+            return Some(Violation { property: "work_conserved".into(), detail });
+        }
+        let i = self.asked.iter().position(|&n| n > 0)?;
+        let (from, to) = (i as u32 / self.pes, i as u32 % self.pes);
+        let detail = format!("PE {from}'s request to PE {to} was never answered");
+        Some(Violation { property: "requests_answered".into(), detail })
+    }
+}
