@@ -478,6 +478,7 @@ mod tests {
             detect_horizon: Some(0),
             arbiter: Some("fifo".into()),
             max_runs: Some(5),
+            replay: Some("lbcheck explore --seed 1".into()),
         };
         let header = TraceHeader {
             version: TRACE_VERSION,

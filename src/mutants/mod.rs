@@ -173,7 +173,7 @@ pub const CATALOGUE: &[Entry] = &[
             "the server sends half its energy with the work but keeps all of it",
         ),
         ENERGIES,
-        &[(Catcher::Run, "energy_conserved")],
+        &[(Catcher::Run, "energy_conserved"), (Catcher::Explore, "energy_conserved")],
     ),
     entry(
         Mutant::EnergyEarlyReturn,
@@ -183,13 +183,13 @@ pub const CATALOGUE: &[Entry] = &[
             "the server returns its energy to PE 0 before the work message is sent; the work travels with none",
         ),
         ENERGIES,
-        &[(Catcher::Run, "no_early_termination"), (Catcher::Loom, "no_early_termination")],
+        &[(Catcher::Run, "no_early_termination"), (Catcher::Loom, "no_early_termination"), (Catcher::Explore, "no_early_termination")],
     ),
     entry(
         Mutant::FourCounterOneWave,
         Info::ships("four-counter-one-wave", "001 §2", "PE 0 announces after a single wave with sent = received"),
         Site::Detectors(&[DetectorKind::FourCounter]),
-        &[(Catcher::Run, "detector_conformance"), (Catcher::Loom, "no_early_termination")],
+        &[(Catcher::Run, "detector_conformance"), (Catcher::Loom, "no_early_termination"), (Catcher::Explore, "detector_conformance")],
     ),
     entry(
         Mutant::FourCounterLate,
@@ -199,7 +199,7 @@ pub const CATALOGUE: &[Entry] = &[
             "PE 0 announces only after nine consecutive equal waves instead of two: safe, but late",
         ),
         Site::Detectors(&[DetectorKind::FourCounter]),
-        &[(Catcher::Run, "detection_delay_bound")],
+        &[(Catcher::Run, "detection_delay_bound"), (Catcher::Explore, "detection_delay_bound")],
     ),
     entry(
         Mutant::RequestDropped,
@@ -209,7 +209,7 @@ pub const CATALOGUE: &[Entry] = &[
             "a request that should be rejected (idle PE, or queue over the limit) is silently dropped",
         ),
         RP,
-        &[(Catcher::Run, "requests_answered"), (Catcher::Loom, "requests_answered")],
+        &[(Catcher::Run, "requests_answered"), (Catcher::Loom, "requests_answered"), (Catcher::Explore, "requests_answered")],
     ),
     entry(
         Mutant::SplitDuplicates,
@@ -219,7 +219,7 @@ pub const CATALOGUE: &[Entry] = &[
             "the server sends a part of its subproblem but keeps the whole (work done twice)",
         ),
         RP,
-        &[(Catcher::Run, "work_conserved")],
+        &[(Catcher::Run, "work_conserved"), (Catcher::Explore, "work_conserved")],
     ),
     entry(
         Mutant::SplitLoses,
@@ -229,7 +229,7 @@ pub const CATALOGUE: &[Entry] = &[
             "the server splits off a part and sends it to nobody (work lost), rejecting the request",
         ),
         RP,
-        &[(Catcher::Run, "work_conserved")],
+        &[(Catcher::Run, "work_conserved"), (Catcher::Explore, "work_conserved")],
     ),
     entry(
         Mutant::PollNeighbour,
@@ -259,7 +259,7 @@ pub const CATALOGUE: &[Entry] = &[
             "a busy PE serves requests only every 64th poll: Δt far larger than configured",
         ),
         RP,
-        &[(Catcher::Run, "service_latency"), (Catcher::Bounds, "t_par")],
+        &[(Catcher::Run, "service_latency"), (Catcher::Bounds, "t_par"), (Catcher::Explore, "service_latency")],
     ),
     entry(
         Mutant::ServeOneDropRest,
@@ -269,7 +269,7 @@ pub const CATALOGUE: &[Entry] = &[
             "at a poll only the first queued request is answered; the rest vanish",
         ),
         RP,
-        &[(Catcher::Run, "requests_answered"), (Catcher::Bounds, "t_par")],
+        &[(Catcher::Run, "requests_answered"), (Catcher::Bounds, "t_par"), (Catcher::Explore, "requests_answered")],
     ),
     entry(
         Mutant::PollHotspot,
@@ -279,7 +279,7 @@ pub const CATALOGUE: &[Entry] = &[
             "every idle PE asks PE 0 (PE 0 asks PE 1), which queues them even while idle",
         ),
         RP,
-        &[(Catcher::Run, "requests_answered"), (Catcher::Bounds, "queue")],
+        &[(Catcher::Run, "requests_answered"), (Catcher::Bounds, "queue"), (Catcher::Explore, "requests_answered")],
     ),
     entry(
         Mutant::LostWakeup,
@@ -321,7 +321,7 @@ pub const CATALOGUE: &[Entry] = &[
             "the log shows a PE's `idle` before its last `work`: it went idle, then worked on",
         ),
         Site::Log,
-        &[(Catcher::Run, "trace_well_formed")],
+        &[(Catcher::Run, "trace_well_formed"), (Catcher::Explore, "trace_well_formed")],
     ),
     entry(
         Mutant::LogRecvBeforeSend,
@@ -331,7 +331,7 @@ pub const CATALOGUE: &[Entry] = &[
             "the first work message's `recv` is logged before its `send` (the other properties follow from it)",
         ),
         Site::Log,
-        &[(Catcher::Run, "trace_well_formed")],
+        &[(Catcher::Run, "trace_well_formed"), (Catcher::Explore, "trace_well_formed")],
     ),
     entry(
         Mutant::TwoReceives,
@@ -419,7 +419,7 @@ pub const CATALOGUE: &[Entry] = &[
             "PE 0 waits 10,000 time units between waves: safe, but far later than 6·D·L",
         ),
         Site::Detectors(&[DetectorKind::FourCounter]),
-        &[(Catcher::Run, "detection_delay_bound")],
+        &[(Catcher::Run, "detection_delay_bound"), (Catcher::Explore, "termination_detected")],
     ),
     entry(
         Mutant::EnergyTreeBusyForwardLate,
@@ -429,7 +429,7 @@ pub const CATALOGUE: &[Entry] = &[
             "a PE that goes idle holds its energy 10,000 time units before returning it up the tree: safe, but later than D·L",
         ),
         Site::Detectors(&[DetectorKind::EnergyTree]),
-        &[(Catcher::Run, "detection_delay_bound")],
+        &[(Catcher::Run, "detection_delay_bound"), (Catcher::Explore, "termination_detected")],
     ),
 ];
 

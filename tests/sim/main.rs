@@ -4,6 +4,7 @@
 mod atomic;
 mod campaign;
 mod compare;
+mod explore;
 mod mutants;
 mod properties;
 mod registry;
