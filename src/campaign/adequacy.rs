@@ -128,25 +128,40 @@ fn by_explore(m: Mutant) -> (bool, String, Option<String>) {
     (caught, detail, Some(replay))
 }
 
-/// The tiny instance a mutant caught by the explorer is shown on: 8 atomic
-/// units on 3 PEs, Δt = T_rout = 1, T_split = 0, random polling with the
-/// first detector the mutant acts in; its limits and replay command.
+/// The tiny instance a mutant caught by the explorer is shown on (as in
+/// `tests/sim/explore.rs`): 8 atomic units on 3 PEs, Δt = T_rout = 1,
+/// T_split = 0, random polling with the first detector the mutant acts in
+/// (else four-counter, `lbcheck explore`'s default);
+/// 004's mutants on the atomic machine, FIFO arbiter (every tie explored),
+/// random destinations on 16 units or branch-and-bound on a depth-4 cost
+/// tree. With its limits and replay command.
 pub fn explore_demo(m: Mutant) -> (RunSpec, Limits, String) {
     let detector = match m.entry().site {
         Site::Detectors(ds) => ds[0],
-        _ => DetectorKind::Energy,
+        _ => DetectorKind::FourCounter,
     };
-    let mut protocols = Protocols::new(BalancerKind::RandomPolling, detector);
+    let (balancer, workload) = match m.entry().site {
+        Site::Balancer(BalancerKind::PriorityBnb) => (BalancerKind::PriorityBnb, "kz:depth=4"),
+        Site::AtomicMachine | Site::Balancer(BalancerKind::RandomDestination) => {
+            (BalancerKind::RandomDestination, "synthetic:size=16")
+        }
+        _ => (BalancerKind::RandomPolling, "synthetic:size=8,atomic=1"),
+    };
+    let mut protocols = Protocols::new(balancer, detector);
     protocols.mutant = Some(m);
-    let sim = SimConfig { pes: 3, seed: 0, dt: 1, t_rout: 1, t_split: 0, ..SimConfig::default() };
-    let workload = EXPLORE_WORKLOAD.parse().expect("a valid workload");
-    let spec = RunSpec { workload, split: Default::default(), protocols, driver: Driver::Sim(sim) };
-    let replay = format!("lbcheck explore --termination {detector} --pes 3 --workload {EXPLORE_WORKLOAD} --mutant {m}");
+    let driver = match balancer.atomic() {
+        true => Driver::Atomic(AtomicConfig { pes: 3, ..AtomicConfig::default() }),
+        false => Driver::Sim(SimConfig { pes: 3, seed: 0, dt: 1, t_rout: 1, t_split: 0, ..SimConfig::default() }),
+    };
+    let spec =
+        RunSpec { workload: workload.parse().expect("a valid workload"), split: Default::default(), protocols, driver };
+    let arbiter = if balancer.atomic() { " --arbiter fifo" } else { "" };
+    let replay = format!(
+        "lbcheck explore --balancer {balancer} --termination {detector} --pes 3 --workload {workload}{arbiter} --mutant {m}"
+    );
     (spec, Limits::default(), replay)
 }
 
-/// The explorer's demonstration workload (issue 16's).
-const EXPLORE_WORKLOAD: &str = "synthetic:size=8,atomic=1";
 /// Seeds the explorer's demonstration explores (`lbcheck explore`'s default).
 const EXPLORE_SEEDS: u64 = 8;
 

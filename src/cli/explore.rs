@@ -14,12 +14,13 @@ use lbcheck::mutants::Catcher;
 use lbcheck::problem::spec;
 use lbcheck::protocol::DetectorKind;
 use lbcheck::report;
+use lbcheck::sim::atomic::{Arbiter, AtomicConfig};
 use lbcheck::sim::explore::search::Limits;
 use lbcheck::sim::explore::{ExploreConfig, MAX_PES};
-use lbcheck::sim::SimConfig;
+use lbcheck::sim::{MachineKind, SimConfig};
 use serde_json::{json, Value};
 
-use super::args::{default, RunArgs};
+use super::args::{default, kind, RunArgs};
 use super::simulate::parse_range;
 
 /// Where the counterexample goes without --trace.
@@ -32,6 +33,15 @@ const DEFAULT_TRACE: &str = "lbcheck-counterexample.jsonl";
 pub struct ExploreArgs {
     #[command(flatten)]
     run: RunArgs,
+    /// Machine: async (001 §1: every latency and event order) or atomic /
+    /// complete (004: every choice the arbiter leaves open); default: the
+    /// balancer's (atomic for random-destination and priority-bnb).
+    #[arg(long, value_parser = kind::<MachineKind>)]
+    machine: Option<MachineKind>,
+    /// Atomic machine: the arbiter whose open choices are explored
+    /// (adversary: every arbitration; fifo: every tie).
+    #[arg(long, default_value_t = Arbiter::Adversary, value_parser = kind::<Arbiter>)]
+    arbiter: Arbiter,
     /// Number of PEs, 1..=6 (each PE multiplies the states).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=MAX_PES as i64))]
     pes: u32,
@@ -53,7 +63,8 @@ pub struct ExploreArgs {
     /// every random draw).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     seeds: u64,
-    /// Stop after this many distinct states (all seeds together).
+    /// Stop after this many distinct states (all seeds together; on the
+    /// atomic machine, choice sequences per seed).
     #[arg(long, default_value_t = Limits::default().max_states)]
     max_states: u64,
     /// Do not expand states deeper than this many steps.
@@ -96,14 +107,18 @@ fn spec(a: &ExploreArgs) -> anyhow::Result<(RunSpec, ExploreConfig)> {
         anyhow::bail!("explore does not take --initial-split (PE 0 starts with the root)");
     }
     cfg.validate().map_err(anyhow::Error::msg)?;
-    let spec = a.run.spec(Driver::Sim(sim), DetectorKind::FourCounter)?;
-    if spec.protocols.balancer.atomic() {
-        anyhow::bail!(
-            "balancer `{}` runs on 004's atomic machine: explore it with `lbcheck simulate --machine atomic --arbiter adversary` (every arbitration)",
-            spec.protocols.balancer
-        );
-    }
-    Ok((spec, cfg))
+    let machine = machine(a);
+    let driver = match machine {
+        MachineKind::Async => Driver::Sim(sim),
+        _ => Driver::Atomic(AtomicConfig {
+            pes: a.pes,
+            seed: a.run.seed,
+            complete: machine == MachineKind::Complete,
+            arbiter: a.arbiter,
+            ..AtomicConfig::default()
+        }),
+    };
+    Ok((a.run.spec(driver, DetectorKind::FourCounter)?, cfg))
 }
 
 /// Explores, writing a counterexample (if any) to `trace`.
@@ -114,6 +129,11 @@ fn explored(spec: &RunSpec, a: &ExploreArgs, trace: &str) -> anyhow::Result<Expl
         std::fs::write(trace, buf).with_context(|| format!("cannot write the counterexample to {trace}"))?;
     }
     Ok(result)
+}
+
+/// --machine, else the balancer's.
+fn machine(a: &ExploreArgs) -> MachineKind {
+    a.machine.unwrap_or(if a.run.balancer.atomic() { MachineKind::Atomic } else { MachineKind::Async })
 }
 
 fn limits(a: &ExploreArgs) -> Limits {
@@ -139,6 +159,8 @@ fn replay(a: &ExploreArgs, seed: u64, seeds: u64) -> String {
             let _ = write!(cmd, " {name} {v}");
         }
     };
+    opt(&mut cmd, "--machine", a.machine.map(|m| m.to_string()));
+    opt(&mut cmd, "--arbiter", Some(a.arbiter).filter(|_| machine(a) == MachineKind::Atomic).map(|x| x.to_string()));
     opt(&mut cmd, "--latency", a.latency.clone());
     opt(&mut cmd, "--queue-limit", r.queue_limit.map(|q| q.to_string()));
     opt(&mut cmd, "--mutant", r.mutant.map(|m| m.to_string()));
@@ -154,7 +176,7 @@ fn json(spec: &RunSpec, cfg: &ExploreConfig, r: &ExploreResult, trace: &str, rep
     json!({
         "workload": spec.workload.to_string(), "balancer": spec.protocols.balancer.to_string(),
         "termination": spec.protocols.detector.to_string(), "mutant": spec.mutant().map(|m| m.to_string()),
-        "pes": cfg.sim.pes, "horizon": cfg.horizon(), "t_seq": r.reference.t_seq, "seeds": r.seeds, "seed": r.seed,
+        "machine": spec.header().run.and_then(|r| r.machine), "pes": cfg.sim.pes, "horizon": cfg.horizon(), "t_seq": r.reference.t_seq, "seeds": r.seeds, "seed": r.seed,
         "states": f.states, "transitions": f.transitions, "finished_runs": f.ends, "depth": f.depth,
         "complete": f.complete, "stopped": f.stopped, "seconds": f.wall.as_secs_f64(),
         "violation": f.violation, "counterexample": counterexample, "replay": replay,
@@ -166,9 +188,10 @@ fn human(out: &Value) -> String {
     let (states, transitions, ends, depth) =
         (&out["states"], &out["transitions"], &out["finished_runs"], &out["depth"]);
     let seconds = out["seconds"].as_f64().unwrap_or(0.0);
+    let unit = if out["machine"] == "async" { "states" } else { "choice sequences" };
     let _ = writeln!(
         s,
-        "explored {} on {} PEs ({} + {}{}), {} seeds: {states} states, {transitions} transitions, {ends} finished runs, depth {depth}, {seconds:.2} s",
+        "explored {} on {} PEs ({} + {}{}), {} seeds: {states} {unit}, {transitions} transitions, {ends} finished runs, depth {depth}, {seconds:.2} s",
         out["workload"].as_str().unwrap_or_default(),
         out["pes"],
         out["balancer"].as_str().unwrap_or_default(),

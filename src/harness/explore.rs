@@ -18,8 +18,11 @@ use crate::mutants::log::Garble;
 use crate::mutants::Mutant;
 use crate::problem::Task;
 use crate::protocol::{Balancer, Detector, Pe, PeId};
-use crate::sim::explore::search::{Found, Limits, Violation};
+use crate::sim::atomic::network::{Chooser, Rules};
+use crate::sim::atomic::{self, AtomicConfig};
+use crate::sim::explore::search::{Found, Limits, Step, Violation};
 use crate::sim::explore::{self, ExploreConfig};
+use crate::sim::script::Script;
 use crate::sim::SimConfig;
 
 /// What an exploration found, checked.
@@ -50,15 +53,13 @@ impl RunSpec {
         replay: &dyn Fn(u64) -> String,
         trace: Option<&mut dyn Write>,
     ) -> io::Result<ExploreResult> {
-        let Driver::Sim(sim) = self.driver else { panic!("explore runs on the simulator's machine") };
         let reference = reference(&self.workload, self.split);
         let began = Instant::now();
         let mut best: Option<(u64, explore::Explored)> = None;
         let mut total = None;
-        for seed in (sim.seed..).take(seeds as usize) {
+        for seed in (self.driver.seed()..).take(seeds as usize) {
             let left = Limits { time: limits.time.saturating_sub(began.elapsed()), ..limits };
-            let cfg = ExploreConfig { sim: SimConfig { seed, ..sim }, limits: left };
-            let explored = self.explore_one(cfg, reference, &replay(seed));
+            let explored = self.explore_one(seed, left, reference, &replay(seed));
             total = Some(add(total, &explored.found));
             let shorter = |b: &explore::Explored| explored.found.path.len() < b.found.path.len();
             if explored.found.violation.is_some() && best.as_ref().is_none_or(|(_, b)| shorter(b)) {
@@ -82,17 +83,24 @@ impl RunSpec {
         Ok(ExploreResult { found, seeds, seed, check, reference })
     }
 
-    /// One seed's exploration.
-    fn explore_one(&self, cfg: ExploreConfig, reference: Reference, replay: &str) -> explore::Explored {
-        let header = self.explore_header(cfg.sim.seed, replay);
-        let drive = ExploreDrive {
-            cfg,
-            root: self.workload.root(self.split),
-            header: &header,
-            reference,
-            mutant: self.mutant(),
-        };
-        self.protocols.balancer.compose(&self.protocols, drive)
+    /// One seed's exploration: 001's machine, or 004's (every choice its
+    /// arbiter leaves open).
+    fn explore_one(&self, seed: u64, limits: Limits, reference: Reference, replay: &str) -> explore::Explored {
+        let header = self.explore_header(seed, replay);
+        let (root, mutant) = (self.workload.root(self.split), self.mutant());
+        let check = Check { header: &header, reference, mutant };
+        match self.driver {
+            Driver::Sim(sim) => {
+                let cfg = ExploreConfig { sim: SimConfig { seed, ..sim }, limits };
+                self.protocols.balancer.compose(&self.protocols, ExploreDrive { cfg, root, check })
+            }
+            Driver::Atomic(c) => {
+                let cfg = AtomicConfig { seed, max_runs: limits.max_states, ..c };
+                let rules = self.atomic_rules(&cfg);
+                self.protocols.balancer.compose(&self.protocols, AtomicExploreDrive { cfg, rules, root, check })
+            }
+            Driver::Threads(_) => panic!("explore runs on a simulated machine"),
+        }
     }
 
     /// The header of an explored run: the simulator's, with driver
@@ -151,12 +159,25 @@ fn first_failure(header: &TraceHeader, reference: Reference, events: &[Event]) -
     Some(Violation { property: name.to_string(), detail: verdict.detail.clone() })
 }
 
-struct ExploreDrive<'a> {
-    cfg: ExploreConfig,
-    root: Task,
+/// The whole checker, for the finished runs of one exploration.
+#[derive(Clone, Copy)]
+struct Check<'a> {
     header: &'a TraceHeader,
     reference: Reference,
     mutant: Option<Mutant>,
+}
+
+impl Check<'_> {
+    /// The first property failing on `events` (as logged).
+    fn failure(&self, events: &[Event]) -> Option<Violation> {
+        first_failure(self.header, self.reference, &logged(self.mutant, events))
+    }
+}
+
+struct ExploreDrive<'a> {
+    cfg: ExploreConfig,
+    root: Task,
+    check: Check<'a>,
 }
 
 impl Drive for ExploreDrive<'_> {
@@ -166,10 +187,55 @@ impl Drive for ExploreDrive<'_> {
         B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
         D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
     {
-        let (header, reference, mutant) = (self.header, self.reference, self.mutant);
-        let check = |events: &[Event]| first_failure(header, reference, &logged(mutant, events));
-        let mut explored = explore::explore(&self.cfg, reference.fp, self.root, make, check);
-        explored.trace = explored.trace.map(|events| logged(mutant, &events));
+        let check = self.check;
+        let mut explored = explore::explore(&self.cfg, check.reference.fp, self.root, make, |e| check.failure(e));
+        explored.trace = explored.trace.map(|events| logged(check.mutant, &events));
         explored
+    }
+}
+
+/// 004's machine: every choice sequence its arbiter leaves open (all
+/// arbitrations under `adversary`, the ties under `fifo`), stateless
+/// ([`Script`]), each run checked whole; up to `max_runs` runs.
+struct AtomicExploreDrive<'a> {
+    cfg: AtomicConfig,
+    rules: Rules,
+    root: Task,
+    check: Check<'a>,
+}
+
+impl Drive for AtomicExploreDrive<'_> {
+    type Output = explore::Explored;
+    fn drive<B, D>(self, make: impl Fn(PeId) -> Pe<B, D>) -> Self::Output
+    where
+        B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
+        D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
+    {
+        let began = Instant::now();
+        let mut found = Found::default();
+        let mut prefix = Some(Vec::new());
+        while let Some(p) = prefix.take() {
+            if found.states == self.cfg.max_runs {
+                found.stopped = Some(format!("--max-states {} reached (choice sequences)", self.cfg.max_runs));
+                break;
+            }
+            let mut events = Vec::new();
+            let chooser = Chooser::Script(Script::new(p));
+            let out = atomic::run(&self.cfg, self.rules, chooser, self.root.clone(), &make, &mut |e| events.push(e));
+            let Chooser::Script(script) = out.chooser else { unreachable!("a script stays a script") };
+            (found.states, found.ends) = (found.states + 1, found.ends + 1);
+            found.transitions += out.outcome.steps;
+            found.depth = found.depth.max(out.outcome.steps.min(u64::from(u32::MAX)) as u32);
+            if let Some(v) = self.check.failure(&events) {
+                found.violation = Some(v);
+                found.path = vec![Step { action: None, choices: script.choices() }];
+                found.wall = began.elapsed();
+                return explore::Explored { found, trace: Some(logged(self.check.mutant, &events)) };
+            }
+            prefix = script.next();
+        }
+        found.complete = found.stopped.is_none();
+        found.wall = began.elapsed();
+        explore::Explored { found, trace: None }
     }
 }

@@ -222,6 +222,14 @@ impl RunSpec {
         sink: &mut dyn FnMut(&Event),
     ) -> (AtomicOutcome, Option<Exploration>) {
         let mut by_value = |e: Event| sink(&e);
+        let (rules, root) = (self.atomic_rules(cfg), self.workload.root(self.split));
+        pes.compose(&self.protocols, AtomicDrive { cfg, rules, root, sink: &mut by_value })
+    }
+
+    /// The network rules of a run on the atomic machine (or the complete
+    /// network): the arbiter, the queue discipline its balancer needs, and
+    /// the mutant's broken rule.
+    pub(super) fn atomic_rules(&self, cfg: &AtomicConfig) -> Rules {
         let by_cost =
             self.protocols.balancer == BalancerKind::PriorityBnb && self.mutant() != Some(Mutant::BnbFifoQueue);
         let discipline = if by_cost { Discipline::Priority } else { Discipline::Fifo };
@@ -229,9 +237,7 @@ impl RunSpec {
             true => Rules::complete(discipline),
             false => Rules::atomic(cfg.arbiter, discipline),
         };
-        let rules = seams::network(self.mutant(), rules);
-        let root = self.workload.root(self.split);
-        pes.compose(&self.protocols, AtomicDrive { cfg, rules, root, sink: &mut by_value })
+        seams::network(self.mutant(), rules)
     }
 
     fn threads(&self, pes: &impl Compose, cfg: &ThreadConfig, record: bool) -> ThreadRun {

@@ -337,7 +337,7 @@ pub const CATALOGUE: &[Entry] = &[
         Mutant::TwoReceives,
         Info::ships("two-receives", "004 §2", "a node takes two messages from the network in one step"),
         Site::AtomicMachine,
-        &[(Catcher::Run, "atomic_conformance")],
+        &[(Catcher::Run, "atomic_conformance"), (Catcher::Explore, "atomic_conformance")],
     ),
     entry(
         Mutant::RetractBlocked,
@@ -347,7 +347,7 @@ pub const CATALOGUE: &[Entry] = &[
             "a blocked message is taken back into the queue and another put into the send buffer",
         ),
         Site::AtomicMachine,
-        &[(Catcher::Run, "atomic_conformance")],
+        &[(Catcher::Run, "atomic_conformance"), (Catcher::Explore, "atomic_conformance")],
     ),
     entry(
         Mutant::ArbiterLifoAsFifo,
@@ -357,13 +357,13 @@ pub const CATALOGUE: &[Entry] = &[
             "the arbiter lets the latest-ready message win while the run declares FIFO",
         ),
         Site::AtomicMachine,
-        &[(Catcher::Run, "atomic_conformance")],
+        &[(Catcher::Run, "atomic_conformance"), (Catcher::Explore, "atomic_conformance")],
     ),
     entry(
         Mutant::ExpandTwice,
         Info::ships("expand-twice", "004 §4.1", "the root's first child is sent twice: its subtree is searched twice"),
         Site::Balancer(BalancerKind::RandomDestination),
-        &[(Catcher::Run, "work_conserved")],
+        &[(Catcher::Run, "work_conserved"), (Catcher::Explore, "work_conserved")],
     ),
     entry(
         Mutant::DestHotspot,
@@ -399,7 +399,7 @@ pub const CATALOGUE: &[Entry] = &[
             "message queues in arrival order, not by cost: non-critical vertices delay critical ones",
         ),
         Site::Balancer(BalancerKind::PriorityBnb),
-        &[(Catcher::Run, "atomic_conformance"), (Catcher::Bounds, "thm2")],
+        &[(Catcher::Run, "atomic_conformance"), (Catcher::Bounds, "thm2"), (Catcher::Explore, "atomic_conformance")],
     ),
     entry(
         Mutant::PruneWrong,
@@ -409,7 +409,7 @@ pub const CATALOGUE: &[Entry] = &[
             "a node discards the subtree of every vertex costing more than the first it expanded (a bound no goal achieved)",
         ),
         Site::Balancer(BalancerKind::PriorityBnb),
-        &[(Catcher::Run, "optimum_found")],
+        &[(Catcher::Run, "optimum_found"), (Catcher::Explore, "critical_expanded")],
     ),
     entry(
         Mutant::WavePause,

@@ -4,6 +4,7 @@
 //! pass; bad input exits 2.
 
 use lbcheck::mutants::{Catcher, Entry, Site, CATALOGUE};
+use lbcheck::protocol::BalancerKind;
 
 use super::lbcheck;
 
@@ -20,7 +21,7 @@ const INSTANCE: [&str; 4] = ["--pes", "3", "--workload", "synthetic:size=8,atomi
 fn detector(e: &Entry) -> &'static str {
     match e.site {
         Site::Detectors(ds) => lbcheck::base::Registered::name(ds[0]),
-        _ => "energy",
+        _ => "four-counter", // explore's default
     }
 }
 
@@ -31,6 +32,19 @@ fn explore(extra: &[&str]) -> (i32, String, String) {
     lbcheck(&args)
 }
 
+/// A mutant's instance: 004's mutants on the atomic machine (FIFO arbiter:
+/// every tie), the others on the issue's.
+fn instance(e: &Entry) -> Vec<&'static str> {
+    let atomic = |b, w| vec!["--balancer", b, "--workload", w, "--arbiter", "fifo"];
+    match e.site {
+        Site::Balancer(BalancerKind::PriorityBnb) => atomic("priority-bnb", "kz:depth=4"),
+        Site::AtomicMachine | Site::Balancer(BalancerKind::RandomDestination) => {
+            atomic("random-destination", "synthetic:size=16")
+        }
+        _ => INSTANCE[2..].to_vec(),
+    }
+}
+
 #[test]
 fn every_explore_mutant_is_found_and_its_trace_rejected() {
     let dir = scratch("mutants");
@@ -38,13 +52,27 @@ fn every_explore_mutant_is_found_and_its_trace_rejected() {
         let (name, fails) = (e.info.name, e.fails_under(Catcher::Explore).unwrap());
         let trace = dir.join(format!("{name}.jsonl"));
         let trace = trace.to_str().unwrap();
-        let (code, out, err) = explore(&["--termination", detector(e), "--mutant", name, "--trace", trace]);
+        let mut args = vec!["explore", "--pes", "3", "--termination", detector(e), "--mutant", name, "--trace", trace];
+        args.extend(instance(e));
+        let (code, out, err) = lbcheck(&args);
         assert_eq!(code, 1, "explore missed {name}:\n{out}{err}");
         assert!(err.contains(&format!("FAILED {fails} ")), "{name} should fail {fails}:\n{err}");
         assert!(err.contains("replay with: lbcheck explore "), "{err}");
         let (code, out, _) = lbcheck(&["check-trace", trace]);
         assert_eq!(code, 1, "check-trace accepted the counterexample of {name}:\n{out}");
         assert!(out.contains("lbcheck explore"), "the trace names its replay:\n{out}");
+    }
+}
+
+/// 004's balancers explore every arbitration of the atomic machine.
+#[test]
+fn the_atomic_references_explore_completely_and_pass() {
+    for (b, w) in [("random-destination", "synthetic:size=16"), ("priority-bnb", "kz:depth=4")] {
+        let (code, out, err) = lbcheck(&["explore", "--balancer", b, "--workload", w, "--pes", "3", "--json"]);
+        assert_eq!(code, 0, "{b}:\n{out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!((v["complete"].as_bool(), v["machine"].as_str()), (Some(true), Some("atomic")), "{v}");
+        assert!(v["states"].as_u64().unwrap() > 8, "more than one choice sequence per seed: {v}");
     }
 }
 
@@ -81,7 +109,7 @@ fn bad_input_exits_2() {
         (vec!["--latency", "1..20"], "at most 8 latencies"),
         (vec!["--latency", "x"], "expected a..b"),
         (vec!["--initial-split"], "--initial-split"),
-        (vec!["--balancer", "random-destination"], "atomic machine"),
+        (vec!["--balancer", "random-destination", "--machine", "async"], "atomic machine"),
         (vec!["--mutant", "two-receives"], "atomic machine"),
         (vec!["--mutant", "lost-wakeup"], "threaded driver"),
         (vec!["--seeds", "0"], "0 is not in 1..=1000000"),

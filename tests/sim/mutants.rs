@@ -108,7 +108,11 @@ fn mutants_command_lists_the_catalogue() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v.as_array().unwrap().len(), CATALOGUE.len());
     assert!(v.as_array().unwrap().iter().any(|e| e["name"] == "lost-wakeup" && e["checker"] == "loom"));
-    assert!(v.as_array().unwrap().iter().any(|e| e["name"] == "request-dropped" && e["checker"] == "simulate+loom+explore"));
+    assert!(v
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["name"] == "request-dropped" && e["checker"] == "simulate+loom+explore"));
 }
 
 /// The catalogue's loom entries match the loom suite: a mutant lists loom

@@ -79,7 +79,7 @@ pub struct Limits {
 }
 
 /// What a search found.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Found {
     /// Distinct states visited.
     pub states: u64,
@@ -130,18 +130,8 @@ pub fn search<M: Model>(
     mut on_end: impl FnMut(&[Step]) -> Option<Violation>,
 ) -> Found {
     let began = Instant::now();
-    let found = Found {
-        states: 0,
-        transitions: 0,
-        ends: 0,
-        depth: 0,
-        complete: false,
-        stopped: None,
-        violation: None,
-        path: Vec::new(),
-        wall: Duration::ZERO,
-    };
-    let mut s = Search { queue: VecDeque::new(), visited: HashMap::new(), records: Vec::new(), found };
+    let mut s =
+        Search { queue: VecDeque::new(), visited: HashMap::new(), records: Vec::new(), found: Found::default() };
     let mut prefix = Some(Vec::new());
     while let Some(p) = prefix {
         let mut script = Script::new(p);
