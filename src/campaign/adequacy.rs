@@ -4,13 +4,12 @@
 
 use std::time::Instant;
 
-use super::{bounds, external, swarm, Case, Options, Progress, Verdict};
+use super::{bounds, explore, external, swarm, Case, Options, Progress, Verdict};
 use crate::base::Registered;
 use crate::harness::{Driver, Protocols, RunSpec};
 use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::atomic::AtomicConfig;
-use crate::sim::explore::search::Limits;
 use crate::sim::SimConfig;
 
 /// The runs a mutant caught by a single run is shown on (as in
@@ -111,59 +110,23 @@ fn by_runs(m: Mutant) -> (bool, String, Option<String>) {
     (caught == runs.len(), detail, missed.or_else(|| runs.first().map(|(_, r)| r.clone())))
 }
 
-/// Caught if exploring the mutant's tiny instance ([`explore_demo`]) finds
-/// a violation of the listed property.
+/// Caught if exploring the mutant's tiny instance ([`explore::instance`],
+/// with the first detector it acts in, else four-counter, `lbcheck
+/// explore`'s default) finds a violation of the listed property.
 fn by_explore(m: Mutant) -> (bool, String, Option<String>) {
     let fails = m.entry().fails_under(Catcher::Explore).unwrap_or_default();
-    let (spec, limits, replay) = explore_demo(m);
-    let (caught, detail) = match spec.explore(limits, EXPLORE_SEEDS, &|_| replay.clone(), None) {
-        Ok(r) => match r.found.violation {
-            Some(v) => {
-                (v.property == fails, format!("`{}` failed after {} states: {}", v.property, r.found.states, v.detail))
-            }
-            None => (false, format!("no violation in {} states (complete: {})", r.found.states, r.found.complete)),
-        },
-        Err(e) => (false, format!("cannot explore: {e}")),
-    };
-    (caught, detail, Some(replay))
-}
-
-/// The tiny instance a mutant caught by the explorer is shown on (as in
-/// `tests/sim/explore.rs`): 8 atomic units on 3 PEs, Δt = T_rout = 1,
-/// T_split = 0, random polling with the first detector the mutant acts in
-/// (else four-counter, `lbcheck explore`'s default);
-/// 004's mutants on the atomic machine, FIFO arbiter (every tie explored),
-/// random destinations on 16 units or branch-and-bound on a depth-4 cost
-/// tree. With its limits and replay command.
-pub fn explore_demo(m: Mutant) -> (RunSpec, Limits, String) {
     let detector = match m.entry().site {
         Site::Detectors(ds) => ds[0],
         _ => DetectorKind::FourCounter,
     };
-    let (balancer, workload) = match m.entry().site {
-        Site::Balancer(BalancerKind::PriorityBnb) => (BalancerKind::PriorityBnb, "kz:depth=4"),
-        Site::AtomicMachine | Site::Balancer(BalancerKind::RandomDestination) => {
-            (BalancerKind::RandomDestination, "synthetic:size=16")
-        }
-        _ => (BalancerKind::RandomPolling, "synthetic:size=8,atomic=1"),
+    let balancer = match m.entry().site {
+        Site::Balancer(b) => b,
+        Site::AtomicMachine => BalancerKind::RandomDestination,
+        _ => BalancerKind::RandomPolling,
     };
-    let mut protocols = Protocols::new(balancer, detector);
-    protocols.mutant = Some(m);
-    let driver = match balancer.atomic() {
-        true => Driver::Atomic(AtomicConfig { pes: 3, ..AtomicConfig::default() }),
-        false => Driver::Sim(SimConfig { pes: 3, seed: 0, dt: 1, t_rout: 1, t_split: 0, ..SimConfig::default() }),
-    };
-    let spec =
-        RunSpec { workload: workload.parse().expect("a valid workload"), split: Default::default(), protocols, driver };
-    let arbiter = if balancer.atomic() { " --arbiter fifo" } else { "" };
-    let replay = format!(
-        "lbcheck explore --balancer {balancer} --termination {detector} --pes 3 --workload {workload}{arbiter} --mutant {m}"
-    );
-    (spec, Limits::default(), replay)
+    let case = explore::case(String::new(), &explore::instance(balancer, detector, Some(m)), 8);
+    (case.failed.iter().any(|f| f == fails), case.detail, case.replay)
 }
-
-/// Seeds the explorer's demonstration explores (`lbcheck explore`'s default).
-const EXPLORE_SEEDS: u64 = 8;
 
 /// Caught if the bounds suite (the mutant's power profile) fails the listed claim.
 fn by_bounds(o: &Options, m: Mutant) -> (bool, String, Option<String>) {

@@ -9,6 +9,8 @@
 //! - `threads` ([`swarm`]): checked runs on OS threads.
 //! - `bounds` ([`bounds`]): the statistical suite of `lbcheck bounds`, one
 //!   case per claim.
+//! - `explore` ([`explore`]): every balancer × detector explored
+//!   exhaustively on a tiny instance (every latency and event order).
 //! - `mutants` ([`adequacy`]): every mutant against every checker the
 //!   catalogue says catches it (the adequacy matrix).
 //! - `loom`, `spin`, `coq` ([`external`]): the loom suite, the models and
@@ -23,6 +25,7 @@
 
 pub mod adequacy;
 pub mod bounds;
+pub mod explore;
 pub mod external;
 pub mod swarm;
 pub mod user;
@@ -156,6 +159,7 @@ pub fn run(o: &Options, progress: &dyn Progress) -> Report {
     cases.extend(swarm::threads(o, progress));
     let (bound_cases, figures) = bounds::run(o, progress);
     cases.extend(bound_cases);
+    cases.extend(explore::run(o, progress));
     cases.extend(adequacy::run(o, progress));
     cases.extend(external::loom_layer(o, progress));
     cases.extend(external::run(o, progress));
