@@ -5,8 +5,6 @@
 //! waiting on (001 Fig. 1: every request gets one reply). It is part of the
 //! state's digest, so two paths merge only if their ghosts agree.
 
-use std::hash::{Hash, Hasher};
-
 use super::search::Violation;
 use crate::base::Dyadic;
 use crate::problem::{Fingerprint, WorkLog};
@@ -21,12 +19,6 @@ pub struct Ghost {
     held: Option<Vec<Dyadic>>,
     /// Requests sent by `from` to `to` not yet answered, at `from · P + to`.
     asked: Vec<u32>,
-}
-
-impl Hash for Ghost {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        (self.done, &self.held, &self.asked).hash(h);
-    }
 }
 
 impl Ghost {

@@ -10,7 +10,7 @@
 //! simulator can make.
 
 use std::fmt::{self, Write as _};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{DefaultHasher, Hasher};
 
 use rand_chacha::ChaCha8Rng;
 
@@ -43,14 +43,26 @@ impl<T: fmt::Debug> Item<T> {
     /// The item's identity without its message number (two paths that
     /// sent the same message in another order hold the same item).
     fn key(&self, at: u64) -> u64 {
-        let mut h = DefaultHasher::new();
-        at.hash(&mut h);
-        match self {
-            Item::Deliver { to, from, msg, .. } => debug_hash(&mut h, &(0u8, to, from, msg)),
-            Item::SliceEnd { pe } => (1u8, pe).hash(&mut h),
-            Item::Timer { pe } => (2u8, pe).hash(&mut h),
-        }
-        h.finish()
+        let d = match self {
+            Item::Deliver { to, from, msg, .. } => digest_of(&(at, 0u8, to, from, msg)),
+            Item::SliceEnd { pe } => digest_of(&(at, 1u8, pe)),
+            Item::Timer { pe } => digest_of(&(at, 2u8, pe)),
+        };
+        d as u64
+    }
+}
+
+/// A pending item, due at `at`, with its key (computed once).
+#[derive(Clone, Debug)]
+struct Pending<T> {
+    at: u64,
+    key: u64,
+    item: Item<T>,
+}
+
+impl<T: fmt::Debug> Pending<T> {
+    fn new(at: u64, item: Item<T>) -> Self {
+        Pending { at, key: item.key(at), item }
     }
 }
 
@@ -67,6 +79,15 @@ struct Node<B, D> {
     rng: ChaCha8Rng,
     busy: bool,
     slice: Option<Slice>,
+    /// The digest of the fields above, kept current by [`World::touch`].
+    digest: u128,
+}
+
+impl<B: fmt::Debug, D: fmt::Debug> Node<B, D> {
+    fn fresh_digest(&self) -> u128 {
+        let (pe, rng) = (&self.pe, (self.rng.get_word_pos(), self.rng.get_stream()));
+        digest_of(&(&pe.balancer, &pe.detector, pe.terminated(), self.busy, &self.slice, rng))
+    }
 }
 
 /// The machine's state.
@@ -75,7 +96,7 @@ pub struct World<T, B, D> {
     params: Params,
     now: u64,
     nodes: Vec<Node<B, D>>,
-    pending: Vec<(u64, Item<T>)>,
+    pending: Vec<Pending<T>>,
     next_id: u64,
     /// PEs holding work, and work messages in flight.
     holding: u32,
@@ -116,7 +137,10 @@ where
     ) -> Self {
         let pes = params.sim.pes;
         let nodes = (0..pes)
-            .map(|i| Node { pe: make(i), rng: stream(params.sim.seed, i, Purpose::Protocol), busy: false, slice: None })
+            .map(|i| {
+                let rng = stream(params.sim.seed, i, Purpose::Protocol);
+                Node { pe: make(i), rng, busy: false, slice: None, digest: 0 }
+            })
             .collect();
         let mut w = World {
             ghost: Ghost::new(pes),
@@ -134,9 +158,16 @@ where
         for (i, (task, share)) in assign(root, pes, false).into_iter().enumerate() {
             let cost = w.call(i as PeId, &mut io, |pe, ctx| pe.start(ctx, task, share));
             w.maybe_busy(i as PeId, cost, &mut io);
+            w.touch(i as PeId);
         }
         w.note_quiet();
         w
+    }
+
+    /// Recomputes PE `pe`'s digest after a transition changed it.
+    fn touch(&mut self, pe: PeId) {
+        let node = &mut self.nodes[pe as usize];
+        node.digest = node.fresh_digest();
     }
 
     /// [`Model::apply`], with the events of the transition.
@@ -144,8 +175,9 @@ where
         let key = self.actions()[i].key;
         let mut w = self.clone();
         let at = w.due().expect("an action is due");
-        let index = w.pending.iter().position(|(t, item)| *t == at && item.key(at) == key).expect("action is pending");
-        let (at, item) = w.pending.swap_remove(index);
+        let index = w.pending.iter().position(|p| p.at == at && p.key == key).expect("action is pending");
+        let Pending { at, item, .. } = w.pending.swap_remove(index);
+        let pe = item.pe();
         w.now = at;
         let mut io = Io { script, events };
         match item {
@@ -156,6 +188,7 @@ where
                 w.maybe_busy(pe, cost, &mut io);
             }
         }
+        w.touch(pe);
         w.note_quiet();
         w
     }
@@ -173,7 +206,7 @@ where
     /// The time of the next items, unless the run is over: drained, or
     /// the computation over for longer than the horizon, unannounced.
     fn due(&self) -> Option<u64> {
-        let at = self.pending.iter().map(|&(t, _)| t).min()?;
+        let at = self.pending.iter().map(|p| p.at).min()?;
         let stopped = self.quiet_since.filter(|q| !self.announced && at > q.saturating_add(self.params.horizon));
         stopped.is_none().then_some(at)
     }
@@ -204,7 +237,7 @@ where
                 return 0;
             }
             Command::Timer { after } => {
-                self.pending.push((self.now.saturating_add(after), Item::Timer { pe: me }));
+                self.pending.push(Pending::new(self.now.saturating_add(after), Item::Timer { pe: me }));
                 return 0;
             }
             Command::Energy(ref held) => self.ghost.held(me, held.clone()),
@@ -226,7 +259,7 @@ where
         let (a, b) = self.params.latency();
         let latency = a + io.script.choose((b - a + 1) as usize) as u64;
         let at = self.now.saturating_add(cost).saturating_add(latency);
-        self.pending.push((at, Item::Deliver { to, from, id: self.next_id, msg }));
+        self.pending.push(Pending::new(at, Item::Deliver { to, from, id: self.next_id, msg }));
     }
 
     fn deliver(&mut self, to: PeId, from: PeId, id: u64, msg: Msg<T>, io: &mut Io) {
@@ -256,7 +289,7 @@ where
         let (mut log, gen) = (WorkLog::default(), task.generation());
         let units = task.work(self.params.sim.dt, &mut log);
         node.slice = Some(Slice { units, gen, log });
-        self.pending.push((at.saturating_add(units), Item::SliceEnd { pe }));
+        self.pending.push(Pending::new(at.saturating_add(units), Item::SliceEnd { pe }));
     }
 
     fn slice_end(&mut self, pe: PeId, io: &mut Io) {
@@ -284,12 +317,8 @@ where
 {
     fn actions(&self) -> Vec<Action> {
         let Some(at) = self.due() else { return Vec::new() };
-        let mut due: Vec<Action> = self
-            .pending
-            .iter()
-            .filter(|&&(t, _)| t == at)
-            .map(|(_, item)| Action { key: item.key(at), pe: item.pe() })
-            .collect();
+        let mut due: Vec<Action> =
+            self.pending.iter().filter(|p| p.at == at).map(|p| Action { key: p.key, pe: p.item.pe() }).collect();
         due.sort_by_key(|a| (a.pe, a.key));
         due.dedup();
         due
@@ -300,20 +329,11 @@ where
     }
 
     fn digest(&self) -> u128 {
-        let (mut a, mut b) = (DefaultHasher::new(), DefaultHasher::new());
-        b.write_u8(0xA5);
-        let mut items: Vec<u64> = self.pending.iter().map(|(at, item)| item.key(*at)).collect();
+        let mut items: Vec<u64> = self.pending.iter().map(|p| p.key).collect();
         items.sort_unstable();
-        for h in [&mut a, &mut b] {
-            (self.now, self.holding, self.work_in_flight, self.quiet_since, self.announced).hash(h);
-            self.ghost.hash(h);
-            items.hash(h);
-            for n in &self.nodes {
-                debug_hash(h, &(&n.pe.balancer, &n.pe.detector, n.pe.terminated(), n.busy, &n.slice));
-                (n.rng.get_word_pos(), n.rng.get_stream()).hash(h);
-            }
-        }
-        (u128::from(a.finish()) << 64) | u128::from(b.finish())
+        let nodes: Vec<u128> = self.nodes.iter().map(|n| n.digest).collect();
+        let (now, quiet) = (self.now, self.quiet_since);
+        digest_of(&(now, self.holding, self.work_in_flight, quiet, self.announced, &self.ghost, items, nodes))
     }
 
     fn violation(&self) -> Option<Violation> {
@@ -325,7 +345,7 @@ where
         }
         self.ghost.energy_violation(
             self.now,
-            self.pending.iter().filter_map(|(_, item)| match item {
+            self.pending.iter().filter_map(|p| match &p.item {
                 Item::Deliver { msg, .. } => msg.energy(),
                 _ => None,
             }),
@@ -349,15 +369,20 @@ where
     }
 }
 
-/// Feeds the `Debug` rendering of `v` to `h` (the protocols' state types
-/// all render every field; no string is built).
-fn debug_hash(h: &mut impl Hasher, v: &impl fmt::Debug) {
-    struct Feed<'a, H>(&'a mut H);
-    impl<H: Hasher> fmt::Write for Feed<'_, H> {
-        fn write_str(&mut self, s: &str) -> fmt::Result {
-            self.0.write(s.as_bytes());
-            Ok(())
-        }
+/// A 128-bit digest of the `Debug` rendering of `v` (the protocols'
+/// state types render every field): two SipHash passes with different
+/// keys over one rendering, reusing a per-thread buffer.
+fn digest_of(v: &impl fmt::Debug) -> u128 {
+    thread_local! {
+        static BUF: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
-    let _ = write!(Feed(h), "{v:?}");
+    BUF.with_borrow_mut(|buf| {
+        buf.clear();
+        let _ = write!(buf, "{v:?}");
+        let (mut a, mut b) = (DefaultHasher::new(), DefaultHasher::new());
+        b.write_u64(0x9E37_79B9_7F4A_7C15);
+        a.write(buf.as_bytes());
+        b.write(buf.as_bytes());
+        (u128::from(a.finish()) << 64) | u128::from(b.finish())
+    })
 }
