@@ -2,7 +2,8 @@
 //! own_balancer`): implement the sans-IO [`Balancer`] trait, hand a
 //! constructor to `campaign::user::check_balancer`, and lbcheck runs it
 //! under its simulator and on threads, with every termination detector it
-//! ships, against every property.
+//! ships, against every property, and explores it exhaustively on a tiny
+//! instance (every latency and event order, `lbcheck explore`).
 //!
 //! The balancer here is local round robin (003 §14.7.3): an idle PE asks
 //! PE me+1, me+2, … in turn instead of a random PE. The correct version
@@ -111,6 +112,9 @@ fn main() -> ExitCode {
         if let Some(c) = r.cases.iter().find(|c| c.verdict == Verdict::Fail) {
             println!("  first failure {}: {}", c.name, c.detail);
         }
+        let explored = r.cases.iter().filter(|c| c.layer == "explore");
+        let failed: Vec<_> = explored.clone().filter(|c| c.verdict == Verdict::Fail).map(|c| &c.detail).collect();
+        println!("  explore: {} detectors, {} failed {:?}", explored.count(), failed.len(), failed.first());
     }
     match (good.passed(), bad.passed()) {
         (true, false) => ExitCode::SUCCESS,

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::{Case, Options, Profile, Progress, Verdict};
 use crate::base::Registered;
-use crate::harness::{Driver, Protocols, RunSpec};
+use crate::harness::{Compose, Driver, Protocols, RunSpec};
 use crate::mutants::Mutant;
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::atomic::{Arbiter, AtomicConfig};
@@ -16,7 +16,7 @@ use crate::sim::explore::search::Limits;
 use crate::sim::SimConfig;
 
 /// Seeds explored per pair (`lbcheck explore`'s default in the quick profile).
-fn seeds(p: Profile) -> u64 {
+pub fn seeds(p: Profile) -> u64 {
     match p {
         Profile::Quick => 8,
         Profile::Full => 64,
@@ -41,10 +41,15 @@ pub fn run(o: &Options, progress: &dyn Progress) -> Vec<Case> {
 }
 
 /// One exploration as a case.
-pub fn case(name: String, (spec, replay): &(RunSpec, String), seeds: u64) -> Case {
+pub fn case(name: String, instance: &(RunSpec, String), seeds: u64) -> Case {
+    case_composed(name, instance, seeds, &instance.0.protocols.balancer)
+}
+
+/// [`case`] with the PEs built by `pes` (a user's balancer) in place of the spec's.
+pub fn case_composed(name: String, (spec, replay): &(RunSpec, String), seeds: u64, pes: &impl Compose) -> Case {
     let start = Instant::now();
     let base = Case { replay: Some(replay.clone()), ..Case::skip("explore", name, "") };
-    let r = match spec.explore(Limits::default(), seeds, &|_| replay.clone(), None) {
+    let r = match spec.explore_composed(pes, Limits::default(), seeds, &|_| replay.clone(), None) {
         Ok(r) => r,
         Err(e) => return Case { verdict: Verdict::Fail, detail: format!("I/O error: {e}"), ..base },
     };

@@ -1,7 +1,7 @@
-//! Validating a user's balancer in-process: the `simulate` swarm and the
-//! `threads` layer of the campaign with the user's [`Balancer`] in place of
-//! the references', composed with every shipping detector, on the same
-//! machines and workloads, against the same ten properties.
+//! Validating a user's balancer in-process: the `simulate` swarm, the
+//! `threads` layer and the `explore` layer of the campaign with the user's
+//! [`Balancer`] in place of the references', composed with every shipping
+//! detector, on the same machines and workloads, against the same properties.
 //!
 //! ```
 //! use lbcheck::campaign::{user, Options, Profile, Silent};
@@ -18,6 +18,7 @@
 
 use std::time::Instant;
 
+use super::explore;
 use super::swarm::{checked, swarm_specs, thread_specs, Runner};
 use super::{replay, Options, Progress, Report};
 use crate::base::Registered;
@@ -44,6 +45,10 @@ where
     };
     let mut cases = checked("simulate", select("simulate", sim), progress, vec![], runner);
     cases.extend(checked("threads", select("threads", threads), progress, vec![], runner));
+    for d in DetectorKind::ALL.iter().filter(|&&d| o.selects("explore", &label(d))) {
+        let instance = explore::instance(placeholder, *d, None);
+        cases.push(explore::case_composed(label(*d), &instance, explore::seeds(o.profile), balancer));
+    }
     for c in &mut cases {
         c.replay = c
             .replay

@@ -53,13 +53,26 @@ impl RunSpec {
         replay: &dyn Fn(u64) -> String,
         trace: Option<&mut dyn Write>,
     ) -> io::Result<ExploreResult> {
+        self.explore_composed(&self.protocols.balancer, limits, seeds, replay, trace)
+    }
+
+    /// [`RunSpec::explore`] with the PEs built by `pes` (a user's balancer,
+    /// say) in place of `protocols.balancer`.
+    pub fn explore_composed(
+        &self,
+        pes: &impl Compose,
+        limits: Limits,
+        seeds: u64,
+        replay: &dyn Fn(u64) -> String,
+        trace: Option<&mut dyn Write>,
+    ) -> io::Result<ExploreResult> {
         let reference = reference(&self.workload, self.split);
         let began = Instant::now();
         let mut best: Option<(u64, explore::Explored)> = None;
         let mut total = None;
         for seed in (self.driver.seed()..).take(seeds as usize) {
             let left = Limits { time: limits.time.saturating_sub(began.elapsed()), ..limits };
-            let explored = self.explore_one(seed, left, reference, &replay(seed));
+            let explored = self.explore_one(pes, seed, left, reference, &replay(seed));
             total = Some(add(total, &explored.found));
             let shorter = |b: &explore::Explored| explored.found.path.len() < b.found.path.len();
             if explored.found.violation.is_some() && best.as_ref().is_none_or(|(_, b)| shorter(b)) {
@@ -85,19 +98,26 @@ impl RunSpec {
 
     /// One seed's exploration: 001's machine, or 004's (every choice its
     /// arbiter leaves open).
-    fn explore_one(&self, seed: u64, limits: Limits, reference: Reference, replay: &str) -> explore::Explored {
+    fn explore_one(
+        &self,
+        pes: &impl Compose,
+        seed: u64,
+        limits: Limits,
+        reference: Reference,
+        replay: &str,
+    ) -> explore::Explored {
         let header = self.explore_header(seed, replay);
         let (root, mutant) = (self.workload.root(self.split), self.mutant());
         let check = Check { header: &header, reference, mutant };
         match self.driver {
             Driver::Sim(sim) => {
                 let cfg = ExploreConfig { sim: SimConfig { seed, ..sim }, limits };
-                self.protocols.balancer.compose(&self.protocols, ExploreDrive { cfg, root, check })
+                pes.compose(&self.protocols, ExploreDrive { cfg, root, check })
             }
             Driver::Atomic(c) => {
                 let cfg = AtomicConfig { seed, max_runs: limits.max_states, ..c };
                 let rules = self.atomic_rules(&cfg);
-                self.protocols.balancer.compose(&self.protocols, AtomicExploreDrive { cfg, rules, root, check })
+                pes.compose(&self.protocols, AtomicExploreDrive { cfg, rules, root, check })
             }
             Driver::Threads(_) => panic!("explore runs on a simulated machine"),
         }
