@@ -4,7 +4,11 @@
 //!
 //! The computation is over at the last moment no PE holds work and no work
 //! message is in flight ([`super::activity`], as in `no_early_termination`). With L the largest
-//! latency of any message in the trace (`recv` time − `send` time) and
+//! latency of a detector message in the trace (`recv` time − `send` time of
+//! kinds `energy`, `wave_down`, `wave_up`, `control`; at least 1) — only
+//! detector messages travel between the end of the computation and the
+//! announcement; a work message's latency includes the T_split its sender
+//! paid, which would loosen the bound by T_split/T_rout — and
 //! D = ⌊log2 P⌋ the depth of the binary tree rooted at PE 0, the
 //! announcement must come at most
 //! - `energy`: L after it (the last energy returned travels straight to PE 0);
@@ -21,7 +25,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::activity::Activity;
 use super::{Metrics, Property, Verdict};
-use crate::event::{Event, TraceHeader};
+use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::DetectorKind;
 
 /// State of the `detection_delay_bound` check.
@@ -81,7 +85,7 @@ impl Property for DetectionDelayBound {
 
     fn observe(&mut self, _line: usize, e: &Event) {
         match *e {
-            Event::Send { t, id, .. } => {
+            Event::Send { t, id, kind: Kind::Energy | Kind::WaveDown | Kind::WaveUp | Kind::Control, .. } => {
                 self.sent_at.insert(id, t);
             }
             Event::Recv { t, id, .. } => {
@@ -108,7 +112,7 @@ impl Property for DetectionDelayBound {
             return Verdict::fail(format!("announced at t={t} while work remained (see no_early_termination)"), None);
         };
         let (factor, name) = bound(detector, depth);
-        let (l, delay) = (self.max_latency, t - over);
+        let (l, delay) = (self.max_latency.max(1), t - over);
         let limit = factor.saturating_mul(l);
         let detail = format!(
             "announced {delay} after the computation was over (t={over}); {detector} allows {name} = {limit} (L = {l}, D = {depth})"
@@ -124,7 +128,6 @@ impl Property for DetectionDelayBound {
 mod tests {
     use super::super::testutil::*;
     use super::*;
-    use crate::event::Kind;
 
     const NAME: &str = DetectionDelayBound::NAME;
 

@@ -15,6 +15,9 @@
 //! update next to each other. Streams without energy pass as not applicable,
 //! unless the header declares an energy detector (`energy`, `energy-tree`):
 //! then its stream must carry energy, and every work message must carry some.
+//! A work message that carries energy carries a positive share (halving
+//! never reaches 0): one with energy 0 fails, since the work it carries
+//! could go on while PE 0 holds all the energy.
 //!
 //! Totals are kept incrementally, so an event costs O(1) dyadic operations
 //! whatever the number of PEs.
@@ -164,6 +167,12 @@ impl Property for EnergyConserved {
                 self.violation = Some((line, why));
             }
         }
+        if let Event::Send { id, kind: Kind::Work, energy: Some(en), .. } = e {
+            if en.is_zero() && self.violation.is_none() {
+                let why = format!("line {line}: work message {id} carries energy 0: its work could be done after PE 0 holds all the energy (003 §14.7.4: a share is half the sender's, never 0)");
+                self.violation = Some((line, why));
+            }
+        }
     }
 
     fn finish(mut self, _: &Metrics) -> Verdict {
@@ -207,6 +216,19 @@ mod tests {
         assert_passes(NAME, &run_with_header(&seq, reference_of(&events), events.clone()));
         let r = run(2, events);
         assert!(!r.properties[NAME].pass, "{}", r.properties[NAME].detail);
+    }
+
+    /// A work message with energy 0 fails at its `send`, before any total
+    /// is off.
+    #[test]
+    fn a_work_message_with_no_energy_share_fails() {
+        let mut events = two_pes();
+        let i = position(&events, |e| matches!(e, Event::Send { kind: Kind::Work, .. }));
+        if let Event::Send { energy, .. } = &mut events[i] {
+            *energy = Some(Dyadic::zero());
+        }
+        let v = assert_fails(NAME, &run(2, events), Some(i + 2)); // line 1 is the header
+        assert!(v.detail.contains("carries energy 0"), "{}", v.detail);
     }
 
     /// A header that declares an energy detector must carry energy, on
