@@ -97,6 +97,16 @@ pub struct RunParams {
     /// `[a, b]`: message latencies uniform in a..=b (simulator).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency: Option<[u64; 2]>,
+    /// How latencies are drawn from `latency`: `bimodal:P` or `heavy`
+    /// (absent: uniform).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<String>,
+    /// An adversarial schedule: `slow-control` or `slow-work` (absent: plain).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<String>,
+    /// Every link delivers in send order.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fifo_links: bool,
     /// `[count, factor]`: slow PEs (simulator).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slow: Option<(u32, u64)>,
@@ -470,6 +480,9 @@ mod tests {
             dt: 2,
             t_rout: Some(3),
             latency: Some([1, 2]),
+            shape: Some("bimodal:0.1".into()),
+            schedule: Some("slow-control".into()),
+            fifo_links: true,
             slow: Some((1, 2)),
             initial_split: true,
             queue_limit: Some(1),

@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::problem::dfs::Strategy;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
-use lbcheck::sim::SimConfig;
+use lbcheck::sim::{Schedule, Shape, SimConfig};
 
 fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
     let size = u.int_in_range(1..=3000u64)?;
@@ -36,6 +36,13 @@ fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
         initial_split: u.arbitrary()?,
         max_steps: 0, // set below from the workload's largest atomic item
         horizon: 0,
+        shape: match u.int_in_range(0..=2u8)? {
+            0 => Shape::Uniform,
+            1 => Shape::Bimodal { permille: u.int_in_range(0..=1000u16)? },
+            _ => Shape::Heavy,
+        },
+        schedule: *u.choose(&[Schedule::Plain, Schedule::SlowControl, Schedule::SlowWork])?,
+        fifo_links: u.arbitrary()?,
     };
     // While one PE works an atomic item of T_atomic units, the others keep
     // polling each other once per latency: budget for that (a heavy loop's

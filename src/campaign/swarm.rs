@@ -18,7 +18,7 @@ use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
-use crate::sim::SimConfig;
+use crate::sim::{Schedule, Shape, SimConfig};
 
 /// Workloads of the swarm: every family, small enough for seconds in all.
 const WORKLOADS: &[&str] = &[
@@ -254,7 +254,7 @@ fn machine(rng: &mut ChaCha8Rng, seed: u64, profile: Profile) -> SimConfig {
     let pes = *pes.choose(rng).expect("P values");
     let fixed = rng.random_bool(0.5);
     let a = rng.random_range(1..=10);
-    SimConfig {
+    let mut c = SimConfig {
         pes,
         seed,
         dt: *[1, 4, 10, 40].choose(rng).expect("Δt values"),
@@ -265,5 +265,16 @@ fn machine(rng: &mut ChaCha8Rng, seed: u64, profile: Profile) -> SimConfig {
         initial_split: rng.random_bool(0.3),
         max_steps: 20_000_000,
         horizon: 0,
-    }
+        ..SimConfig::default()
+    };
+    // Drawn after the rest, so the parameters above keep their draws.
+    c.shape = match rng.random_range(0..3) {
+        0 => Shape::Uniform,
+        1 => Shape::Bimodal { permille: *[20, 100, 300].choose(rng).expect("p values") },
+        _ => Shape::Heavy,
+    };
+    c.schedule =
+        *[Schedule::Plain, Schedule::Plain, Schedule::SlowControl, Schedule::SlowWork].choose(rng).expect("schedules");
+    c.fifo_links = rng.random_bool(0.5);
+    c
 }

@@ -14,7 +14,8 @@
 //!   (received) before the previous wave completed and at most those sent
 //!   (received) so far, since each PE reads its counters during the wave;
 //!   and the announcer announces only after a wave k ≥ 2 with
-//!   S_{k−1} = R_{k−1} = S_k = R_k and no wave since;
+//!   S_{k−1} = R_{k−1} = S_k = R_k and no wave since — and then at once:
+//!   a wave after two such waves fails (the rule is "iff");
 //! - `energy`, `energy-tree` (003 §14.7.4): the announcer holds all the
 //!   energy, exactly 1, when it announces (it starts with 1; its `energy`
 //!   events set its holding).
@@ -142,6 +143,13 @@ impl DetectorConformance {
         let expected = last.map_or(1, |w| w.number + 1);
         if number != expected {
             return Err(format!("wave {number} completed, but the next wave is {expected}"));
+        }
+        if four_counter_may_announce(*prev, *last).is_ok() {
+            let (w, t) = last.map(|w| (w.number, w.totals.0)).unwrap_or_default();
+            return Err(format!(
+                "wave {number} completed, but waves {} and {w} already had S = R = {t} twice: four-counter announces then (001 §2)",
+                w.saturating_sub(1)
+            ));
         }
         let floor = last.map_or((0, 0), |w| w.counted);
         let (s, r) = totals;
@@ -305,6 +313,15 @@ mod tests {
             let v = assert_fails(NAME, &check(&fc, events.clone()), Some(at(&events)));
             assert!(v.detail.contains(why), "{}", v.detail);
         }
+    }
+
+    #[test]
+    fn four_counter_announces_as_soon_as_it_may() {
+        let fc = with_detector("four-counter", 2);
+        let events = four_counter_run(&[(1, 1), (1, 1), (1, 1)]);
+        let third = position(&events, |e| matches!(e, Event::Wave { wave: 3, .. }));
+        let v = assert_fails(NAME, &check(&fc, events), Some(line_of(third)));
+        assert!(v.detail.contains("wave 3 completed, but waves 1 and 2 already had S = R = 1 twice"), "{}", v.detail);
     }
 
     #[test]

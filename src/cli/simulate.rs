@@ -12,7 +12,7 @@ use lbcheck::problem::spec;
 use lbcheck::protocol::DetectorKind;
 use lbcheck::report::{self, verdicts};
 use lbcheck::sim::atomic::{Arbiter, AtomicConfig};
-use lbcheck::sim::{MachineKind, SimConfig, Stop};
+use lbcheck::sim::{MachineKind, Schedule, Shape, SimConfig, Stop};
 
 use super::args::{default, kind, RunArgs};
 use super::output;
@@ -48,6 +48,18 @@ pub struct SimulateArgs {
     /// Random latency per message, uniform in a..b (inclusive, 1 <= a <= b <= 10^9); overrides --t-rout.
     #[arg(long, value_name = "a..b")]
     latency: Option<String>,
+    /// How --latency draws: uniform, bimodal:P (a with probability 1-P, b
+    /// with P; P a decimal with at most 3 decimals) or heavy (P[L > x] = a/x,
+    /// truncated at b).
+    #[arg(long, default_value = "uniform", value_parser = |s: &str| s.parse::<Shape>())]
+    latency_shape: Shape,
+    /// An adversarial schedule: slow-control (detector messages take b,
+    /// work a) or slow-work (the reverse); plain: none.
+    #[arg(long, default_value = "plain", value_parser = |s: &str| s.parse::<Schedule>())]
+    schedule: Schedule,
+    /// Keep every link FIFO: a message never overtakes an earlier one on its (from, to) link.
+    #[arg(long)]
+    fifo_links: bool,
     /// COUNT:FACTOR: COUNT (<= P) random PEs take FACTOR (1..=10^6) time units per work unit.
     #[arg(long, value_name = "COUNT:FACTOR")]
     slow: Option<String>,
@@ -137,6 +149,9 @@ fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
         t_rout: a.t_rout,
         t_split: a.t_split,
         latency: a.latency.as_deref().map(parse_range).transpose()?,
+        shape: a.latency_shape,
+        schedule: a.schedule,
+        fifo_links: a.fifo_links,
         slow: a.slow.as_deref().map(parse_slow).transpose()?,
         initial_split: a.run.initial_split,
         max_steps: a.max_steps,

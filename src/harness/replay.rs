@@ -5,7 +5,7 @@ use std::fmt::Write;
 use super::driver::Driver;
 use super::spec::RunSpec;
 use crate::sim::atomic::AtomicConfig;
-use crate::sim::SimConfig;
+use crate::sim::{Schedule, Shape, SimConfig};
 
 impl RunSpec {
     /// The command line that reproduces this run: event for event in the
@@ -56,6 +56,11 @@ fn sim_flags(cmd: &mut String, c: &SimConfig) {
     let _ =
         write!(cmd, " --pes {} --seed {} --dt {} --t-rout {} --t-split {}", c.pes, c.seed, c.dt, c.t_rout, c.t_split);
     flag(cmd, "--latency", c.latency.map(|(a, b)| format!("{a}..{b}")));
+    flag(cmd, "--latency-shape", Some(c.shape).filter(|&s| s != Shape::Uniform));
+    flag(cmd, "--schedule", Some(c.schedule).filter(|&s| s != Schedule::Plain));
+    if c.fifo_links {
+        cmd.push_str(" --fifo-links");
+    }
     flag(cmd, "--slow", c.slow.map(|(n, f)| format!("{n}:{f}")));
 }
 

@@ -11,7 +11,7 @@ use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
-use crate::sim::{MachineKind, SimConfig};
+use crate::sim::{MachineKind, Schedule, Shape, SimConfig};
 
 use super::driver::{Driver, DriverKind};
 
@@ -98,6 +98,9 @@ impl RunSpec {
                 machine: Some(MachineKind::Async.to_string()),
                 t_rout: Some(c.t_rout),
                 latency: c.latency.map(|(a, b)| [a, b]),
+                shape: (c.shape != Shape::Uniform).then(|| c.shape.to_string()),
+                schedule: (c.schedule != Schedule::Plain).then(|| c.schedule.to_string()),
+                fifo_links: c.fifo_links,
                 slow: c.slow,
                 max_steps: Some(c.max_steps),
                 detect_horizon: Some(c.horizon),
@@ -161,6 +164,9 @@ fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
                 t_rout: r.t_rout.unwrap_or(d.t_rout),
                 t_split: h.t_split,
                 latency: r.latency.map(|[a, b]| (a, b)),
+                shape: r.shape.as_deref().map(|x| field("run.shape", x)).transpose()?.unwrap_or_default(),
+                schedule: r.schedule.as_deref().map(|x| field("run.schedule", x)).transpose()?.unwrap_or_default(),
+                fifo_links: r.fifo_links,
                 slow: r.slow,
                 initial_split,
                 max_steps: r.max_steps.unwrap_or(d.max_steps),

@@ -199,7 +199,7 @@ pub const CATALOGUE: &[Entry] = &[
             "PE 0 announces only after nine consecutive equal waves instead of two: safe, but late",
         ),
         Site::Detectors(&[DetectorKind::FourCounter]),
-        &[(Catcher::Run, "detection_delay_bound"), (Catcher::Explore, "detection_delay_bound")],
+        &[(Catcher::Run, "detector_conformance"), (Catcher::Explore, "detector_conformance")],
     ),
     entry(
         Mutant::RequestDropped,

@@ -7,10 +7,10 @@
 //! detector messages are handled on arrival (they cost no time).
 
 use rand::seq::index::sample;
-use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::agenda::Agenda;
+use super::latency::Network;
 use super::SimConfig;
 use crate::base::rng::{stream, Purpose};
 use crate::event::{Event, Kind};
@@ -85,7 +85,7 @@ struct Sim<'s, T, B, D> {
     slots: Vec<Slot<B, D>>,
     agenda: Agenda<Item<T>>,
     out: Vec<Command<T>>,
-    latency: ChaCha8Rng,
+    network: Network,
     now: u64,
     next_id: u64,
     /// PEs holding work, and work messages in flight (the driver's truth).
@@ -122,7 +122,13 @@ where
         slots,
         agenda: Agenda::default(),
         out: Vec::new(),
-        latency: stream(cfg.seed, 0, Purpose::Latency),
+        network: Network::new(
+            cfg.latency.unwrap_or((cfg.t_rout, cfg.t_rout)),
+            cfg.shape,
+            cfg.schedule,
+            cfg.fifo_links,
+            stream(cfg.seed, 0, Purpose::Latency),
+        ),
         now: 0,
         next_id: 0,
         holding: 0,
@@ -238,11 +244,8 @@ where
         let id = self.next_id;
         (self.sink)(msg.send_event(self.now, from, to, id));
         self.work_in_flight += (msg.kind() == Kind::Work) as u64;
-        let latency = match self.cfg.latency {
-            Some((a, b)) => self.latency.random_range(a..=b),
-            None => self.cfg.t_rout,
-        };
-        let at = self.later(self.now, cost.checked_add(latency));
+        let delay = self.network.delay(from, to, msg.kind(), self.now.saturating_add(cost));
+        let at = self.later(self.now, cost.checked_add(delay));
         self.agenda.push(at, Item::Deliver { to, from, id, msg });
     }
 

@@ -1,8 +1,9 @@
 //! Drivers that simulate machines deterministically.
 //!
 //! [`logp`] is the machine of 001 §1: P PEs connected by a network with
-//! message latency T_rout (or a random latency in [a, b], which may reorder
-//! messages between a pair), T_split charged to the splitting PE, polling
+//! message latency T_rout (or a random latency in [a, b] — uniform, bimodal
+//! or heavy-tailed, [`latency`] — which may reorder messages between a pair
+//! unless links are FIFO; an adversarial schedule may slow one class), T_split charged to the splitting PE, polling
 //! every Δt work units while busy, and optional slow PEs. It is a bounded
 //! discrete-event loop over integer model time: events are ordered by
 //! (time, sequence number), all randomness comes from [`crate::base::rng`] streams, and
@@ -16,9 +17,11 @@
 pub mod agenda;
 pub mod atomic;
 pub mod explore;
+pub mod latency;
 pub mod logp;
 pub mod script;
 
+pub use latency::{Schedule, Shape};
 pub use logp::{run, Outcome, Stop};
 
 use crate::base::registry::Info;
@@ -80,8 +83,14 @@ pub struct SimConfig {
     pub t_rout: u64,
     /// T_split: time a split costs the splitting PE.
     pub t_split: u64,
-    /// Random latency drawn uniformly from `a..=b` per message.
+    /// Random latency drawn from `a..=b` per message (by `shape`).
     pub latency: Option<(u64, u64)>,
+    /// How a latency is drawn from `latency` (uniform, bimodal, heavy-tailed).
+    pub shape: Shape,
+    /// An adversarial schedule slowing detector or work messages.
+    pub schedule: Schedule,
+    /// Messages on one link (from, to) arrive in the order they were sent.
+    pub fifo_links: bool,
     /// `(count, factor)`: `count` PEs, chosen at random, take `factor` time
     /// units per work unit (the others take 1).
     pub slow: Option<(u32, u64)>,
@@ -169,6 +178,9 @@ impl Default for SimConfig {
             t_rout: 10,
             t_split: 5,
             latency: None,
+            shape: Shape::Uniform,
+            schedule: Schedule::Plain,
+            fifo_links: false,
             slow: None,
             initial_split: false,
             max_steps: 2_000_000_000,

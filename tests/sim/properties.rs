@@ -3,7 +3,7 @@
 use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::problem::dfs::Strategy as Split;
 use lbcheck::protocol::BalancerKind;
-use lbcheck::sim::SimConfig;
+use lbcheck::sim::{Schedule, Shape, SimConfig};
 use proptest::prelude::*;
 
 use super::{assert_all_pass, scenario, DETECTORS};
@@ -25,28 +25,34 @@ fn arb_scenario() -> impl Strategy<Value = RunSpec> {
         (0..WORKLOADS.len(), 0..3usize, 1..=64u32, any::<u64>(), 0..4usize),
         (1..40u64, 1..30u64, 0..30u64, proptest::option::of((1..20u64, 0..40u64))),
         (any::<bool>(), proptest::option::of(1..4u32), proptest::option::of((1..8u32, 1..6u64))),
+        (0..3usize, 0..3usize, any::<bool>()),
     )
-        .prop_map(|((w, d, pes, seed, split), (dt, t_rout, t_split, lat), (initial_split, queue_limit, slow))| {
-            let mut protocols = Protocols::new(BalancerKind::RandomPolling, DETECTORS[d]);
-            protocols.queue_limit = queue_limit;
-            let workload: lbcheck::problem::Workload = WORKLOADS[w].parse().unwrap();
-            let t_atomic = workload.atomic_and_h().map_or(1, |(a, _)| a);
-            let sim = SimConfig {
-                pes,
-                seed,
-                dt,
-                t_rout,
-                t_split,
-                latency: lat.map(|(a, w)| (a, a + w)),
-                slow: slow.map(|(n, f)| (n.min(pes), f)),
-                initial_split,
-                max_steps: 20_000_000,
-                horizon: 0,
-            };
-            let sim = SimConfig { max_steps: sim.max_steps + sim.polling_steps(t_atomic), ..sim };
-            let split = [Split::BottomOne, Split::BottomHalf, Split::AllHalf, Split::Cutoff(3)][split];
-            RunSpec { workload, split, protocols, driver: Driver::Sim(sim) }
-        })
+        .prop_map(
+            |((w, d, pes, seed, split), (dt, t_rout, t_split, lat), (initial_split, queue_limit, slow), net)| {
+                let mut protocols = Protocols::new(BalancerKind::RandomPolling, DETECTORS[d]);
+                protocols.queue_limit = queue_limit;
+                let workload: lbcheck::problem::Workload = WORKLOADS[w].parse().unwrap();
+                let t_atomic = workload.atomic_and_h().map_or(1, |(a, _)| a);
+                let sim = SimConfig {
+                    pes,
+                    seed,
+                    dt,
+                    t_rout,
+                    t_split,
+                    latency: lat.map(|(a, w)| (a, a + w)),
+                    slow: slow.map(|(n, f)| (n.min(pes), f)),
+                    initial_split,
+                    max_steps: 20_000_000,
+                    horizon: 0,
+                    shape: [Shape::Uniform, Shape::Bimodal { permille: 100 }, Shape::Heavy][net.0],
+                    schedule: [Schedule::Plain, Schedule::SlowControl, Schedule::SlowWork][net.1],
+                    fifo_links: net.2,
+                };
+                let sim = SimConfig { max_steps: sim.max_steps + sim.polling_steps(t_atomic), ..sim };
+                let split = [Split::BottomOne, Split::BottomHalf, Split::AllHalf, Split::Cutoff(3)][split];
+                RunSpec { workload, split, protocols, driver: Driver::Sim(sim) }
+            },
+        )
 }
 
 proptest! {

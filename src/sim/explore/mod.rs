@@ -32,7 +32,7 @@ use crate::event::Event;
 use crate::problem::{Fingerprint, Subproblem};
 use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::sim::script::Script;
-use crate::sim::SimConfig;
+use crate::sim::{Schedule, Shape, SimConfig};
 use search::{Found, Limits, Model, Step, Violation};
 use world::World;
 
@@ -65,6 +65,9 @@ impl ExploreConfig {
         }
         if self.sim.slow.is_some() || self.sim.initial_split {
             return Err("explore does not take --slow or --initial-split".into());
+        }
+        if self.sim.fifo_links || self.sim.shape != Shape::Uniform || self.sim.schedule != Schedule::Plain {
+            return Err("explore takes every latency of the range: no latency shape, schedule or FIFO links".into());
         }
         Ok(())
     }

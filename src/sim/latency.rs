@@ -1,0 +1,249 @@
+//! Message latencies of 001's machine (001 §1.1 leaves the network's delays
+//! to the adversary; the papers' bounds hold for any delays up to T_rout).
+//! A [`Network`] draws a message's latency in its range a..=b by a
+//! [`Shape`], may keep each link FIFO, and may follow an adversarial
+//! [`Schedule`] that slows one class of messages: swarm testing (issue 16)
+//! draws all of these from the seed, so the checkers meet the orders a
+//! uniform draw makes rare.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::event::Kind;
+use crate::protocol::PeId;
+
+/// How a latency is drawn within a..=b.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shape {
+    /// Uniform in a..=b (the default).
+    #[default]
+    Uniform,
+    /// a with probability 1 − p, b with probability p (p in thousandths).
+    Bimodal {
+        /// p, in thousandths (0..=1000).
+        permille: u16,
+    },
+    /// Heavy-tailed: a Pareto tail of index 1 truncated to b,
+    /// P[latency ≥ x] = a/x for a ≤ x ≤ b (⌊a·2^20/u⌋ with u uniform in
+    /// 1..=2^20, capped at b).
+    Heavy,
+}
+
+/// Which messages an adversarial schedule slows down.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Schedule {
+    /// Every message drawn by the shape (the default).
+    #[default]
+    Plain,
+    /// Detector messages (energy, waves) take b, work messages a: a wave
+    /// crawls while work overtakes it, the window in which a PE read idle
+    /// receives work and passes it on (001 §2's reason for two waves).
+    SlowControl,
+    /// Work messages take b, detector messages a: returned energy races
+    /// ahead of the work it was split from (003 §14.7.4's reason for
+    /// attaching energy to work).
+    SlowWork,
+}
+
+impl Shape {
+    /// A latency in a..=b.
+    fn draw(self, (a, b): (u64, u64), rng: &mut ChaCha8Rng) -> u64 {
+        match self {
+            Shape::Uniform => rng.random_range(a..=b),
+            Shape::Bimodal { permille } => match rng.random_range(0..1000) < permille {
+                true => b,
+                false => a,
+            },
+            Shape::Heavy => {
+                let u = rng.random_range(1..=1u64 << 20);
+                (a.saturating_mul(1 << 20) / u).clamp(a, b)
+            }
+        }
+    }
+}
+
+impl Schedule {
+    /// The forced latency of a message of `kind`, if the schedule forces one.
+    fn forced(self, kind: Kind, (a, b): (u64, u64)) -> Option<u64> {
+        let (control, work) = (matches!(kind, Kind::Energy | Kind::WaveDown | Kind::WaveUp), kind == Kind::Work);
+        match self {
+            Schedule::SlowControl if control => Some(b),
+            Schedule::SlowControl if work => Some(a),
+            Schedule::SlowWork if work => Some(b),
+            Schedule::SlowWork if control => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// The network of one run: its latency draws and, for FIFO links, each
+/// link's last delivery time.
+pub struct Network {
+    range: (u64, u64),
+    shape: Shape,
+    schedule: Schedule,
+    fifo: Option<HashMap<(PeId, PeId), u64>>,
+    rng: ChaCha8Rng,
+}
+
+impl Network {
+    /// Latencies in `range` (a = b: fixed), drawn from `rng`.
+    pub fn new(range: (u64, u64), shape: Shape, schedule: Schedule, fifo_links: bool, rng: ChaCha8Rng) -> Network {
+        Network { range, shape, schedule, fifo: fifo_links.then(HashMap::new), rng }
+    }
+
+    /// How long a message of `kind` from `from` to `to`, leaving at
+    /// `leaves`, travels (on a FIFO link, at least until the link's previous
+    /// message arrived). A fixed latency draws nothing, so the default
+    /// machine's streams are unchanged.
+    pub fn delay(&mut self, from: PeId, to: PeId, kind: Kind, leaves: u64) -> u64 {
+        let (a, b) = self.range;
+        let latency = match self.schedule.forced(kind, self.range) {
+            Some(l) => l,
+            None if a == b => a,
+            None => self.shape.draw(self.range, &mut self.rng),
+        };
+        let Some(last) = self.fifo.as_mut().map(|f| f.entry((from, to)).or_insert(0)) else { return latency };
+        let at = leaves.saturating_add(latency).max(*last);
+        *last = at;
+        at - leaves
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Shape::Uniform => f.write_str("uniform"),
+            Shape::Bimodal { permille } => write!(f, "bimodal:{}", Permille(*permille)),
+            Shape::Heavy => f.write_str("heavy"),
+        }
+    }
+}
+
+/// p in thousandths, written as a decimal (`0.05`).
+struct Permille(u16);
+
+impl fmt::Display for Permille {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => f.write_str("0"),
+            1000 => f.write_str("1"),
+            p => write!(f, "0.{}", format!("{p:03}").trim_end_matches('0')),
+        }
+    }
+}
+
+impl FromStr for Shape {
+    type Err = String;
+    /// `uniform`, `heavy`, or `bimodal:P` with P a decimal in 0..=1 of at
+    /// most three digits after the point.
+    fn from_str(s: &str) -> Result<Shape, String> {
+        let bad = || {
+            format!("latency shape `{s}`: expected uniform, heavy or bimodal:P (P a decimal in 0..=1, at most 3 decimals, e.g. bimodal:0.05)")
+        };
+        match s {
+            "uniform" => Ok(Shape::Uniform),
+            "heavy" => Ok(Shape::Heavy),
+            _ => {
+                let p = s.strip_prefix("bimodal:").ok_or_else(bad)?;
+                parse_permille(p).map(|permille| Shape::Bimodal { permille }).ok_or_else(bad)
+            }
+        }
+    }
+}
+
+/// A decimal in 0..=1 with at most three decimals, in thousandths.
+fn parse_permille(p: &str) -> Option<u16> {
+    let (int, frac) = p.split_once('.').unwrap_or((p, ""));
+    if frac.len() > 3 || !frac.chars().all(|c| c.is_ascii_digit()) || !matches!(int, "0" | "1") {
+        return None;
+    }
+    let value = int.parse::<u16>().ok()? * 1000 + format!("{frac:0<3}").parse::<u16>().ok()?;
+    (value <= 1000).then_some(value)
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Schedule::Plain => "plain",
+            Schedule::SlowControl => "slow-control",
+            Schedule::SlowWork => "slow-work",
+        })
+    }
+}
+
+impl FromStr for Schedule {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Schedule, String> {
+        match s {
+            "plain" => Ok(Schedule::Plain),
+            "slow-control" => Ok(Schedule::SlowControl),
+            "slow-work" => Ok(Schedule::SlowWork),
+            _ => Err(format!("schedule `{s}`: expected plain, slow-control or slow-work")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::rng::{stream, Purpose};
+
+    fn net(range: (u64, u64), shape: Shape, schedule: Schedule, fifo: bool) -> Network {
+        Network::new(range, shape, schedule, fifo, stream(1, 0, Purpose::Latency))
+    }
+
+    #[test]
+    fn shapes_stay_in_range_and_have_their_form() {
+        let draws = |shape| {
+            let mut n = net((2, 50), shape, Schedule::Plain, false);
+            (0..20_000).map(|_| n.delay(0, 1, Kind::Request, 0)).collect::<Vec<_>>()
+        };
+        let bimodal = draws(Shape::Bimodal { permille: 100 });
+        assert!(bimodal.iter().all(|&l| l == 2 || l == 50));
+        let high = bimodal.iter().filter(|&&l| l == 50).count();
+        assert!((1700..2300).contains(&high), "p = 0.1 of 20000: {high}");
+        let heavy = draws(Shape::Heavy);
+        assert!(heavy.iter().all(|l| (2..=50).contains(l)));
+        let above = |x| heavy.iter().filter(|&&l| l > x).count() as f64 / 20_000.0;
+        assert!((above(4) - 0.4).abs() < 0.03 && (above(20) - 2.0 / 21.0).abs() < 0.02, "P[L ≥ x] = a/x");
+    }
+
+    #[test]
+    fn schedules_force_the_classes_they_name() {
+        let mut slow = net((1, 9), Shape::Uniform, Schedule::SlowControl, false);
+        assert_eq!(slow.delay(0, 1, Kind::WaveUp, 10), 9);
+        assert_eq!(slow.delay(0, 1, Kind::Work, 10), 1);
+        let mut work = net((1, 9), Shape::Uniform, Schedule::SlowWork, false);
+        assert_eq!((work.delay(0, 1, Kind::Work, 0), work.delay(0, 1, Kind::Energy, 0)), (9, 1));
+    }
+
+    #[test]
+    fn fifo_links_never_reorder_a_link() {
+        let mut n = net((1, 40), Shape::Uniform, Schedule::Plain, true);
+        let mut last = [0u64; 2];
+        for t in 0..2000 {
+            let to = (t % 2) as PeId + 1;
+            let at = t + n.delay(0, to, Kind::Request, t);
+            assert!(at >= last[to as usize - 1] && at > t);
+            last[to as usize - 1] = at;
+        }
+    }
+
+    #[test]
+    fn names_round_trip_and_bad_ones_are_refused() {
+        for s in ["uniform", "heavy", "bimodal:0.05", "bimodal:1", "bimodal:0"] {
+            let shape: Shape = s.parse().unwrap();
+            assert_eq!(shape.to_string().parse::<Shape>().unwrap(), shape, "{s}");
+        }
+        assert_eq!("bimodal:0.05".parse::<Shape>().unwrap(), Shape::Bimodal { permille: 50 });
+        for bad in ["bimodal:1.5", "bimodal:0.0005", "bimodal:x", "pareto"] {
+            assert!(bad.parse::<Shape>().is_err(), "{bad}");
+        }
+        assert_eq!("slow-control".parse::<Schedule>().unwrap().to_string(), "slow-control");
+    }
+}
