@@ -91,6 +91,12 @@ impl<R: TreeRule> DfsStack<R> {
         self.nodes.is_empty()
     }
 
+    /// The height of the bottom node (the untried node nearest the root),
+    /// if any: 002 §4.1's bound on generations is in terms of it (S-22).
+    pub fn bottom_height(&self) -> Option<u32> {
+        self.nodes.first().map(|n| self.rule.height(n))
+    }
+
     /// Whether the node at `i` (0 = bottom) goes to the other part.
     fn gives(&self, i: usize) -> bool {
         let n = self.nodes.len();

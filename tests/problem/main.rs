@@ -4,3 +4,4 @@
 mod cli;
 mod golden;
 mod laws;
+mod stack_height;
