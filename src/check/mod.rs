@@ -24,6 +24,7 @@
 //! | `critical_expanded`     | `critical.rs`          | 004 §6              |
 //! | `optimum_found`         | `optimum.rs`           | 004 §6              |
 //! | `lower_bound`           | `lower_bound.rs`       | 000 eq. (1), 001 §1.2 |
+//! | `fig3_transfers`        | `fig3.rs`              | 000 §6.1, 002 Thm 1 |
 //!
 //! A failure that an earlier failure explains (a malformed trace breaks
 //! everything after it; an early announcement or lost work also breaks the
@@ -69,6 +70,7 @@ mod delay;
 mod detector;
 mod early_termination;
 mod energy;
+mod fig3;
 mod idset;
 mod lower_bound;
 mod metrics;
@@ -92,7 +94,7 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 13] = [
+pub const PROPERTIES: [&str; 14] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -106,6 +108,7 @@ pub const PROPERTIES: [&str; 13] = [
     critical::CriticalExpanded::NAME,
     optimum::OptimumFound::NAME,
     lower_bound::LowerBound::NAME,
+    fig3::Fig3Transfers::NAME,
 ];
 
 /// Which failures may be consequences of which: a failure of a property on
@@ -117,7 +120,7 @@ const CASCADES: [(&str, &[&str]); 4] = [
         early_termination::NoEarlyTermination::NAME,
         &[termination::TerminationDetected::NAME, lower_bound::LowerBound::NAME, delay::DetectionDelayBound::NAME],
     ),
-    (work::WorkConserved::NAME, &[lower_bound::LowerBound::NAME]),
+    (work::WorkConserved::NAME, &[lower_bound::LowerBound::NAME, fig3::Fig3Transfers::NAME]),
     (requests::RequestsAnswered::NAME, &[service::ServiceLatency::NAME]),
 ];
 
@@ -138,6 +141,7 @@ pub fn explain(name: &str) -> Option<String> {
         "critical_expanded" => include_str!("critical.rs"),
         "optimum_found" => include_str!("optimum.rs"),
         "lower_bound" => include_str!("lower_bound.rs"),
+        "fig3_transfers" => include_str!("fig3.rs"),
         _ => return None,
     };
     let doc = source.lines().map_while(|l| l.strip_prefix("//!")).map(|l| l.strip_prefix(' ').unwrap_or(l));
@@ -258,6 +262,7 @@ pub struct Checker {
     critical: critical::CriticalExpanded,
     optimum: optimum::OptimumFound,
     lower_bound: lower_bound::LowerBound,
+    fig3: fig3::Fig3Transfers,
     metrics: metrics::Collector,
 }
 
@@ -282,6 +287,7 @@ impl Checker {
             critical: critical::CriticalExpanded::new(reference),
             optimum: optimum::OptimumFound::new(reference),
             lower_bound: lower_bound::LowerBound::new(header),
+            fig3: fig3::Fig3Transfers::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
         }
     }
@@ -301,6 +307,7 @@ impl Checker {
         self.critical.observe(line, event);
         self.optimum.observe(line, event);
         self.lower_bound.observe(line, event);
+        self.fig3.observe(line, event);
         self.metrics.observe(event);
     }
 
@@ -322,6 +329,7 @@ impl Checker {
         put(critical::CriticalExpanded::NAME, self.critical.finish(&metrics));
         put(optimum::OptimumFound::NAME, self.optimum.finish(&metrics));
         put(lower_bound::LowerBound::NAME, self.lower_bound.finish(&metrics));
+        put(fig3::Fig3Transfers::NAME, self.fig3.finish(&metrics));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();
         report

@@ -96,6 +96,25 @@ impl SynthConfig {
         }
     }
 
+    /// 000 Fig. 3 (S-21): (branches · spine, L_min) — the peels every
+    /// branch needs before its large triangle can be shared, and the size
+    /// of the smallest large triangle; `None` for other policies.
+    pub fn fig3_transfers(&self) -> Option<(u64, u64)> {
+        let Policy::Fig3 { branches, spine } = self.policy else { return None };
+        let mut smallest = self.size;
+        for _ in 0..branches.trailing_zeros() {
+            let k = self.give(smallest, Phase::Top(2), 0);
+            smallest = k.min(smallest - k);
+        }
+        for _ in 0..spine {
+            if smallest <= self.atomic {
+                break;
+            }
+            smallest -= self.give(smallest, Phase::Spine(1), 0);
+        }
+        Some((u64::from(branches) * u64::from(spine), smallest))
+    }
+
     fn fig3_h(&self, branches: u32, spine: u32) -> u64 {
         let top = branches.trailing_zeros() as u64;
         let mut s = self.size;
