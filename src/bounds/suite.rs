@@ -35,6 +35,10 @@ pub struct Sample {
     /// Requests until every live subproblem had generation ≥ h, / (P·h)
     /// (synthetic workloads only; +∞ if never).
     pub gen_depth: Option<f64>,
+    /// Red requests (001 Lemma 4's colouring) until every live subproblem
+    /// had generation ≥ h, / (P·h) (synthetic workloads only; if never, the
+    /// red requests of the whole run: a lower bound).
+    pub red_depth: Option<f64>,
     /// Mean queue length met by arriving requests.
     pub queue_mean: Option<f64>,
     /// Balancer messages (request, reject, work) / (P·h).
@@ -112,11 +116,11 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
         c.max_steps = cap;
     }
     let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
-    let mut depth = GenDepth::new(job.cell.pes, h);
+    let (dt, t_rout, t_split) = job.cell.machine;
+    let mut depth = GenDepth::new(job.cell.pes, h, dt + t_split + 2 * t_rout);
     let report = spec.run_observed(None, &mut |e| depth.observe(e)).expect("no trace to write");
     let m = &report.check.metrics;
     let h = if job.cell.synthetic() { h } else { u64::from(m.max_gen).max(1) };
-    let (dt, t_rout, t_split) = job.cell.machine;
     let t_seq = report.reference.t_seq;
     let machine = Machine { pes: job.cell.pes, t_seq, t_atomic, h, dt, t_rout, t_split };
     let t_par = m.t_par.filter(|_| report.outcome.finished());
@@ -131,6 +135,7 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
         t_par,
         r: t_par.map_or(f64::INFINITY, |t| machine.excess(t)),
         gen_depth: job.cell.synthetic().then(|| depth.requests_until_h().map_or(f64::INFINITY, |n| n as f64 / pe_h)),
+        red_depth: job.cell.synthetic().then(|| depth.red_until_h() as f64 / pe_h),
         queue_mean: m.queue.mean,
         traffic: balancer_msgs as f64 / pe_h,
         lower_ok: t_par.is_none_or(|t| t as f64 >= lower),
