@@ -94,6 +94,15 @@ pub struct RunParams {
     /// T_rout: the message latency (simulator, unless `latency`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t_rout: Option<u64>,
+    /// o: PE time per message sent or received (simulator; 0 if absent).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub o: u64,
+    /// g: the gap between a PE's messages (simulator; 0 if absent).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub g: u64,
+    /// T_poll: PE time per poll (simulator; 0 if absent).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub t_poll: u64,
     /// `[a, b]`: message latencies uniform in a..=b (simulator).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency: Option<[u64; 2]>,
@@ -135,6 +144,10 @@ pub struct RunParams {
     /// do not describe (the explorer's counterexample: its path).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<String>,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 /// What one unit of a trace's times `t` is. Only [`Clock::Work`] makes
@@ -479,6 +492,9 @@ mod tests {
             machine: Some("async".into()),
             dt: 2,
             t_rout: Some(3),
+            o: 1,
+            g: 2,
+            t_poll: 3,
             latency: Some([1, 2]),
             shape: Some("bimodal:0.1".into()),
             schedule: Some("slow-control".into()),

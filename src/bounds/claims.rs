@@ -99,6 +99,7 @@ pub fn evaluate(samples: &[Sample], mutant: Option<Mutant>) -> (Constants, Vec<C
     let claims = vec![
         formula_claim(mutant),
         lower_claim(&test),
+        eps_claim(&test),
         quantile("t_par", "001 Thm 1 / 002 Thm 1: R bounded", &r, k.c_t_par, alpha()),
         slope("t_par_trend", "001 Thm 1: R has no upward trend in log2 P", &r, k.c_t_par, alpha()),
         quantile("gen_depth", "001 Lemma 3's statistic: requests until gen ≥ h, / (P·h)", &gen, k.c_gen, alpha()),
@@ -121,6 +122,27 @@ fn formula_claim(mutant: Option<Mutant>) -> Claim {
         n,
         measured: format!("{bad} violations"),
         bound: "0".into(),
+        ci: "exact".into(),
+        alpha: None,
+        pass: bad == 0,
+    }
+}
+
+/// 001 Thm 1's (1 + ε), exactly (001 §3): with Δt ≥ T_poll/ε (α = 1),
+/// polling costs at most ε·T_seq in all, since each poll follows a full
+/// slice of Δt units: polls·T_poll ≤ ε·T_seq on every run.
+fn eps_claim(test: &[&Sample]) -> Claim {
+    let over =
+        |s: &&&Sample| s.polls as f64 * s.machine.t_poll as f64 > s.machine.eps() * s.machine.t_seq as f64 + 1e-9;
+    let bad = test.iter().filter(over).count();
+    let worst =
+        test.iter().map(|s| s.polls as f64 * s.machine.dt as f64 / s.machine.t_seq.max(1) as f64).fold(0.0, f64::max);
+    Claim {
+        name: "thm1_eps",
+        reference: "001 Thm 1, §3: polling overhead ≤ ε·T_seq with ε = T_poll/Δt",
+        n: test.len() as u64,
+        measured: format!("{bad} runs over; max polls·Δt/T_seq = {worst:.3}"),
+        bound: "polls·T_poll ≤ ε·T_seq".into(),
         ci: "exact".into(),
         alpha: None,
         pass: bad == 0,

@@ -78,9 +78,18 @@ pub struct Machine {
     pub t_rout: u64,
     /// T_split.
     pub t_split: u64,
+    /// T_poll: the PE time one poll costs (001 §3).
+    pub t_poll: u64,
 }
 
 impl Machine {
+    /// ε = T_poll/Δt: with α = 1 (exact slices) Δt = T_poll/ε is the
+    /// smallest Δt that 001 §3's condition Δt ≥ T_poll/(εα) allows, and the
+    /// polling overhead is at most ε·T_seq in all (each poll follows a full slice).
+    pub fn eps(&self) -> f64 {
+        self.t_poll as f64 / self.dt.max(1) as f64
+    }
+
     /// The lower-order term of 001 Thm 1 without its constant:
     /// T_atomic + h·(Δt + T_rout + T_split).
     pub fn rest(&self) -> f64 {
@@ -94,10 +103,10 @@ impl Machine {
         (1.0 + eps) * self.t_seq as f64 / f64::from(self.pes) + c * self.rest()
     }
 
-    /// The normalised excess R = (T_par − T_seq/P) / (T_atomic + h(Δt + T_rout + T_split)):
-    /// 001 Thm 1 says R is bounded by a constant (ε → 0: polling is free here).
+    /// The normalised excess R = (T_par − (1 + ε)·T_seq/P) / (T_atomic + h(Δt + T_rout + T_split)):
+    /// 001 Thm 1 says R is bounded by a constant.
     pub fn excess(&self, t_par: u64) -> f64 {
-        (t_par as f64 - self.t_seq as f64 / f64::from(self.pes)) / self.rest()
+        (t_par as f64 - (1.0 + self.eps()) * self.t_seq as f64 / f64::from(self.pes)) / self.rest()
     }
 
     /// 002 Thm 1: O(P·h) messages overall, with the constant `c` explicit.
@@ -145,7 +154,7 @@ mod tests {
 
     #[test]
     fn thm1_by_hand() {
-        let m = Machine { pes: 4, t_seq: 4000, t_atomic: 4, h: 10, dt: 10, t_rout: 10, t_split: 5 };
+        let m = Machine { pes: 4, t_seq: 4000, t_atomic: 4, h: 10, dt: 10, t_rout: 10, t_split: 5, t_poll: 0 };
         assert_eq!(m.rest(), 254.0);
         assert_eq!(m.thm1_t_par(0.5, 2.0), 1500.0 + 508.0);
         assert_eq!(m.excess(1000 + 254), 1.0);

@@ -42,6 +42,8 @@ pub const SHARE_LOG: u32 = 10;
 pub const POLICIES: &[&str] = &["balanced", "uniform", "alpha:0.3"];
 /// The UTS tree of the full profile (h measured: the run's largest generation).
 pub const UTS: &str = "uts:args=-t 1 -a 3 -d 9 -b 4 -r 19";
+/// T_poll of every cell (001 §3): ε = T_poll/Δt is 0.1, 0.2 or 0.05 on [`MACHINES`].
+pub const T_POLL: u64 = 1;
 /// (Δt, T_rout, T_split) combinations.
 pub const MACHINES: &[(u64, u64, u64)] = &[(10, 10, 5), (5, 20, 10), (20, 5, 2)];
 
@@ -116,7 +118,16 @@ impl Cell {
         let (dt, t_rout, t_split) = self.machine;
         let mut protocols = Protocols::new(BALANCER, DetectorKind::Energy);
         protocols.mutant = mutant.filter(|m| m.not_applicable(BALANCER, DetectorKind::Energy, false).is_none());
-        let sim = SimConfig { pes: self.pes, seed, dt, t_rout, t_split, max_steps: 50_000_000, ..SimConfig::default() };
+        let sim = SimConfig {
+            pes: self.pes,
+            seed,
+            dt,
+            t_rout,
+            t_split,
+            t_poll: T_POLL,
+            max_steps: 50_000_000,
+            ..SimConfig::default()
+        };
         RunSpec { workload: self.workload(seed), split: Strategy::default(), protocols, driver: Driver::Sim(sim) }
     }
 }

@@ -4,8 +4,9 @@
 
 use super::observe::GenDepth;
 use super::papers::{lower_bound_eq1, Machine};
-use super::plan::{Cell, Profile, BALANCER};
+use super::plan::{Cell, Profile, BALANCER, T_POLL};
 use crate::base::rng::derive_seed;
+use crate::event::Event;
 use crate::harness::Driver;
 use crate::mutants::Mutant;
 use crate::sim::Stop;
@@ -39,6 +40,9 @@ pub struct Sample {
     /// had generation ≥ h, / (P·h) (synthetic workloads only; if never, the
     /// red requests of the whole run: a lower bound).
     pub red_depth: Option<f64>,
+    /// Polls (every slice that did not exhaust its subproblem ends in one:
+    /// `work` events − `idle` events).
+    pub polls: u64,
     /// Mean queue length met by arriving requests.
     pub queue_mean: Option<f64>,
     /// Balancer messages (request, reject, work) / (P·h).
@@ -118,11 +122,18 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
     let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
     let (dt, t_rout, t_split) = job.cell.machine;
     let mut depth = GenDepth::new(job.cell.pes, h, dt + t_split + 2 * t_rout);
-    let report = spec.run_observed(None, &mut |e| depth.observe(e)).expect("no trace to write");
+    let (mut works, mut idles) = (0u64, 0u64);
+    let report = spec
+        .run_observed(None, &mut |e| {
+            depth.observe(e);
+            works += u64::from(matches!(e, Event::Work { .. }));
+            idles += u64::from(matches!(e, Event::Idle { .. }));
+        })
+        .expect("no trace to write");
     let m = &report.check.metrics;
     let h = if job.cell.synthetic() { h } else { u64::from(m.max_gen).max(1) };
     let t_seq = report.reference.t_seq;
-    let machine = Machine { pes: job.cell.pes, t_seq, t_atomic, h, dt, t_rout, t_split };
+    let machine = Machine { pes: job.cell.pes, t_seq, t_atomic, h, dt, t_rout, t_split, t_poll: T_POLL };
     let t_par = m.t_par.filter(|_| report.outcome.finished());
     let capped = report.outcome.stop == Stop::StepCap && job.cap.is_some();
     let pe_h = f64::from(job.cell.pes) * h as f64;
@@ -137,6 +148,7 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
         gen_depth: job.cell.synthetic().then(|| depth.requests_until_h().map_or(f64::INFINITY, |n| n as f64 / pe_h)),
         red_depth: job.cell.synthetic().then(|| depth.red_until_h() as f64 / pe_h),
         queue_mean: m.queue.mean,
+        polls: works - idles,
         traffic: balancer_msgs as f64 / pe_h,
         lower_ok: t_par.is_none_or(|t| t as f64 >= lower),
         lower,

@@ -45,6 +45,15 @@ pub struct SimulateArgs {
     /// T_split: time a split costs the splitting PE, 0..=10^9.
     #[arg(long, default_value_t = 5)]
     t_split: u64,
+    /// o: PE time each message sent or received costs (001 §1.1), 0..=10^9.
+    #[arg(long, default_value_t = 0)]
+    o: u64,
+    /// g: the least gap between two messages a PE sends (001 §1.1), 0..=10^9.
+    #[arg(long, default_value_t = 0)]
+    g: u64,
+    /// T_poll: PE time each poll costs (001 §3), 0..=10^9.
+    #[arg(long, default_value_t = 0)]
+    t_poll: u64,
     /// Random latency per message, uniform in a..b (inclusive, 1 <= a <= b <= 10^9); overrides --t-rout.
     #[arg(long, value_name = "a..b")]
     latency: Option<String>,
@@ -148,6 +157,9 @@ fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
         dt: a.run.dt,
         t_rout: a.t_rout,
         t_split: a.t_split,
+        o: a.o,
+        g: a.g,
+        t_poll: a.t_poll,
         latency: a.latency.as_deref().map(parse_range).transpose()?,
         shape: a.latency_shape,
         schedule: a.schedule,

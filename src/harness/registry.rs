@@ -71,6 +71,7 @@ fn mutant_info(m: Mutant) -> MutantInfo {
         Site::Log => "event log".into(),
         Site::AtomicMachine => "machine atomic".into(),
         Site::Scatter => "message scattering".into(),
+        Site::SimWorkLoop => "machine async (work loop)".into(),
     };
     MutantInfo { info: e.info, acts_in, fails: m.fails(), checker: m.checkers() }
 }

@@ -55,6 +55,9 @@ fn atomic_flags(cmd: &mut String, c: &AtomicConfig) {
 fn sim_flags(cmd: &mut String, c: &SimConfig) {
     let _ =
         write!(cmd, " --pes {} --seed {} --dt {} --t-rout {} --t-split {}", c.pes, c.seed, c.dt, c.t_rout, c.t_split);
+    flag(cmd, "--o", Some(c.o).filter(|&x| x > 0));
+    flag(cmd, "--g", Some(c.g).filter(|&x| x > 0));
+    flag(cmd, "--t-poll", Some(c.t_poll).filter(|&x| x > 0));
     flag(cmd, "--latency", c.latency.map(|(a, b)| format!("{a}..{b}")));
     flag(cmd, "--latency-shape", Some(c.shape).filter(|&s| s != Shape::Uniform));
     flag(cmd, "--schedule", Some(c.schedule).filter(|&s| s != Schedule::Plain));

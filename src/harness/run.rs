@@ -168,7 +168,7 @@ impl RunSpec {
         let started = Instant::now();
         let mut atomic = None;
         let (outcome, units) = match &self.driver {
-            Driver::Sim(cfg) => (self.simulate(pes, cfg, &mut sink), None),
+            Driver::Sim(cfg) => (self.simulate(pes, &seams::work_loop(self.mutant(), cfg), &mut sink), None),
             Driver::Atomic(cfg) => {
                 let (out, explored) = self.atomic(pes, cfg, &mut sink);
                 atomic = Some(AtomicFacts::new(cfg.pes, &out, self.shape(&reference), explored));

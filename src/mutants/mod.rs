@@ -84,6 +84,8 @@ pub enum Mutant {
     WavePause,
     /// Energy (tree): a PE that went idle holds its energy a while before returning it.
     EnergyTreeBusyForwardLate,
+    /// 001's simulated machine: the work loop polls after every unit, not every Δt.
+    PollEveryUnit,
 }
 
 /// Where a mutant's bug is.
@@ -105,6 +107,8 @@ pub enum Site {
     AtomicMachine,
     /// In message scattering's destinations (004 §3, `lbcheck bounds --balancer scatter`).
     Scatter,
+    /// In the work loop of 001's simulated machine (`lbcheck simulate`, `lbcheck bounds`).
+    SimWorkLoop,
 }
 
 /// A checker a mutant is shown failing under.
@@ -431,6 +435,16 @@ pub const CATALOGUE: &[Entry] = &[
         Site::Detectors(&[DetectorKind::EnergyTree]),
         &[(Catcher::Run, "detection_delay_bound"), (Catcher::Explore, "termination_detected")],
     ),
+    entry(
+        Mutant::PollEveryUnit,
+        Info::ships(
+            "poll-every-unit",
+            "001 §3, Thm 1",
+            "the work loop polls after every unit while the run declares Δt: polling costs T_poll per unit, not ε = T_poll/Δt",
+        ),
+        Site::SimWorkLoop,
+        &[(Catcher::Bounds, "thm1_eps")],
+    ),
 ];
 
 impl Mutant {
@@ -457,6 +471,9 @@ impl Mutant {
             }
             Site::Formulas => Some(format!("mutant `{name}` breaks the bound formulas: use `lbcheck bounds`")),
             Site::Scatter => Some(format!("mutant `{name}` acts in message scattering: use `lbcheck bounds --balancer scatter`")),
+            Site::SimWorkLoop if threaded || balancer.atomic() => {
+                Some(format!("mutant `{name}` acts in the work loop of 001's simulated machine: use `lbcheck simulate` or `lbcheck bounds`"))
+            }
             Site::AtomicMachine if !balancer.atomic() => Some(format!(
                 "mutant `{name}` is a bug of 004's atomic machine: use `lbcheck simulate --machine atomic --balancer random-destination`"
             )),
@@ -528,6 +545,7 @@ impl Registered for Mutant {
         Mutant::PruneWrong,
         Mutant::WavePause,
         Mutant::EnergyTreeBusyForwardLate,
+        Mutant::PollEveryUnit,
     ];
 
     fn info(self) -> &'static Info {

@@ -140,3 +140,12 @@ pub fn network(mutant: Option<Mutant>, rules: Network) -> Network {
         _ => rules,
     }
 }
+
+/// 001's simulated machine as the mutant runs it: `poll-every-unit` slices
+/// one unit at a time while the run (its header) declares `cfg.dt`.
+pub fn work_loop(mutant: Option<Mutant>, cfg: &crate::sim::SimConfig) -> crate::sim::SimConfig {
+    match mutant {
+        Some(Mutant::PollEveryUnit) => crate::sim::SimConfig { dt: 1, ..*cfg },
+        _ => *cfg,
+    }
+}

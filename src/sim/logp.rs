@@ -1,7 +1,10 @@
 //! The discrete-event simulator of 001's machine (see [`super`]).
 //!
 //! Model choices: a work slice of `u` units takes `u × speed` time and is
-//! followed by a poll; a split charges T_split to the splitter, whose next
+//! followed by a poll, which costs T_poll; every message sent or received
+//! costs its PE o (owed until its next slice when it arrives mid-slice), and
+//! a PE's messages leave at least g apart (001 §1.1's full machine costs:
+//! T_rout = L + o + g; all 0 by default); a split charges T_split to the splitter, whose next
 //! slice starts T_split later, and the part sent arrives T_split + latency
 //! after the poll; a busy PE queues requests until its next poll, while
 //! detector messages are handled on arrival (they cost no time).
@@ -78,6 +81,11 @@ struct Slot<B, D> {
     speed: u64,
     busy: bool,
     slice: Option<Slice>,
+    /// PE time owed for messages sent or received during a slice (o, 001
+    /// §1.1), paid before the next slice.
+    debt: u64,
+    /// The earliest time this PE's next message may leave (the gap g).
+    next_send: u64,
 }
 
 struct Sim<'s, T, B, D> {
@@ -115,6 +123,8 @@ where
             speed: speeds[i as usize],
             busy: false,
             slice: None,
+            debt: 0,
+            next_send: 0,
         })
         .collect();
     let mut sim = Sim {
@@ -209,22 +219,28 @@ where
     }
 
     /// Runs a handler of PE `me` and carries out its commands; returns the
-    /// split time it charged.
+    /// PE time it charged (T_split per split, o per message sent).
     fn call(&mut self, me: PeId, f: impl FnOnce(&mut Pe<B, D>, &mut Ctx<T>)) -> u64 {
+        self.call_after(me, 0, f)
+    }
+
+    /// [`Self::call`] for a PE already busy for `start` (its messages leave
+    /// after that); returns `start` plus what the handler charged.
+    fn call_after(&mut self, me: PeId, start: u64, f: impl FnOnce(&mut Pe<B, D>, &mut Ctx<T>)) -> u64 {
         let slot = &mut self.slots[me as usize];
         let mut ctx = Ctx { now: self.now, me, pes: self.cfg.pes, rng: &mut slot.rng, out: &mut self.out };
         f(&mut slot.pe, &mut ctx);
         let mut out = std::mem::take(&mut self.out);
-        let cost = out.drain(..).fold(0, |cost, cmd| cost + self.apply(me, cmd, cost));
+        let cost = out.drain(..).fold(start, |cost, cmd| cost + self.apply(me, cmd, cost));
         self.out = out;
         cost
     }
 
-    /// Carries out one command; returns the split time it adds.
+    /// Carries out one command; returns the PE time it adds.
     fn apply(&mut self, me: PeId, cmd: Command<T>, cost: u64) -> u64 {
         if let Command::Send { to, msg } = cmd {
             self.send(me, to, msg, cost);
-            return 0;
+            return self.cfg.o;
         }
         if let Command::Timer { after } = cmd {
             let at = self.later(self.now, Some(after));
@@ -244,8 +260,14 @@ where
         let id = self.next_id;
         (self.sink)(msg.send_event(self.now, from, to, id));
         self.work_in_flight += (msg.kind() == Kind::Work) as u64;
-        let delay = self.network.delay(from, to, msg.kind(), self.now.saturating_add(cost));
-        let at = self.later(self.now, cost.checked_add(delay));
+        let (slot, g) = (&mut self.slots[from as usize], self.cfg.g);
+        let leaves = match g {
+            0 => self.now.saturating_add(cost),
+            _ => self.now.saturating_add(cost).max(slot.next_send),
+        };
+        slot.next_send = leaves.saturating_add(g);
+        let delay = self.network.delay(from, to, msg.kind(), leaves);
+        let at = self.later(self.now, (leaves - self.now).checked_add(delay));
         self.agenda.push(at, Item::Deliver { to, from, id, msg });
     }
 
@@ -266,14 +288,17 @@ where
         self.work_in_flight -= (kind == Kind::Work) as u64;
         let queue = (kind == Kind::Request).then(|| self.slots[to as usize].pe.balancer.queued_requests());
         (self.sink)(Event::Recv { t: self.now, pe: to, from, id, kind, queue, data: None });
-        let cost = self.call(to, |pe, ctx| pe.on_message(ctx, from, msg));
+        let cost = self.call_after(to, self.cfg.o, |pe, ctx| pe.on_message(ctx, from, msg));
         self.maybe_busy(to, cost);
     }
 
-    /// Emits `busy` and starts working if the PE just got work.
+    /// Emits `busy` and starts working if the PE just got work; a PE busy
+    /// already owes `delay` before its next slice.
     fn maybe_busy(&mut self, pe: PeId, delay: u64) {
         let slot = &mut self.slots[pe as usize];
-        if !slot.busy && slot.pe.has_work() {
+        if slot.busy {
+            slot.debt += delay;
+        } else if slot.pe.has_work() {
             slot.busy = true;
             self.holding += 1;
             (self.sink)(Event::Busy { t: self.now, pe });
@@ -297,15 +322,16 @@ where
     fn slice_end(&mut self, pe: PeId) {
         let s = self.slots[pe as usize].slice.take().expect("a slice was running");
         (self.sink)(Event::Work { t: self.now, pe, units: s.units, gen: s.gen, fp: s.log.fp, cost: None, goal: None });
+        let debt = std::mem::take(&mut self.slots[pe as usize].debt);
         if self.slots[pe as usize].pe.has_work() {
-            let cost = self.call(pe, |p, ctx| p.on_poll(ctx));
+            let cost = self.call_after(pe, debt + self.cfg.t_poll, |p, ctx| p.on_poll(ctx));
             let at = self.later(self.now, Some(cost));
             self.start_slice(pe, at);
         } else {
             self.slots[pe as usize].busy = false;
             self.holding -= 1;
             (self.sink)(Event::Idle { t: self.now, pe });
-            let cost = self.call(pe, |p, ctx| p.on_exhausted(ctx));
+            let cost = self.call_after(pe, debt, |p, ctx| p.on_exhausted(ctx));
             self.maybe_busy(pe, cost);
         }
     }

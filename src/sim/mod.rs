@@ -83,6 +83,12 @@ pub struct SimConfig {
     pub t_rout: u64,
     /// T_split: time a split costs the splitting PE.
     pub t_split: u64,
+    /// o: PE time each message sent or received costs (001 §1.1).
+    pub o: u64,
+    /// g: the gap between two messages a PE sends (001 §1.1).
+    pub g: u64,
+    /// T_poll: PE time each poll costs (001 §3: Δt > T_poll/(εα)).
+    pub t_poll: u64,
     /// Random latency drawn from `a..=b` per message (by `shape`).
     pub latency: Option<(u64, u64)>,
     /// How a latency is drawn from `latency` (uniform, bimodal, heavy-tailed).
@@ -121,6 +127,9 @@ impl SimConfig {
         time("--dt", self.dt, 1)?;
         time("--t-rout", self.t_rout, 1)?;
         time("--t-split", self.t_split, 0)?;
+        time("--o", self.o, 0)?;
+        time("--g", self.g, 0)?;
+        time("--t-poll", self.t_poll, 0)?;
         if let Some((a, b)) = self.latency {
             time("--latency a", a, 1)?;
             time("--latency b", b, a.max(1))?;
@@ -177,6 +186,9 @@ impl Default for SimConfig {
             dt: 10,
             t_rout: 10,
             t_split: 5,
+            o: 0,
+            g: 0,
+            t_poll: 0,
             latency: None,
             shape: Shape::Uniform,
             schedule: Schedule::Plain,

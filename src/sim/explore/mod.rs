@@ -66,6 +66,9 @@ impl ExploreConfig {
         if self.sim.slow.is_some() || self.sim.initial_split {
             return Err("explore does not take --slow or --initial-split".into());
         }
+        if self.sim.o + self.sim.g + self.sim.t_poll > 0 {
+            return Err("explore runs 001's machine without o, g and T_poll".into());
+        }
         if self.sim.fifo_links || self.sim.shape != Shape::Uniform || self.sim.schedule != Schedule::Plain {
             return Err("explore takes every latency of the range: no latency shape, schedule or FIFO links".into());
         }
