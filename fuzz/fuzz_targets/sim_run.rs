@@ -43,6 +43,9 @@ fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
         },
         schedule: *u.choose(&[Schedule::Plain, Schedule::SlowControl, Schedule::SlowWork])?,
         fifo_links: u.arbitrary()?,
+        o: u.int_in_range(0..=5u64)?,
+        g: u.int_in_range(0..=5u64)?,
+        t_poll: u.int_in_range(0..=5u64)?,
     };
     // While one PE works an atomic item of T_atomic units, the others keep
     // polling each other once per latency: budget for that (a heavy loop's

@@ -25,7 +25,7 @@ fn arb_scenario() -> impl Strategy<Value = RunSpec> {
         (0..WORKLOADS.len(), 0..3usize, 1..=64u32, any::<u64>(), 0..4usize),
         (1..40u64, 1..30u64, 0..30u64, proptest::option::of((1..20u64, 0..40u64))),
         (any::<bool>(), proptest::option::of(1..4u32), proptest::option::of((1..8u32, 1..6u64))),
-        (0..3usize, 0..3usize, any::<bool>()),
+        (0..3usize, 0..3usize, any::<bool>(), 0..3u64, 0..3u64, 0..3u64),
     )
         .prop_map(
             |((w, d, pes, seed, split), (dt, t_rout, t_split, lat), (initial_split, queue_limit, slow), net)| {
@@ -47,6 +47,9 @@ fn arb_scenario() -> impl Strategy<Value = RunSpec> {
                     shape: [Shape::Uniform, Shape::Bimodal { permille: 100 }, Shape::Heavy][net.0],
                     schedule: [Schedule::Plain, Schedule::SlowControl, Schedule::SlowWork][net.1],
                     fifo_links: net.2,
+                    o: net.3,
+                    g: net.4,
+                    t_poll: net.5,
                 };
                 let sim = SimConfig { max_steps: sim.max_steps + sim.polling_steps(t_atomic), ..sim };
                 let split = [Split::BottomOne, Split::BottomHalf, Split::AllHalf, Split::Cutoff(3)][split];
