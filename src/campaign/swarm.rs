@@ -1,7 +1,8 @@
 //! The `simulate` and `threads` layers: checked runs of every balancer ×
 //! detector. Each simulated run draws its machine from its own seed
-//! ("swarm" testing: P, Δt, T_split, fixed or random latency, slow PEs,
-//! initial split, queue limit), so one campaign covers many corners.
+//! ("swarm" testing: P, Δt, T_split, fixed or random latency and its shape,
+//! an adversarial schedule, FIFO links, o, g, T_poll, slow PEs, initial
+//! split, queue limit), so one campaign covers many corners.
 
 use std::time::{Duration, Instant};
 
@@ -276,5 +277,7 @@ fn machine(rng: &mut ChaCha8Rng, seed: u64, profile: Profile) -> SimConfig {
     c.schedule =
         *[Schedule::Plain, Schedule::Plain, Schedule::SlowControl, Schedule::SlowWork].choose(rng).expect("schedules");
     c.fifo_links = rng.random_bool(0.5);
+    let cost = |rng: &mut ChaCha8Rng| *[0, 0, 1, 3].choose(rng).expect("cost values");
+    (c.o, c.g, c.t_poll) = (cost(rng), cost(rng), cost(rng));
     c
 }
