@@ -91,6 +91,7 @@
 #![deny(missing_docs)]
 
 pub mod base;
+pub mod bitonic;
 pub mod bounds;
 pub mod campaign;
 pub mod check;

@@ -27,6 +27,8 @@ pub enum Purpose {
     Destinations = 6,
     /// The machine of a `simulate --swarm` run.
     Swarm = 7,
+    /// The keys of a bitonic sort (`lbcheck bitonic`).
+    Keys = 8,
 }
 
 /// The stream for (`seed`, `index`, `purpose`); `index` is a PE number or a

@@ -88,6 +88,7 @@ fn cell(o: &Options, m: Mutant, c: Catcher) -> Case {
             Err(why) => return Case::skip("mutants", name, why),
         },
         Catcher::Explore => by_explore(m),
+        Catcher::Bitonic => by_bitonic(m),
     };
     let verdict = if caught { Verdict::Pass } else { Verdict::Fail };
     let failed = if caught { vec![] } else { vec![format!("{m} missed")] };
@@ -126,6 +127,20 @@ fn by_explore(m: Mutant) -> (bool, String, Option<String>) {
     };
     let case = explore::case(String::new(), &explore::instance(balancer, detector, Some(m)), 8);
     (case.failed.iter().any(|f| f == fails), case.detail, case.replay)
+}
+
+/// Caught if a parallel bitonic sort of 64 keys (with duplicates) on 8
+/// ranks fails the listed property (`lbcheck bitonic --pes 8 --keys 64`).
+fn by_bitonic(m: Mutant) -> (bool, String, Option<String>) {
+    let fails = m.entry().fails_under(Catcher::Bitonic).unwrap_or_default();
+    let run = crate::bitonic::hypercube::sort(&crate::bitonic::keys(64, 1), 8, crate::mutants::seams::bitonic(Some(m)));
+    let failed: Vec<_> = crate::bitonic::check::properties(&run).into_iter().filter(|v| !v.pass).collect();
+    let detail = failed.iter().map(|v| format!("{}: {}", v.name, v.detail)).collect::<Vec<_>>().join("; ");
+    (
+        failed.iter().any(|v| v.name == fails),
+        detail,
+        Some(format!("lbcheck bitonic --pes 8 --keys 64 --seed 1 --mutant {m}")),
+    )
 }
 
 /// Caught if the bounds suite (the mutant's power profile) fails the listed claim.

@@ -1,6 +1,7 @@
 //! Subcommands of the `lbcheck` binary.
 
 mod args;
+mod bitonic;
 mod bounds;
 mod check;
 mod check_trace;
@@ -46,6 +47,8 @@ enum Command {
     List(list::ListArgs),
     /// Statistical tests of a balancer against the papers' bounds (T_par, generation depth, queues, traffic).
     Bounds(bounds::BoundsArgs),
+    /// Bitonic sort on a simulated hypercube (003 §14.3-14.4) with its properties; --exhaustive adds the 0-1 principle.
+    Bitonic(bitonic::BitonicArgs),
     /// Explore every run of a tiny instance (every latency, every order of simultaneous events) and check each; exit 1 with the shortest counterexample.
     Explore(explore::ExploreArgs),
     /// Message scattering on 004's atomic machine: completion time T, exact facts, off-line schedule, worst-case arbiter
@@ -66,5 +69,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bounds(a) => bounds::run(a),
         Command::Scatter(a) => scatter::run(a),
         Command::Explore(a) => explore::run(a),
+        Command::Bitonic(a) => bitonic::run(a),
     }
 }

@@ -72,6 +72,7 @@ fn mutant_info(m: Mutant) -> MutantInfo {
         Site::AtomicMachine => "machine atomic".into(),
         Site::Scatter => "message scattering".into(),
         Site::SimWorkLoop => "machine async (work loop)".into(),
+        Site::Bitonic => "bitonic sort".into(),
     };
     MutantInfo { info: e.info, acts_in, fails: m.fails(), checker: m.checkers() }
 }

@@ -146,7 +146,7 @@ fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
     let (pes, seed, dt, initial_split) = (h.pes, r.seed, r.dt, r.initial_split);
     let machine: MachineKind = field("run.machine", r.machine.as_deref().unwrap_or("async"))?;
     Ok(match kind {
-        DriverKind::Sim if machine != MachineKind::Async => {
+        DriverKind::Sim | DriverKind::Explorer if machine != MachineKind::Async => {
             let d = AtomicConfig::default();
             Driver::Atomic(AtomicConfig {
                 pes,

@@ -86,6 +86,12 @@ pub enum Mutant {
     EnergyTreeBusyForwardLate,
     /// 001's simulated machine: the work loop polls after every unit, not every Δt.
     PollEveryUnit,
+    /// Bitonic sort: the DECR merge-split keeps the wrong half.
+    MergeSplitSwappedDecr,
+    /// Bitonic sort: the direction bit is set/2 instead of set.
+    AndBitHalf,
+    /// Bitonic sort: the merge drops duplicate keys.
+    MergeDropsDuplicates,
 }
 
 /// Where a mutant's bug is.
@@ -109,6 +115,8 @@ pub enum Site {
     Scatter,
     /// In the work loop of 001's simulated machine (`lbcheck simulate`, `lbcheck bounds`).
     SimWorkLoop,
+    /// In bitonic sort's merge-split (`lbcheck bitonic`, 003 §14.4).
+    Bitonic,
 }
 
 /// A checker a mutant is shown failing under.
@@ -120,6 +128,8 @@ pub enum Catcher {
     Bounds,
     /// loom's exhaustive interleavings of the threaded driver (`scripts/loom.sh`).
     Loom,
+    /// The properties of a parallel bitonic sort (`lbcheck bitonic`).
+    Bitonic,
     /// The exhaustive explorer of tiny instances (`lbcheck explore`).
     Explore,
 }
@@ -132,6 +142,7 @@ impl Catcher {
             Catcher::Bounds => "bounds",
             Catcher::Loom => "loom",
             Catcher::Explore => "explore",
+            Catcher::Bitonic => "bitonic",
         }
     }
 }
@@ -445,6 +456,24 @@ pub const CATALOGUE: &[Entry] = &[
         Site::SimWorkLoop,
         &[(Catcher::Bounds, "thm1_eps")],
     ),
+    entry(
+        Mutant::MergeSplitSwappedDecr,
+        Info::ships("merge-split-swapped-decr", "003 §14.4", "the DECR merge-split keeps the low half where it should keep the high one"),
+        Site::Bitonic,
+        &[(Catcher::Bitonic, "sorted")],
+    ),
+    entry(
+        Mutant::AndBitHalf,
+        Info::ships("and-bit-half", "003 §14.4", "the direction of a merge-split is read from bit set/2 instead of set"),
+        Site::Bitonic,
+        &[(Catcher::Bitonic, "sorted")],
+    ),
+    entry(
+        Mutant::MergeDropsDuplicates,
+        Info::ships("merge-drops-duplicates", "003 §14.4", "Merge_split's merge keeps one key of each run of equal keys"),
+        Site::Bitonic,
+        &[(Catcher::Bitonic, "multiset_kept")],
+    ),
 ];
 
 impl Mutant {
@@ -471,6 +500,7 @@ impl Mutant {
             }
             Site::Formulas => Some(format!("mutant `{name}` breaks the bound formulas: use `lbcheck bounds`")),
             Site::Scatter => Some(format!("mutant `{name}` acts in message scattering: use `lbcheck bounds --balancer scatter`")),
+            Site::Bitonic => Some(format!("mutant `{name}` acts in bitonic sort: use `lbcheck bitonic`")),
             Site::SimWorkLoop if threaded || balancer.atomic() => {
                 Some(format!("mutant `{name}` acts in the work loop of 001's simulated machine: use `lbcheck simulate` or `lbcheck bounds`"))
             }
@@ -546,6 +576,9 @@ impl Registered for Mutant {
         Mutant::WavePause,
         Mutant::EnergyTreeBusyForwardLate,
         Mutant::PollEveryUnit,
+        Mutant::MergeSplitSwappedDecr,
+        Mutant::AndBitHalf,
+        Mutant::MergeDropsDuplicates,
     ];
 
     fn info(self) -> &'static Info {

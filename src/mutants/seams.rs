@@ -149,3 +149,14 @@ pub fn work_loop(mutant: Option<Mutant>, cfg: &crate::sim::SimConfig) -> crate::
         _ => *cfg,
     }
 }
+
+/// Bitonic sort's merge-split with `mutant`'s broken step, if it has one.
+pub fn bitonic(mutant: Option<Mutant>) -> crate::bitonic::Rules {
+    use crate::bitonic::Rules;
+    match mutant {
+        Some(Mutant::MergeSplitSwappedDecr) => Rules { swapped_decr: true, ..Rules::PAPER },
+        Some(Mutant::AndBitHalf) => Rules { and_bit_half: true, ..Rules::PAPER },
+        Some(Mutant::MergeDropsDuplicates) => Rules { drops_duplicates: true, ..Rules::PAPER },
+        _ => Rules::PAPER,
+    }
+}

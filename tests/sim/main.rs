@@ -2,6 +2,7 @@
 //! property on random scenarios, determinism, the mutants, traces.
 
 mod atomic;
+mod bitonic;
 mod campaign;
 mod compare;
 mod explore;
