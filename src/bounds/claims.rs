@@ -59,6 +59,20 @@ pub struct Claim {
     pub pass: bool,
 }
 
+impl Claim {
+    /// An exact claim (no α): `measured` against `bound` on `n` runs or points.
+    pub fn exact(
+        name: &'static str,
+        reference: &'static str,
+        n: u64,
+        measured: String,
+        bound: &str,
+        pass: bool,
+    ) -> Claim {
+        Claim { name, reference, n, measured, bound: bound.into(), ci: "exact".into(), alpha: None, pass }
+    }
+}
+
 /// The fitted constants (from calibration runs of the reference).
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Constants {
@@ -116,16 +130,14 @@ pub fn evaluate(samples: &[Sample], mutant: Option<Mutant>) -> (Constants, Vec<C
 fn formula_claim(mutant: Option<Mutant>) -> Claim {
     let (lower, upper) = formula::tails(mutant);
     let (bad, n) = formula_violations(lower, upper);
-    Claim {
-        name: "formula",
-        reference: "000 Lemma 1 eq. (2),(3) ≥ exact binomial tails",
+    Claim::exact(
+        "formula",
+        "000 Lemma 1 eq. (2),(3) ≥ exact binomial tails",
         n,
-        measured: format!("{bad} violations"),
-        bound: "0".into(),
-        ci: "exact".into(),
-        alpha: None,
-        pass: bad == 0,
-    }
+        format!("{bad} violations"),
+        "0",
+        bad == 0,
+    )
 }
 
 /// 001 Thm 1's (1 + ε), exactly (001 §3): with Δt ≥ T_poll/ε (α = 1),
@@ -137,31 +149,17 @@ fn eps_claim(test: &[&Sample]) -> Claim {
     let bad = test.iter().filter(over).count();
     let worst =
         test.iter().map(|s| s.polls as f64 * s.machine.dt as f64 / s.machine.t_seq.max(1) as f64).fold(0.0, f64::max);
-    Claim {
-        name: "thm1_eps",
-        reference: "001 Thm 1, §3: polling overhead ≤ ε·T_seq with ε = T_poll/Δt",
-        n: test.len() as u64,
-        measured: format!("{bad} runs over; max polls·Δt/T_seq = {worst:.3}"),
-        bound: "polls·T_poll ≤ ε·T_seq".into(),
-        ci: "exact".into(),
-        alpha: None,
-        pass: bad == 0,
-    }
+    let measured = format!("{bad} runs over; max polls·Δt/T_seq = {worst:.3}");
+    let reference = "001 Thm 1, §3: polling overhead ≤ ε·T_seq with ε = T_poll/Δt";
+    Claim::exact("thm1_eps", reference, test.len() as u64, measured, "polls·T_poll ≤ ε·T_seq", bad == 0)
 }
 
 fn lower_claim(test: &[&Sample]) -> Claim {
     let bad = test.iter().filter(|s| !s.lower_ok).count();
     let worst = test.iter().filter_map(|s| s.t_par.map(|t| t as f64 / s.lower)).fold(f64::INFINITY, f64::min);
-    Claim {
-        name: "lower_bound_eq1",
-        reference: "000 eq. (1): T_par ≥ max(T_seq/P, max_gen·T_split)",
-        n: test.len() as u64,
-        measured: format!("{bad} runs below; min T_par/bound = {worst:.3}"),
-        bound: "T_par/bound ≥ 1".into(),
-        ci: "exact".into(),
-        alpha: None,
-        pass: bad == 0,
-    }
+    let measured = format!("{bad} runs below; min T_par/bound = {worst:.3}");
+    let reference = "000 eq. (1): T_par ≥ max(T_seq/P, max_gen·T_split)";
+    Claim::exact("lower_bound_eq1", reference, test.len() as u64, measured, "T_par/bound ≥ 1", bad == 0)
 }
 
 /// At most a fraction Q0 of test values above (1 + MARGIN)·constant, at level `alpha`.
@@ -241,14 +239,13 @@ fn queue_claim(test: &[&Sample]) -> Claim {
 fn invariants_claim(test: &[&Sample]) -> Claim {
     let bad: Vec<&Sample> = test.iter().copied().filter(|s| !s.failures.is_empty()).collect();
     let names: std::collections::BTreeSet<&str> = bad.iter().flat_map(|s| s.failures.iter().copied()).collect();
-    Claim {
-        name: "invariants",
-        reference: "check/: every property on every test run",
-        n: test.len() as u64,
-        measured: format!("{} runs failed {:?}", bad.len(), names),
-        bound: "0".into(),
-        ci: "exact".into(),
-        alpha: None,
-        pass: bad.is_empty(),
-    }
+    let measured = format!("{} runs failed {:?}", bad.len(), names);
+    Claim::exact(
+        "invariants",
+        "check/: every property on every test run",
+        test.len() as u64,
+        measured,
+        "0",
+        bad.is_empty(),
+    )
 }

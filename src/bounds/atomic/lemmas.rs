@@ -76,15 +76,8 @@ fn count(params: &[f64], bad: impl Fn(u64, u64, f64) -> bool) -> (u64, u64) {
 
 /// The two exact claims `lemma6` and `lemma7`.
 pub fn claims(mutant: Option<Mutant>) -> [Claim; 2] {
-    let exact = |name, reference, (bad, n): (u64, u64)| Claim {
-        name,
-        reference,
-        n,
-        measured: format!("{bad} violations"),
-        bound: "0".into(),
-        ci: "exact".into(),
-        alpha: None,
-        pass: bad == 0,
+    let exact = |name, reference, (bad, n): (u64, u64)| {
+        Claim::exact(name, reference, n, format!("{bad} violations"), "0", bad == 0)
     };
     [
         exact("lemma6", "004 Lemma 6: P[X ≥ αm] ≤ (1/2)^{αm/(p−1)} ≥ exact tail", lemma6_violations(lemma6_as(mutant))),

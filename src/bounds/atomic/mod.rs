@@ -63,14 +63,5 @@ pub fn fitted(values: impl Iterator<Item = (Phase, f64)>) -> f64 {
 
 /// An exact claim: `bad` of `n` runs broke it.
 pub fn exact(name: &'static str, reference: &'static str, n: usize, bad: u64) -> Claim {
-    Claim {
-        name,
-        reference,
-        n: n as u64,
-        measured: format!("{bad} runs break it"),
-        bound: "0".into(),
-        ci: "exact".into(),
-        alpha: None,
-        pass: bad == 0,
-    }
+    Claim::exact(name, reference, n as u64, format!("{bad} runs break it"), "0", bad == 0)
 }

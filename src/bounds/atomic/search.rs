@@ -204,14 +204,13 @@ pub fn invariants(samples: &[Sample]) -> Claim {
     let bad: Vec<&&Sample> = test.iter().filter(|s| !s.failures.is_empty()).collect();
     let names: std::collections::BTreeSet<&str> = bad.iter().flat_map(|s| s.failures.iter().copied()).collect();
     let first = bad.first().map(|s| format!("; first: {}", s.replay)).unwrap_or_default();
-    Claim {
-        name: "invariants",
-        reference: "check/: every property on every test run",
-        n: test.len() as u64,
-        measured: format!("{} runs failed {names:?}{first}", bad.len()),
-        bound: "0".into(),
-        ci: "exact".into(),
-        alpha: None,
-        pass: bad.is_empty(),
-    }
+    let measured = format!("{} runs failed {names:?}{first}", bad.len());
+    Claim::exact(
+        "invariants",
+        "check/: every property on every test run",
+        test.len() as u64,
+        measured,
+        "0",
+        bad.is_empty(),
+    )
 }
