@@ -122,7 +122,7 @@ pub fn evaluate(samples: &[Sample], mutant: Option<Mutant>) -> (Constants, Vec<C
         queue_claim(&test),
         quantile("traffic", "002 Thm 1: messages/(P·h) bounded", &traffic, k.c_traffic, alpha()),
         slope("traffic_trend", "002 Thm 1: messages/(P·h) no upward trend", &traffic, k.c_traffic, alpha()),
-        invariants_claim(&test),
+        invariants(test.iter().map(|s| (&s.failures[..], s.replay.as_str()))),
     ];
     (k, claims)
 }
@@ -236,16 +236,14 @@ fn queue_claim(test: &[&Sample]) -> Claim {
     }
 }
 
-fn invariants_claim(test: &[&Sample]) -> Claim {
-    let bad: Vec<&Sample> = test.iter().copied().filter(|s| !s.failures.is_empty()).collect();
-    let names: std::collections::BTreeSet<&str> = bad.iter().flat_map(|s| s.failures.iter().copied()).collect();
-    let measured = format!("{} runs failed {:?}", bad.len(), names);
-    Claim::exact(
-        "invariants",
-        "check/: every property on every test run",
-        test.len() as u64,
-        measured,
-        "0",
-        bad.is_empty(),
-    )
+/// Every property of `check/` on every test run, given as (the
+/// properties it failed, its replay command); names the first failing run.
+pub fn invariants<'a>(runs: impl IntoIterator<Item = (&'a [&'static str], &'a str)>) -> Claim {
+    let runs: Vec<_> = runs.into_iter().collect();
+    let bad: Vec<_> = runs.iter().filter(|(failures, _)| !failures.is_empty()).collect();
+    let names: std::collections::BTreeSet<&str> = bad.iter().flat_map(|(f, _)| f.iter().copied()).collect();
+    let first = bad.first().map(|(_, replay)| format!("; first: {replay}")).unwrap_or_default();
+    let measured = format!("{} runs failed {names:?}{first}", bad.len());
+    let reference = "check/: every property on every test run";
+    Claim::exact("invariants", reference, runs.len() as u64, measured, "0", bad.is_empty())
 }

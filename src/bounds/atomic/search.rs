@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 
 use super::{exact, fitted};
 use crate::base::rng::derive_seed;
-use crate::bounds::claims::{quantile, slope, Claim};
+use crate::bounds::claims::{self, quantile, slope, Claim};
 use crate::bounds::plan::Profile;
 use crate::bounds::suite::par_map;
 use crate::bounds::suite::Phase;
@@ -200,17 +200,6 @@ pub fn evaluate(theorem: Theorem, samples: &[Sample], alpha: f64) -> (serde_json
 
 /// Every property of `check/` on every test run; the first failing run's replay.
 pub fn invariants(samples: &[Sample]) -> Claim {
-    let test: Vec<&Sample> = samples.iter().filter(|s| s.phase == Phase::Test).collect();
-    let bad: Vec<&&Sample> = test.iter().filter(|s| !s.failures.is_empty()).collect();
-    let names: std::collections::BTreeSet<&str> = bad.iter().flat_map(|s| s.failures.iter().copied()).collect();
-    let first = bad.first().map(|s| format!("; first: {}", s.replay)).unwrap_or_default();
-    let measured = format!("{} runs failed {names:?}{first}", bad.len());
-    Claim::exact(
-        "invariants",
-        "check/: every property on every test run",
-        test.len() as u64,
-        measured,
-        "0",
-        bad.is_empty(),
-    )
+    let test = samples.iter().filter(|s| s.phase == Phase::Test);
+    claims::invariants(test.map(|s| (&s.failures[..], s.replay.as_str())))
 }
