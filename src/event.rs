@@ -125,6 +125,9 @@ pub struct RunParams {
     /// Requests finding this many queued are rejected (001 §4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue_limit: Option<u32>,
+    /// Random polling answered every queued request at a poll (`--serve all`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub serve_all: bool,
     /// The deliberate bug the run had, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mutant: Option<String>,
@@ -502,6 +505,7 @@ mod tests {
             slow: Some((1, 2)),
             initial_split: true,
             queue_limit: Some(1),
+            serve_all: true,
             mutant: Some("split-loses".into()),
             max_steps: Some(9),
             detect_horizon: Some(0),

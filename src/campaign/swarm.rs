@@ -194,7 +194,7 @@ fn point(spec: &RunSpec, r: &RunResult) -> Point {
 }
 
 fn protocols(b: BalancerKind, d: DetectorKind, mutant: Option<Mutant>, queue_limit: Option<u32>) -> Protocols {
-    Protocols { balancer: b, detector: d, queue_limit, mutant }
+    Protocols { balancer: b, detector: d, queue_limit, serve_all: false, mutant }
 }
 
 fn spec(workload: &str, protocols: Protocols, driver: Driver) -> RunSpec {
@@ -220,7 +220,9 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
         return spec(&workload, protocols(b, d, o.mutant, None), Driver::Atomic(atomic_machine(&mut rng, &sim)));
     }
     let queue_limit = rng.random_bool(0.2).then(|| rng.random_range(1..=3));
-    let mut spec = spec(&workload, protocols(b, d, o.mutant, queue_limit), Driver::Sim(sim));
+    let serve_all = rng.random_bool(0.3) && o.mutant != Some(Mutant::ServeOneDropRest); // it needs serve-one
+    let protocols = Protocols { serve_all, ..protocols(b, d, o.mutant, queue_limit) };
+    let mut spec = spec(&workload, protocols, Driver::Sim(sim));
     // While one PE works an atomic item of T_atomic units the others keep
     // polling once per latency: budget the steps for that.
     let t_atomic = spec.workload.atomic_and_h().map_or(1, |(a, _)| a);

@@ -39,6 +39,10 @@ pub struct RunArgs {
     /// Reject requests that find this many queued (001 §4).
     #[arg(long)]
     pub queue_limit: Option<u32>,
+    /// Random polling: answer one queued request at each poll (001 Fig. 1)
+    /// or all of them (003 §14.7.2's Service_requests).
+    #[arg(long, default_value = "one", value_parser = ["one", "all"])]
+    pub serve: String,
     /// Start with the root split locally into one part per PE (002 §3).
     #[arg(long)]
     pub initial_split: bool,
@@ -71,6 +75,7 @@ impl RunArgs {
             balancer: self.balancer,
             detector: self.detector(detector),
             queue_limit: self.queue_limit,
+            serve_all: self.serve == "all",
             mutant: self.mutant,
         };
         let spec = RunSpec { workload, split, protocols, driver };

@@ -163,6 +163,7 @@ fn replay(a: &ExploreArgs, seed: u64, seeds: u64) -> String {
     opt(&mut cmd, "--arbiter", Some(a.arbiter).filter(|_| machine(a) == MachineKind::Atomic).map(|x| x.to_string()));
     opt(&mut cmd, "--latency", a.latency.clone());
     opt(&mut cmd, "--queue-limit", r.queue_limit.map(|q| q.to_string()));
+    opt(&mut cmd, "--serve", Some(r.serve.clone()).filter(|s| s == "all"));
     opt(&mut cmd, "--mutant", r.mutant.map(|m| m.to_string()));
     opt(&mut cmd, "--detect-horizon", Some(a.detect_horizon).filter(|&h| h > 0).map(|h| h.to_string()));
     let _ = write!(cmd, " --max-states {} --max-depth {} --max-seconds {}", a.max_states, a.max_depth, a.max_seconds);

@@ -20,6 +20,8 @@ pub struct Protocols {
     pub detector: DetectorKind,
     /// Random polling: reject requests that find this many queued (001 §4).
     pub queue_limit: Option<u32>,
+    /// Random polling: answer every queued request at a poll (003 §14.7.2), not one.
+    pub serve_all: bool,
     /// The deliberate bug the protocols run with, if any.
     pub mutant: Option<Mutant>,
 }
@@ -27,15 +29,15 @@ pub struct Protocols {
 impl Protocols {
     /// The reference protocols `balancer` + `detector`, no parameters, no mutant.
     pub fn new(balancer: BalancerKind, detector: DetectorKind) -> Protocols {
-        Protocols { balancer, detector, queue_limit: None, mutant: None }
+        Protocols { balancer, detector, queue_limit: None, serve_all: false, mutant: None }
     }
 
     /// Hands `driver` the constructor of this run's PEs.
     pub fn drive<V: Drive>(&self, driver: V) -> V::Output {
         match self.balancer {
             BalancerKind::RandomPolling => {
-                let (rules, limit) = (seams::polling(self.mutant), self.queue_limit);
-                self.with_balancer(driver, move |_| RandomPolling::<Task>::new(rules, limit))
+                let (rules, limit, all) = (seams::polling(self.mutant), self.queue_limit, self.serve_all);
+                self.with_balancer(driver, move |_| RandomPolling::<Task>::new(rules, limit).serving_all(all))
             }
             BalancerKind::RandomDestination | BalancerKind::PriorityBnb => {
                 let rules = seams::destinations(self.mutant);

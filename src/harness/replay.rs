@@ -29,6 +29,9 @@ impl RunSpec {
             cmd += " --initial-split";
         }
         flag(&mut cmd, "--queue-limit", p.queue_limit);
+        if p.serve_all {
+            cmd += " --serve all";
+        }
         flag(&mut cmd, "--mutant", p.mutant);
         if let Driver::Sim(c) = &self.driver {
             let default_steps = SimConfig::default().max_steps;

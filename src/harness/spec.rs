@@ -9,6 +9,7 @@ use crate::event::{RunParams, TraceHeader, TRACE_VERSION};
 use crate::mutants::{Mutant, Site};
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
+use crate::protocol::BalancerKind;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
 use crate::sim::{MachineKind, Schedule, Shape, SimConfig};
@@ -44,7 +45,13 @@ impl RunSpec {
                 false => format!("balancer `{balancer}` runs on 004's atomic machine: use `lbcheck simulate --machine atomic` (or complete)"),
             });
         }
+        if self.protocols.serve_all && balancer != BalancerKind::RandomPolling {
+            return Err(format!("--serve all is random polling's (003 §14.7.2), not balancer `{balancer}`'s"));
+        }
         let Some(m) = self.mutant() else { return Ok(()) };
+        if m == Mutant::ServeOneDropRest && self.protocols.serve_all {
+            return Err(format!("mutant `{m}` drops the requests a poll leaves queued; with --serve all none are left: it would have no effect in this run"));
+        }
         if let (Site::AtomicMachine, Driver::Atomic(c)) = (m.entry().site, &self.driver) {
             if c.complete || (m == Mutant::ArbiterLifoAsFifo && c.arbiter != Arbiter::Fifo) {
                 return Err(format!(
@@ -90,6 +97,7 @@ impl RunSpec {
             dt: self.driver.dt(),
             initial_split: self.driver.initial_split(),
             queue_limit: p.queue_limit,
+            serve_all: p.serve_all,
             mutant: p.mutant.map(|m| m.to_string()),
             ..RunParams::default()
         };
@@ -126,6 +134,7 @@ impl RunSpec {
         let Some(r) = &h.run else { return Ok(None) };
         let mut protocols = Protocols::new(field("balancer", &h.balancer)?, field("detector", &h.detector)?);
         protocols.queue_limit = r.queue_limit;
+        protocols.serve_all = r.serve_all;
         protocols.mutant = r.mutant.as_deref().map(|m| field("run.mutant", m)).transpose()?;
         let (workload, split) = (field("workload", &h.workload)?, field("split", &h.split)?);
         Ok(Some(RunSpec { workload, split, protocols, driver: driver_of(h, r)? }))

@@ -93,12 +93,21 @@ pub struct RandomPolling<T> {
     queue: VecDeque<PeId>,
     /// Polls so far.
     polls: u64,
+    /// Answer every queued request at a poll (003 §14.7.2's
+    /// Service_requests), not one (001 Fig. 1).
+    serve_all: bool,
 }
 
 impl<T: Subproblem> RandomPolling<T> {
     /// A PE with no work yet, following `rules`, with optional queue trimming.
     pub fn new(rules: Rules<T>, queue_limit: Option<u32>) -> Self {
-        RandomPolling { rules, queue_limit, task: None, queue: VecDeque::new(), polls: 0 }
+        RandomPolling { rules, queue_limit, task: None, queue: VecDeque::new(), polls: 0, serve_all: false }
+    }
+
+    /// The same PE answering every queued request at each poll (003
+    /// §14.7.2's Service_requests: `--serve all`), or one (001 Fig. 1).
+    pub fn serving_all(self, serve_all: bool) -> Self {
+        RandomPolling { serve_all, ..self }
     }
 
     /// Sends a request to the victim (none if P = 1).
@@ -163,7 +172,8 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
         if !(self.rules.serves_at)(self.polls) {
             return;
         }
-        if let Some(from) = self.queue.pop_front() {
+        let serve = if self.serve_all { self.queue.len() } else { 1 };
+        for from in self.queue.drain(..serve.min(self.queue.len())).collect::<Vec<_>>() {
             self.serve(ctx, from);
         }
         if !self.rules.keep_rest {
@@ -189,5 +199,36 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
 
     fn queued_requests(&self) -> u32 {
         self.queue.len() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::rng::{stream, Purpose};
+    use crate::problem::synthetic::{Policy, SynthConfig, SynthTask};
+
+    /// PE 0 holding 64 units with `queued` requests from PEs 1, 2, 3, then
+    /// one poll: the messages it sends.
+    fn poll_with_queue(serve_all: bool) -> Vec<Command<SynthTask>> {
+        let root = SynthConfig { size: 64, atomic: 1, policy: Policy::Balanced, seed: 1 }.root();
+        let mut pe = RandomPolling::new(Rules::paper(), None).serving_all(serve_all);
+        let (mut rng, mut out) = (stream(1, 0, Purpose::Protocol), Vec::new());
+        let mut ctx = Ctx { now: 0, me: 0, pes: 4, rng: &mut rng, out: &mut out };
+        pe.start(&mut ctx, Some(root));
+        (1..4).for_each(|from| pe.on_message(&mut ctx, from, Msg::Request));
+        pe.on_poll(&mut ctx);
+        out
+    }
+
+    /// 001 Fig. 1 answers one request per poll; 003 §14.7.2's
+    /// Service_requests (`--serve all`) answers all of them.
+    #[test]
+    fn serve_all_answers_every_queued_request_at_a_poll() {
+        let replies = |out: &[Command<SynthTask>]| {
+            out.iter().filter(|c| matches!(c, Command::Send { msg: Msg::Work { .. } | Msg::Reject, .. })).count()
+        };
+        assert_eq!(replies(&poll_with_queue(false)), 1);
+        assert_eq!(replies(&poll_with_queue(true)), 3);
     }
 }

@@ -64,3 +64,29 @@ fn a_recorded_trace_checks_with_its_clock() {
     assert!(lower.starts_with("not applicable: times are nanoseconds"), "{lower}");
     std::fs::remove_file(path).unwrap();
 }
+
+/// `--serve all` (003 §14.7.2) passes every property, and its trace's
+/// header replays it.
+#[test]
+fn serve_all_passes_and_replays_from_its_trace() {
+    let path = std::env::temp_dir().join(format!("lbcheck-serve-all-{}.jsonl", std::process::id()));
+    let path = path.to_str().unwrap();
+    let (code, out, err) =
+        lbcheck(&["simulate", "--workload", "uts:default", "--pes", "16", "--serve", "all", "--trace", path]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, _) = lbcheck(&["check-trace", path]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("--serve all"), "the replay names --serve all:\n{out}");
+    let (code, _, err) = lbcheck(&[
+        "simulate",
+        "--workload",
+        "uts:default",
+        "--serve",
+        "all",
+        "--balancer",
+        "random-destination",
+        "--machine",
+        "atomic",
+    ]);
+    assert_eq!(code, 2, "{err}");
+}
