@@ -36,9 +36,10 @@ pub struct RunArgs {
     /// Δt: work units between polls, 1..=10^9.
     #[arg(long)]
     pub dt: u64,
-    /// Reject requests that find this many queued (001 §4).
-    #[arg(long)]
-    pub queue_limit: Option<u32>,
+    /// Reject requests that find this many queued: a number, or `sqrt` for
+    /// ⌈√P⌉ (001 §4, Thm 2's queue trimming).
+    #[arg(long, value_parser = parse_queue_limit)]
+    pub queue_limit: Option<QueueLimit>,
     /// Random polling: answer one queued request at each poll (001 Fig. 1)
     /// or all of them (003 §14.7.2's Service_requests).
     #[arg(long, default_value = "one", value_parser = ["one", "all"])]
@@ -58,6 +59,44 @@ pub struct RunArgs {
     pub json: bool,
 }
 
+/// `--queue-limit`: a number of requests, or ⌈√P⌉.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueLimit {
+    /// This many.
+    Fixed(u32),
+    /// ⌈√P⌉ (001 §4).
+    Sqrt,
+}
+
+impl QueueLimit {
+    /// The limit on `pes` PEs.
+    pub fn of(self, pes: u32) -> u32 {
+        match self {
+            QueueLimit::Fixed(n) => n,
+            QueueLimit::Sqrt => (1..=pes).find(|k| k * k >= pes).unwrap_or(1),
+        }
+    }
+}
+
+impl std::fmt::Display for QueueLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueueLimit::Fixed(n) => write!(f, "{n}"),
+            QueueLimit::Sqrt => f.write_str("sqrt"),
+        }
+    }
+}
+
+fn parse_queue_limit(s: &str) -> Result<QueueLimit, String> {
+    match s {
+        "sqrt" => Ok(QueueLimit::Sqrt),
+        _ => s
+            .parse()
+            .map(QueueLimit::Fixed)
+            .map_err(|_| format!("`{s}`: expected a number of requests or `sqrt` (⌈√P⌉)")),
+    }
+}
+
 /// Sets a command's defaults of `--termination`, `--split` and `--dt`
 /// (they differ between `simulate` and `run`): use as
 /// `#[command(mut_arg(...))]` on the command's arguments.
@@ -74,7 +113,7 @@ impl RunArgs {
         let protocols = Protocols {
             balancer: self.balancer,
             detector: self.detector(detector),
-            queue_limit: self.queue_limit,
+            queue_limit: self.queue_limit.map(|q| q.of(driver.pes())),
             serve_all: self.serve == "all",
             mutant: self.mutant,
         };

@@ -90,3 +90,22 @@ fn serve_all_passes_and_replays_from_its_trace() {
     ]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// `--queue-limit sqrt` (001 §4): ⌈√P⌉, so on 64 PEs no request meets
+/// more than 8 queued, even when every PE asks PE 0 (`poll-hotspot`,
+/// whose queue reaches 62 without the limit).
+#[test]
+fn queue_limit_sqrt_caps_the_queue_at_root_p() {
+    let max_queue = |extra: &[&str]| {
+        let mut args =
+            vec!["simulate", "--workload", "uts:default", "--pes", "64", "--mutant", "poll-hotspot", "--json"];
+        args.extend(extra);
+        let (_, out, _) = lbcheck(&args);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (v["metrics"]["queue"]["max"].as_u64().unwrap(), v["replay"].as_str().unwrap().to_string())
+    };
+    let (capped, replay) = max_queue(&["--queue-limit", "sqrt"]);
+    assert!(capped <= 8 && replay.contains("--queue-limit 8"), "{capped}: {replay}");
+    assert!(max_queue(&[]).0 > 8, "without the limit the hot spot's queue grows past ⌈√P⌉");
+    assert_eq!(lbcheck(&["simulate", "--workload", "uts:default", "--queue-limit", "root"]).0, 2);
+}
