@@ -7,7 +7,7 @@
 //! default, one per work unit), nanoseconds for real-time drivers,
 //! PEs are numbered `0..pes`, message ids are unique within a trace, a
 //! fingerprint is the string form of [`Fingerprint`] and energy the string
-//! form of [`Dyadic`] (`0`, `1`, `m/2^e`).
+//! form of [`Fraction`] (`0`, `1`, `m/2^e`).
 //!
 //! ```text
 //! {"ev":"header","version":1,"pes":4,"workload":"uts:default","split":"bottom-half",...}
@@ -20,7 +20,7 @@ use std::io::{self, BufRead, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::Dyadic;
+use crate::base::Fraction;
 use crate::problem::Fingerprint;
 
 /// The JSON Schema of one trace line (`docs/trace.schema.json`, shipped in
@@ -128,6 +128,9 @@ pub struct RunParams {
     /// Random polling answered every queued request at a poll (`--serve all`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub serve_all: bool,
+    /// Pacheco's search: `New_request`'s victim selection (003 §14.7.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victim: Option<String>,
     /// The deliberate bug the run had, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mutant: Option<String>,
@@ -216,6 +219,10 @@ pub enum Kind {
     WaveUp,
     /// The termination announcement, passed on by PEs that learnt of it.
     Terminate,
+    /// Global round robin (003 §14.7.3): a request to PE 0 for a target.
+    GetTarget,
+    /// PE 0's answer naming the target.
+    Target,
     /// A control message of a detector lbcheck does not know (its content
     /// in the event's free-form `data`); the outcome properties ignore it.
     Control,
@@ -223,7 +230,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Request,
         Kind::Reject,
         Kind::Work,
@@ -231,12 +238,15 @@ impl Kind {
         Kind::WaveDown,
         Kind::WaveUp,
         Kind::Terminate,
+        Kind::GetTarget,
+        Kind::Target,
         Kind::Control,
     ];
 
     /// The kind's name in the trace.
     pub fn name(self) -> &'static str {
-        ["request", "reject", "work", "energy", "wave_down", "wave_up", "terminate", "control"][self as usize]
+        ["request", "reject", "work", "energy", "wave_down", "wave_up", "terminate", "get_target", "target", "control"]
+            [self as usize]
     }
 }
 
@@ -290,7 +300,7 @@ pub enum Event {
         kind: Kind,
         /// Energy carried (energy detector), if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        energy: Option<Dyadic>,
+        energy: Option<Fraction>,
         /// Free-form content (a control message's data); never checked.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         data: Data,
@@ -335,7 +345,7 @@ pub enum Event {
         /// The PE.
         pe: u32,
         /// Energy held.
-        held: Dyadic,
+        held: Fraction,
     },
     /// The announcer completed four-counter wave `wave` with these totals of
     /// work messages sent / received (001 §2).
@@ -474,7 +484,7 @@ mod tests {
                 to: 0,
                 id: 9,
                 kind: Kind::Work,
-                energy: Some(Dyadic::pow2_neg(3)),
+                energy: Some(Fraction::pow2_neg(3)),
                 data: None,
             },
             Event::Recv { t: 7, pe: 0, from: 1, id: 9, kind: Kind::Request, queue: Some(0), data: None },
@@ -506,6 +516,7 @@ mod tests {
             initial_split: true,
             queue_limit: Some(1),
             serve_all: true,
+            victim: Some("global-rr".into()),
             mutant: Some("split-loses".into()),
             max_steps: Some(9),
             detect_horizon: Some(0),
@@ -538,13 +549,13 @@ mod tests {
                 to: 1,
                 id: 1,
                 kind: Kind::Work,
-                energy: Some(Dyadic::pow2_neg(1)),
+                energy: Some(Fraction::pow2_neg(1)),
                 data: data(),
             },
             Event::Recv { t: 1, pe: 1, from: 0, id: 1, kind: Kind::Request, queue: Some(0), data: data() },
             Event::Busy { t: 1, pe: 0 },
             Event::Idle { t: 1, pe: 0 },
-            Event::Energy { t: 1, pe: 0, held: Dyadic::one() },
+            Event::Energy { t: 1, pe: 0, held: Fraction::one() },
             Event::Wave { t: 1, wave: 1, sent: 0, recv: 0, data: data() },
             Event::Announce { t: 1, pe: 0 },
             Event::Terminated { t: 1, pe: 0 },

@@ -41,7 +41,7 @@
 //!
 //! Layers from the bottom up; each imports only layers below it.
 //!
-//! - [`base`]: exact energy ([`base::Dyadic`]), the one RNG stream
+//! - [`base`]: exact energy ([`base::Fraction`]), the one RNG stream
 //!   derivation, fixed hashes, and the registry's vocabulary
 //!   ([`base::Registered`]).
 //! - [`problem`]: the tree-shaped computation model (002 §2, 001 §1.2):

@@ -72,7 +72,7 @@ pub fn case_composed(name: String, (spec, replay): &(RunSpec, String), seeds: u6
 /// 16 units, branch-and-bound on a depth-4 cost tree.
 pub fn instance(balancer: BalancerKind, detector: DetectorKind, mutant: Option<Mutant>) -> (RunSpec, String) {
     let workload = match balancer {
-        BalancerKind::RandomPolling => "synthetic:size=8,atomic=1",
+        BalancerKind::RandomPolling | BalancerKind::Pacheco => "synthetic:size=8,atomic=1",
         BalancerKind::RandomDestination => "synthetic:size=16",
         BalancerKind::PriorityBnb => "kz:depth=4",
     };

@@ -4,6 +4,7 @@
 //! an adversarial schedule, FIFO links, o, g, T_poll, slow PEs, initial
 //! split, queue limit), so one campaign covers many corners.
 
+use crate::protocol::pacheco::Victim;
 use std::time::{Duration, Instant};
 
 use rand::seq::IndexedRandom;
@@ -114,7 +115,8 @@ pub fn thread_specs(o: &Options, label: &str, b: BalancerKind, d: DetectorKind) 
     runs.map(|(p, w)| {
         let seed = derive_seed(o.seed, &format!("threads/{label}/{p}/{w}"), 0);
         let deadline = Some(THREADS_DEADLINE);
-        let cfg = ThreadConfig { pes: p, seed, dt: 16, initial_split: p == 3, deadline, ..ThreadConfig::default() };
+        let initial_split = p == 3 && b != BalancerKind::Pacheco; // Pacheco's start is Generate + Scatter
+        let cfg = ThreadConfig { pes: p, seed, dt: 16, initial_split, deadline, ..ThreadConfig::default() };
         (format!("{label}/P={p}/{w}"), spec(w, protocols(b, d, o.mutant, None), Driver::Threads(cfg)))
     })
     .collect()
@@ -194,7 +196,8 @@ fn point(spec: &RunSpec, r: &RunResult) -> Point {
 }
 
 fn protocols(b: BalancerKind, d: DetectorKind, mutant: Option<Mutant>, queue_limit: Option<u32>) -> Protocols {
-    Protocols { balancer: b, detector: d, queue_limit, serve_all: false, mutant }
+    let victim = if mutant == Some(Mutant::GrrNoIncrement) { Victim::GlobalRr } else { Victim::Random };
+    Protocols { balancer: b, detector: d, queue_limit, serve_all: false, victim, mutant }
 }
 
 fn spec(workload: &str, protocols: Protocols, driver: Driver) -> RunSpec {
@@ -219,10 +222,22 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
     if b.atomic() {
         return spec(&workload, protocols(b, d, o.mutant, None), Driver::Atomic(atomic_machine(&mut rng, &sim)));
     }
+    if b == BalancerKind::Pacheco {
+        // Generate + Scatter is its start; it answers every request.
+        let mut p = protocols(b, d, o.mutant, None);
+        if p.victim == Victim::Random {
+            p.victim = *[Victim::Random, Victim::LocalRr, Victim::GlobalRr].choose(&mut rng).expect("victims");
+        }
+        return budgeted(spec(&workload, p, Driver::Sim(SimConfig { initial_split: false, ..sim })));
+    }
     let queue_limit = rng.random_bool(0.2).then(|| rng.random_range(1..=3));
     let serve_all = rng.random_bool(0.3) && o.mutant != Some(Mutant::ServeOneDropRest); // it needs serve-one
     let protocols = Protocols { serve_all, ..protocols(b, d, o.mutant, queue_limit) };
-    let mut spec = spec(&workload, protocols, Driver::Sim(sim));
+    budgeted(spec(&workload, protocols, Driver::Sim(sim)))
+}
+
+/// `spec` with steps budgeted for its atomic items.
+fn budgeted(mut spec: RunSpec) -> RunSpec {
     // While one PE works an atomic item of T_atomic units the others keep
     // polling once per latency: budget the steps for that.
     let t_atomic = spec.workload.atomic_and_h().map_or(1, |(a, _)| a);

@@ -25,7 +25,7 @@
 //! never checked.
 
 use super::{violation_at, Metrics, Property, Verdict};
-use crate::base::Dyadic;
+use crate::base::Fraction;
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::DetectorKind;
 
@@ -43,7 +43,7 @@ enum Rules {
     /// Mattern's four counters: the waves so far.
     FourCounter { last: Option<Wave>, prev: Option<Wave> },
     /// Energy: the announcer's holding.
-    Energy { held: Dyadic },
+    Energy { held: Fraction },
     /// lbcheck does not know the detector (the header's name).
     Unknown(String),
 }
@@ -65,7 +65,7 @@ impl DetectorConformance {
     pub(super) fn new(header: &TraceHeader) -> DetectorConformance {
         let rules = match header.detector.parse() {
             Ok(DetectorKind::FourCounter) => Rules::FourCounter { last: None, prev: None },
-            Ok(DetectorKind::Energy | DetectorKind::EnergyTree) => Rules::Energy { held: Dyadic::one() },
+            Ok(DetectorKind::Energy | DetectorKind::EnergyTree) => Rules::Energy { held: Fraction::one() },
             Err(_) => Rules::Unknown(header.detector.clone()),
         };
         DetectorConformance {

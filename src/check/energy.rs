@@ -1,5 +1,5 @@
 //! `energy_conserved` (003 §14.7.4): the energy held by all PEs plus the
-//! energy in flight is exactly 1 — computed exactly, with [`Dyadic`]s.
+//! energy in flight is exactly 1 — computed exactly, with [`Fraction`]s.
 //!
 //! Holdings come from `energy` events (`held` is the PE's new holding); the
 //! announcer (the header's, PE 0 by default) starts with all the energy, 1,
@@ -25,18 +25,18 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{Metrics, Property, Verdict};
-use crate::base::Dyadic;
+use crate::base::Fraction;
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::DetectorKind;
 
 /// State of the `energy_conserved` check.
 pub(super) struct EnergyConserved {
     /// Nonzero holdings per PE.
-    held: HashMap<u32, Dyadic>,
+    held: HashMap<u32, Fraction>,
     /// Energy of the messages in flight, by id.
-    in_flight: HashMap<u64, Dyadic>,
-    held_total: Dyadic,
-    flight_total: Dyadic,
+    in_flight: HashMap<u64, Fraction>,
+    held_total: Fraction,
+    flight_total: Fraction,
     /// True once an event carried energy.
     active: bool,
     /// Time of the current step, its acting PE, and the line of its latest event.
@@ -58,10 +58,10 @@ impl EnergyConserved {
         let energy = [DetectorKind::Energy, DetectorKind::EnergyTree];
         let declared = header.detector.parse().is_ok_and(|d| energy.contains(&d)).then(|| header.detector.clone());
         EnergyConserved {
-            held: HashMap::from_iter([(header.announcer(), Dyadic::one())]),
+            held: HashMap::from_iter([(header.announcer(), Fraction::one())]),
             in_flight: HashMap::default(),
-            held_total: Dyadic::one(),
-            flight_total: Dyadic::zero(),
+            held_total: Fraction::one(),
+            flight_total: Fraction::zero(),
             active: false,
             step_t: 0,
             step_pe: None,
@@ -103,7 +103,7 @@ impl EnergyConserved {
         }
     }
 
-    fn set_held(&mut self, pe: u32, held: &Dyadic) {
+    fn set_held(&mut self, pe: u32, held: &Fraction) {
         self.active = true;
         let old = match held.is_zero() {
             true => self.held.remove(&pe),
@@ -115,7 +115,7 @@ impl EnergyConserved {
         }
     }
 
-    fn launch(&mut self, id: u64, energy: &Dyadic) {
+    fn launch(&mut self, id: u64, energy: &Fraction) {
         self.active = true;
         self.flight_total = &self.flight_total + energy;
         if let Some(old) = self.in_flight.insert(id, energy.clone()) {
@@ -225,7 +225,7 @@ mod tests {
         let mut events = two_pes();
         let i = position(&events, |e| matches!(e, Event::Send { kind: Kind::Work, .. }));
         if let Event::Send { energy, .. } = &mut events[i] {
-            *energy = Some(Dyadic::zero());
+            *energy = Some(Fraction::zero());
         }
         let v = assert_fails(NAME, &run(2, events), Some(i + 2)); // line 1 is the header
         assert!(v.detail.contains("carries energy 0"), "{}", v.detail);
@@ -286,7 +286,7 @@ mod tests {
         let mut events = two_pes();
         let i = position(&events, |e| matches!(e, Event::Send { id: 2, .. }));
         if let Event::Send { energy, .. } = &mut events[i] {
-            *energy = Some(Dyadic::one()); // the sender kept its half too
+            *energy = Some(Fraction::one()); // the sender kept its half too
         }
         let r = run(2, events);
         let v = assert_fails(NAME, &r, Some(line_of(i + 1)));

@@ -25,6 +25,7 @@
 //! | `optimum_found`         | `optimum.rs`           | 004 §6              |
 //! | `lower_bound`           | `lower_bound.rs`       | 000 eq. (1), 001 §1.2 |
 //! | `fig3_transfers`        | `fig3.rs`              | 000 §6.1, 002 Thm 1 |
+//! | `round_robin`           | `round_robin.rs`       | 003 §14.7.3         |
 //!
 //! A failure that an earlier failure explains (a malformed trace breaks
 //! everything after it; an early announcement or lost work also breaks the
@@ -76,6 +77,7 @@ mod lower_bound;
 mod metrics;
 mod optimum;
 mod requests;
+mod round_robin;
 mod service;
 mod termination;
 #[cfg(test)]
@@ -94,7 +96,7 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 14] = [
+pub const PROPERTIES: [&str; 15] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -109,6 +111,7 @@ pub const PROPERTIES: [&str; 14] = [
     optimum::OptimumFound::NAME,
     lower_bound::LowerBound::NAME,
     fig3::Fig3Transfers::NAME,
+    round_robin::RoundRobin::NAME,
 ];
 
 /// Which failures may be consequences of which: a failure of a property on
@@ -142,6 +145,7 @@ pub fn explain(name: &str) -> Option<String> {
         "optimum_found" => include_str!("optimum.rs"),
         "lower_bound" => include_str!("lower_bound.rs"),
         "fig3_transfers" => include_str!("fig3.rs"),
+        "round_robin" => include_str!("round_robin.rs"),
         _ => return None,
     };
     let doc = source.lines().map_while(|l| l.strip_prefix("//!")).map(|l| l.strip_prefix(' ').unwrap_or(l));
@@ -263,6 +267,7 @@ pub struct Checker {
     optimum: optimum::OptimumFound,
     lower_bound: lower_bound::LowerBound,
     fig3: fig3::Fig3Transfers,
+    round_robin: round_robin::RoundRobin,
     metrics: metrics::Collector,
 }
 
@@ -288,6 +293,7 @@ impl Checker {
             optimum: optimum::OptimumFound::new(reference),
             lower_bound: lower_bound::LowerBound::new(header),
             fig3: fig3::Fig3Transfers::new(header),
+            round_robin: round_robin::RoundRobin::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
         }
     }
@@ -308,6 +314,7 @@ impl Checker {
         self.optimum.observe(line, event);
         self.lower_bound.observe(line, event);
         self.fig3.observe(line, event);
+        self.round_robin.observe(line, event);
         self.metrics.observe(event);
     }
 
@@ -330,6 +337,7 @@ impl Checker {
         put(optimum::OptimumFound::NAME, self.optimum.finish(&metrics));
         put(lower_bound::LowerBound::NAME, self.lower_bound.finish(&metrics));
         put(fig3::Fig3Transfers::NAME, self.fig3.finish(&metrics));
+        put(round_robin::RoundRobin::NAME, self.round_robin.finish(&metrics));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();
         report

@@ -11,7 +11,8 @@
 //! `recv` of a request, −1 at each reply it sends while one is pending
 //! (a `work` message sent with none pending is an initial part, not a reply).
 //!
-//! Applies when the header's `balancer` is `random-polling`; for any other
+//! Applies when the header's `balancer` is `random-polling` or `pacheco`
+//! (003 §14.7.2 answers every request at a service point); for any other
 //! balancer the trace does not say where its polls are, and the verdict
 //! says "not applicable".
 
@@ -30,7 +31,7 @@ struct Server {
 
 /// State of the `service_latency` check.
 pub(super) struct ServiceLatency {
-    /// Per PE, or the balancer's name when it is not random polling.
+    /// Per PE, or the balancer's name when it has no polls to check.
     servers: Result<Vec<Server>, String>,
     polls: u64,
     violation: Option<(usize, String)>,
@@ -40,7 +41,9 @@ impl ServiceLatency {
     /// For the run of `header` (its PEs and balancer).
     pub(super) fn new(header: &TraceHeader) -> ServiceLatency {
         let servers = match header.balancer.parse() {
-            Ok(BalancerKind::RandomPolling) => Ok(vec![Server::default(); header.pes.min(super::MAX_PES) as usize]),
+            Ok(BalancerKind::RandomPolling | BalancerKind::Pacheco) => {
+                Ok(vec![Server::default(); header.pes.min(super::MAX_PES) as usize])
+            }
             _ => Err(header.balancer.clone()),
         };
         ServiceLatency { servers, polls: 0, violation: None }
@@ -90,7 +93,7 @@ impl Property for ServiceLatency {
         match (self.servers, self.violation) {
             (_, Some((line, why))) => Verdict::fail(why, Some(line)),
             (Err(b), None) => Verdict::pass(format!(
-                "not applicable: balancer `{b}` is not random polling (the trace does not show its polls)"
+                "not applicable: balancer `{b}` has no polls this check knows (the trace does not show them)"
             )),
             (Ok(_), None) => Verdict::pass(format!(
                 "at each of {} polls with requests queued, one was answered before the next slice",
@@ -134,7 +137,7 @@ mod tests {
         let r = run(2, two_pes());
         assert_eq!(
             r.properties[NAME].detail,
-            "not applicable: balancer `test-balancer` is not random polling (the trace does not show its polls)"
+            "not applicable: balancer `test-balancer` has no polls this check knows (the trace does not show them)"
         );
     }
 

@@ -1,7 +1,7 @@
 //! Hand-made event streams for the property tests.
 
 use super::{CheckReport, Checker, Reference, Verdict};
-use crate::base::Dyadic;
+use crate::base::Fraction;
 use crate::event::{Event, Kind, TraceHeader, TRACE_VERSION};
 use crate::problem::Fingerprint;
 
@@ -57,7 +57,7 @@ pub fn energy(t: u64, pe: u32, held: &str) -> Event {
 }
 
 /// Parses a dyadic number.
-pub fn dy(s: &str) -> Dyadic {
+pub fn dy(s: &str) -> Fraction {
     s.parse().unwrap()
 }
 

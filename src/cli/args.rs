@@ -7,6 +7,7 @@ use lbcheck::base::{Registered, UnknownName};
 use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::mutants::{Catcher, Mutant, Site};
 use lbcheck::problem::{dfs::Strategy, Workload};
+use lbcheck::protocol::pacheco::VICTIMS;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 
 /// Parses a registry name (the error lists the valid names).
@@ -44,6 +45,10 @@ pub struct RunArgs {
     /// or all of them (003 §14.7.2's Service_requests).
     #[arg(long, default_value = "one", value_parser = ["one", "all"])]
     pub serve: String,
+    /// Pacheco's search: whom an idle PE asks (003 §14.7.3's New_request):
+    /// a random rank, local round robin, or global round robin via PE 0.
+    #[arg(long, default_value = "random", value_parser = VICTIMS)]
+    pub victim: String,
     /// Start with the root split locally into one part per PE (002 §3).
     #[arg(long)]
     pub initial_split: bool,
@@ -115,6 +120,7 @@ impl RunArgs {
             detector: self.detector(detector),
             queue_limit: self.queue_limit.map(|q| q.of(driver.pes())),
             serve_all: self.serve == "all",
+            victim: self.victim.parse().map_err(anyhow::Error::msg)?,
             mutant: self.mutant,
         };
         let spec = RunSpec { workload, split, protocols, driver };

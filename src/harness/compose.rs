@@ -7,6 +7,7 @@ use crate::mutants::{seams, Mutant};
 use crate::problem::Task;
 use crate::protocol::energy::Energy;
 use crate::protocol::four_counter::FourCounter;
+use crate::protocol::pacheco::{Pacheco, Victim};
 use crate::protocol::random_destination::RandomDestination;
 use crate::protocol::random_polling::RandomPolling;
 use crate::protocol::{Balancer, BalancerKind, Detector, DetectorKind, Pe, PeId};
@@ -22,6 +23,8 @@ pub struct Protocols {
     pub queue_limit: Option<u32>,
     /// Random polling: answer every queued request at a poll (003 §14.7.2), not one.
     pub serve_all: bool,
+    /// Pacheco's search: whom an idle PE asks (003 §14.7.3).
+    pub victim: Victim,
     /// The deliberate bug the protocols run with, if any.
     pub mutant: Option<Mutant>,
 }
@@ -29,7 +32,7 @@ pub struct Protocols {
 impl Protocols {
     /// The reference protocols `balancer` + `detector`, no parameters, no mutant.
     pub fn new(balancer: BalancerKind, detector: DetectorKind) -> Protocols {
-        Protocols { balancer, detector, queue_limit: None, serve_all: false, mutant: None }
+        Protocols { balancer, detector, queue_limit: None, serve_all: false, victim: Victim::Random, mutant: None }
     }
 
     /// Hands `driver` the constructor of this run's PEs.
@@ -38,6 +41,10 @@ impl Protocols {
             BalancerKind::RandomPolling => {
                 let (rules, limit, all) = (seams::polling(self.mutant), self.queue_limit, self.serve_all);
                 self.with_balancer(driver, move |_| RandomPolling::<Task>::new(rules, limit).serving_all(all))
+            }
+            BalancerKind::Pacheco => {
+                let (rules, victim) = (seams::pacheco(self.mutant), self.victim);
+                self.with_balancer(driver, move |_| Pacheco::<Task>::new(rules, victim))
             }
             BalancerKind::RandomDestination | BalancerKind::PriorityBnb => {
                 let rules = seams::destinations(self.mutant);

@@ -32,6 +32,9 @@ impl RunSpec {
         if p.serve_all {
             cmd += " --serve all";
         }
+        if p.victim != Default::default() {
+            let _ = write!(cmd, " --victim {}", p.victim);
+        }
         flag(&mut cmd, "--mutant", p.mutant);
         if let Driver::Sim(c) = &self.driver {
             let default_steps = SimConfig::default().max_steps;

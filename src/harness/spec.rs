@@ -9,6 +9,7 @@ use crate::event::{RunParams, TraceHeader, TRACE_VERSION};
 use crate::mutants::{Mutant, Site};
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
+use crate::protocol::pacheco::Victim;
 use crate::protocol::BalancerKind;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
@@ -48,6 +49,12 @@ impl RunSpec {
         if self.protocols.serve_all && balancer != BalancerKind::RandomPolling {
             return Err(format!("--serve all is random polling's (003 §14.7.2), not balancer `{balancer}`'s"));
         }
+        if self.protocols.victim != Victim::Random && balancer != BalancerKind::Pacheco {
+            return Err(format!("--victim is Pacheco's search's (003 §14.7.3), not balancer `{balancer}`'s"));
+        }
+        if balancer == BalancerKind::Pacheco {
+            self.pacheco_fits()?;
+        }
         let Some(m) = self.mutant() else { return Ok(()) };
         if m == Mutant::ServeOneDropRest && self.protocols.serve_all {
             return Err(format!("mutant `{m}` drops the requests a poll leaves queued; with --serve all none are left: it would have no effect in this run"));
@@ -64,6 +71,23 @@ impl RunSpec {
             Some(why) => Err(format!("{why}; it would have no effect in this run")),
             None => Ok(()),
         }
+    }
+
+    /// Pacheco's search has its own start (Generate + Scatter) and answers
+    /// every request at a service point.
+    fn pacheco_fits(&self) -> Result<(), String> {
+        if self.driver.initial_split() {
+            return Err("Pacheco's search starts with Generate + Scatter (003 §14.7); --initial-split is random polling's (002 §3)".into());
+        }
+        if self.protocols.queue_limit.is_some() {
+            return Err(
+                "--queue-limit is random polling's (001 §4); Pacheco's Service_requests answers every request".into()
+            );
+        }
+        if self.mutant() == Some(Mutant::GrrNoIncrement) && self.protocols.victim != Victim::GlobalRr {
+            return Err("mutant `grr-no-increment` acts in global round robin: add --victim global-rr".into());
+        }
+        Ok(())
     }
 
     /// The trace header of this run: what ran, and how to replay it.
@@ -98,6 +122,7 @@ impl RunSpec {
             initial_split: self.driver.initial_split(),
             queue_limit: p.queue_limit,
             serve_all: p.serve_all,
+            victim: (p.balancer == BalancerKind::Pacheco).then(|| p.victim.to_string()),
             mutant: p.mutant.map(|m| m.to_string()),
             ..RunParams::default()
         };
@@ -135,6 +160,7 @@ impl RunSpec {
         let mut protocols = Protocols::new(field("balancer", &h.balancer)?, field("detector", &h.detector)?);
         protocols.queue_limit = r.queue_limit;
         protocols.serve_all = r.serve_all;
+        protocols.victim = r.victim.as_deref().map(|v| field("run.victim", v)).transpose()?.unwrap_or_default();
         protocols.mutant = r.mutant.as_deref().map(|m| field("run.mutant", m)).transpose()?;
         let (workload, split) = (field("workload", &h.workload)?, field("split", &h.split)?);
         Ok(Some(RunSpec { workload, split, protocols, driver: driver_of(h, r)? }))

@@ -92,6 +92,10 @@ pub enum Mutant {
     AndBitHalf,
     /// Bitonic sort: the merge drops duplicate keys.
     MergeDropsDuplicates,
+    /// Pacheco's search: an idle PE keeps arriving requests queued until it gets work.
+    NoSendAllRejects,
+    /// Pacheco's search: PE 0's global round-robin target never moves.
+    GrrNoIncrement,
 }
 
 /// Where a mutant's bug is.
@@ -173,6 +177,7 @@ impl Entry {
 }
 
 const RP: Site = Site::Balancer(BalancerKind::RandomPolling);
+const PACHECO: Site = Site::Balancer(BalancerKind::Pacheco);
 const ENERGIES: Site = Site::Detectors(&[DetectorKind::Energy, DetectorKind::EnergyTree]);
 const fn entry(mutant: Mutant, info: Info, site: Site, caught_by: &'static [(Catcher, &'static str)]) -> Entry {
     Entry { mutant, info, site, caught_by }
@@ -474,6 +479,26 @@ pub const CATALOGUE: &[Entry] = &[
         Site::Bitonic,
         &[(Catcher::Bitonic, "multiset_kept")],
     ),
+    entry(
+        Mutant::NoSendAllRejects,
+        Info::ships(
+            "no-send-all-rejects",
+            "003 §14.7.3",
+            "Work_remains without Send_all_rejects: an idle PE keeps requests queued until it gets work (busy deadlock)",
+        ),
+        PACHECO,
+        &[(Catcher::Run, "requests_answered"), (Catcher::Explore, "requests_answered")],
+    ),
+    entry(
+        Mutant::GrrNoIncrement,
+        Info::ships(
+            "grr-no-increment",
+            "003 §14.7.3",
+            "global round robin: PE 0 never increments its target, so every idle PE asks the same PE (a hot spot)",
+        ),
+        PACHECO,
+        &[(Catcher::Run, "round_robin"), (Catcher::Explore, "round_robin")],
+    ),
 ];
 
 impl Mutant {
@@ -579,6 +604,8 @@ impl Registered for Mutant {
         Mutant::MergeSplitSwappedDecr,
         Mutant::AndBitHalf,
         Mutant::MergeDropsDuplicates,
+        Mutant::NoSendAllRejects,
+        Mutant::GrrNoIncrement,
     ];
 
     fn info(self) -> &'static Info {

@@ -7,11 +7,11 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::Mutant;
-use crate::base::Dyadic;
+use crate::base::Fraction;
 use crate::problem::Subproblem;
 use crate::protocol::random_destination::{children, Rules as Destinations};
 use crate::protocol::random_polling::{Gift, Rules as Polling};
-use crate::protocol::{energy, four_counter, PeId};
+use crate::protocol::{energy, four_counter, pacheco, PeId};
 use crate::sim::atomic::network::Rules as Network;
 use crate::sim::atomic::Arbiter;
 
@@ -44,6 +44,15 @@ pub fn polling<T: Subproblem>(mutant: Option<Mutant>) -> Polling<T> {
     }
 }
 
+/// Pacheco's rules with `mutant`'s broken one, if it has one there.
+pub fn pacheco(mutant: Option<Mutant>) -> pacheco::Rules {
+    match mutant {
+        Some(Mutant::NoSendAllRejects) => pacheco::Rules { send_all_rejects: false, ..pacheco::Rules::PAPER },
+        Some(Mutant::GrrNoIncrement) => pacheco::Rules { increments: false, ..pacheco::Rules::PAPER },
+        _ => pacheco::Rules::PAPER,
+    }
+}
+
 /// `poll-neighbour`: always the ring successor (i+1) mod P.
 fn ring_successor(me: PeId, pes: u32, _: &mut ChaCha8Rng) -> PeId {
     (me + 1) % pes
@@ -69,17 +78,17 @@ pub fn energy(mutant: Option<Mutant>) -> energy::Rules {
     }
 }
 
-/// `energy-not-split`: sends half, keeps all.
-fn keeps_all(held: &Dyadic, _: PeId) -> energy::Share {
-    energy::Share { keep: None, attach: held.half(), returned: None }
+/// `energy-not-split`: sends its part, keeps all.
+fn keeps_all(held: &Fraction, parts: u32, _: PeId) -> energy::Share {
+    energy::Share { keep: None, attach: held.div(parts), returned: None }
 }
 
 /// `energy-early-return`: returns everything to PE 0 first; the work
 /// travels with none (PE 0 "returns" to itself: keeps all).
-fn returns_first(held: &Dyadic, me: PeId) -> energy::Share {
+fn returns_first(held: &Fraction, _: u32, me: PeId) -> energy::Share {
     match me {
-        0 => energy::Share { keep: None, attach: Dyadic::zero(), returned: None },
-        _ => energy::Share { keep: Some(Dyadic::zero()), attach: Dyadic::zero(), returned: Some(held.clone()) },
+        0 => energy::Share { keep: None, attach: Fraction::zero(), returned: None },
+        _ => energy::Share { keep: Some(Fraction::zero()), attach: Fraction::zero(), returned: Some(held.clone()) },
     }
 }
 

@@ -1,9 +1,10 @@
-//! Energy-based termination detection (003 §14.7.4), with exact dyadic
-//! energy ([`Dyadic`]) and the spanning-tree variant.
+//! Energy-based termination detection (003 §14.7.4), with exact energy
+//! ([`Fraction`]) and the spanning-tree variant.
 //!
 //! PE 0 starts with energy 1 (with the initial broadcast, each PE starts with
 //! its part's share). A PE that sends work keeps half its energy and sends
-//! half with the work; a PE that runs out of work returns all its energy to
+//! half with the work (rule 4); the initial Scatter of 003 §14.7 divides PE
+//! 0's energy into p equal parts (rule 3: 1/p each, exact for any p); a PE that runs out of work returns all its energy to
 //! PE 0 (`energy`) or to its parent in the reduction tree (`energy-tree`: a
 //! busy parent adds it to its own, an idle one forwards it). PE 0, idle and
 //! holding exactly 1, announces termination. Safe because energy is
@@ -18,39 +19,48 @@
 //! reference runs [`Rules::PAPER`], a mutant ([`crate::mutants`]) a broken share.
 
 use super::{tree_parent, Command, Ctx, Detector, Msg, PeId};
-use crate::base::Dyadic;
+use crate::base::Fraction;
 
 /// How a server splits its energy `held` when it sends work.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Share {
     /// The energy it keeps (`None`: unchanged).
-    pub keep: Option<Dyadic>,
+    pub keep: Option<Fraction>,
     /// The energy attached to the work message.
-    pub attach: Dyadic,
+    pub attach: Fraction,
     /// Energy returned to PE 0 before the work is sent.
-    pub returned: Option<Dyadic>,
+    pub returned: Option<Fraction>,
 }
 
 /// The energy rule at the seam where a variant may change it.
 #[derive(Clone, Copy, Debug)]
 pub struct Rules {
-    /// The share of a server's energy `held` (PE `me`) sent with work.
-    pub share: fn(&Dyadic, PeId) -> Share,
+    /// The share of a server's energy `held` (PE `me`) sent with work
+    /// that divides it into `parts` equal parts: 2 for a split (rule 4),
+    /// the parts still to hand out plus the one kept for a Scatter (rule 3).
+    pub share: fn(&Fraction, u32, PeId) -> Share,
     /// Model time a PE that went idle waits before it gives its energy
     /// back (0: at once, the paper).
     pub idle_hold: u64,
 }
 
 impl Rules {
-    /// 003 §14.7.4 rule 4: keep half, send half with the work.
-    pub const PAPER: Rules =
-        Rules { share: |held, _| Share { keep: Some(held.half()), attach: held.half(), returned: None }, idle_hold: 0 };
+    /// 003 §14.7.4 rules 3 and 4: send one of `parts` equal parts with the
+    /// work, keep the rest (half of it for a split).
+    pub const PAPER: Rules = Rules { share: |held, parts, _| one_part(held, parts), idle_hold: 0 };
+}
+
+/// Rules 3 and 4: `held / parts` attached, the rest kept.
+pub fn one_part(held: &Fraction, parts: u32) -> Share {
+    let attach = held.div(parts);
+    let keep = if parts == 2 { attach.clone() } else { held - &attach };
+    Share { keep: Some(keep), attach, returned: None }
 }
 
 /// One PE's energy detector state.
 #[derive(Clone, Debug)]
 pub struct Energy {
-    held: Dyadic,
+    held: Fraction,
     tree: bool,
     busy: bool,
     rules: Rules,
@@ -59,10 +69,10 @@ pub struct Energy {
 impl Energy {
     /// Direct return to PE 0 (`tree = false`) or along the tree, following `rules`.
     pub fn new(tree: bool, rules: Rules) -> Self {
-        Energy { held: Dyadic::zero(), tree, busy: false, rules }
+        Energy { held: Fraction::zero(), tree, busy: false, rules }
     }
 
-    fn set<T>(&mut self, ctx: &mut Ctx<T>, held: Dyadic) {
+    fn set<T>(&mut self, ctx: &mut Ctx<T>, held: Fraction) {
         self.held = held;
         ctx.out.push(Command::Energy(self.held.clone()));
     }
@@ -81,9 +91,9 @@ impl Energy {
         if ctx.me == 0 || self.held.is_zero() {
             return;
         }
-        let e = std::mem::replace(&mut self.held, Dyadic::zero());
+        let e = std::mem::replace(&mut self.held, Fraction::zero());
         ctx.send(self.sink(ctx.me), Msg::Energy(e));
-        ctx.out.push(Command::Energy(Dyadic::zero()));
+        ctx.out.push(Command::Energy(Fraction::zero()));
     }
 
     fn maybe_announce<T>(&self, ctx: &mut Ctx<T>) {
@@ -94,9 +104,9 @@ impl Energy {
 }
 
 impl<T> Detector<T> for Energy {
-    fn start(&mut self, ctx: &mut Ctx<T>, holds_work: bool, share: Option<Dyadic>) {
+    fn start(&mut self, ctx: &mut Ctx<T>, holds_work: bool, share: Option<Fraction>) {
         self.busy = holds_work;
-        let initial = share.unwrap_or_else(|| if ctx.me == 0 { Dyadic::one() } else { Dyadic::zero() });
+        let initial = share.unwrap_or_else(|| if ctx.me == 0 { Fraction::one() } else { Fraction::zero() });
         if !initial.is_zero() {
             self.set(ctx, initial);
         }
@@ -106,8 +116,8 @@ impl<T> Detector<T> for Energy {
         }
     }
 
-    fn on_work_sent(&mut self, ctx: &mut Ctx<T>) -> Option<Dyadic> {
-        let share = (self.rules.share)(&self.held, ctx.me);
+    fn on_work_sent(&mut self, ctx: &mut Ctx<T>, parts: u32) -> Option<Fraction> {
+        let share = (self.rules.share)(&self.held, parts, ctx.me);
         if let Some(keep) = share.keep {
             self.set(ctx, keep);
         }
@@ -117,9 +127,9 @@ impl<T> Detector<T> for Energy {
         Some(share.attach)
     }
 
-    fn on_work_received(&mut self, ctx: &mut Ctx<T>, energy: Option<Dyadic>) {
+    fn on_work_received(&mut self, ctx: &mut Ctx<T>, energy: Option<Fraction>) {
         self.busy = true;
-        let e = energy.unwrap_or_else(Dyadic::zero);
+        let e = energy.unwrap_or_else(Fraction::zero);
         let held = &self.held + &e;
         self.set(ctx, held);
     }

@@ -125,19 +125,19 @@ impl FourCounter {
 }
 
 impl<T> Detector<T> for FourCounter {
-    fn start(&mut self, ctx: &mut Ctx<T>, holds_work: bool, _share: Option<crate::base::Dyadic>) {
+    fn start(&mut self, ctx: &mut Ctx<T>, holds_work: bool, _share: Option<crate::base::Fraction>) {
         self.busy = holds_work;
         if ctx.me == 0 {
             self.join(ctx, 1);
         }
     }
 
-    fn on_work_sent(&mut self, _ctx: &mut Ctx<T>) -> Option<crate::base::Dyadic> {
+    fn on_work_sent(&mut self, _ctx: &mut Ctx<T>, _parts: u32) -> Option<crate::base::Fraction> {
         self.sent += 1;
         None
     }
 
-    fn on_work_received(&mut self, _ctx: &mut Ctx<T>, _energy: Option<crate::base::Dyadic>) {
+    fn on_work_received(&mut self, _ctx: &mut Ctx<T>, _energy: Option<crate::base::Fraction>) {
         self.recv += 1;
         self.busy = true;
     }

@@ -7,12 +7,12 @@
 
 use std::collections::VecDeque;
 
-use crate::base::Dyadic;
+use crate::base::Fraction;
 use crate::problem::Subproblem;
 
 /// The parts of `root` for PEs `0..`, with their energy shares (at most `pes`).
-pub fn local_parts<T: Subproblem>(root: T, pes: u32) -> Vec<(T, Dyadic)> {
-    let mut open = VecDeque::from([(root, Dyadic::one())]);
+pub fn local_parts<T: Subproblem>(root: T, pes: u32) -> Vec<(T, Fraction)> {
+    let mut open = VecDeque::from([(root, Fraction::one())]);
     let mut atomic = Vec::new();
     while open.len() + atomic.len() < pes as usize {
         let Some((mut t, e)) = open.pop_front() else { break };
@@ -29,15 +29,21 @@ pub fn local_parts<T: Subproblem>(root: T, pes: u32) -> Vec<(T, Dyadic)> {
     atomic
 }
 
+/// `root` split breadth-first into at most `pes` parts (003 §14.7's
+/// Generate, energy aside).
+pub fn parts<T: Subproblem>(root: T, pes: u32) -> Vec<T> {
+    local_parts(root, pes).into_iter().map(|(t, _)| t).collect()
+}
+
 /// Every PE's start: its part (if any) and, with the initial split, the
 /// part's energy share (zero for a PE left without a part). Without the
 /// split PE 0 gets the root and no PE a share (energy starts at PE 0).
-pub fn assign<T: Subproblem>(root: T, pes: u32, split: bool) -> Vec<(Option<T>, Option<Dyadic>)> {
+pub fn assign<T: Subproblem>(root: T, pes: u32, split: bool) -> Vec<(Option<T>, Option<Fraction>)> {
     let n = pes as usize;
-    let mut out: Vec<(Option<T>, Option<Dyadic>)> = Vec::with_capacity(n);
+    let mut out: Vec<(Option<T>, Option<Fraction>)> = Vec::with_capacity(n);
     if split {
         out.extend(local_parts(root, pes).into_iter().map(|(t, e)| (Some(t), Some(e))));
-        out.resize_with(n, || (None, Some(Dyadic::zero())));
+        out.resize_with(n, || (None, Some(Fraction::zero())));
     } else {
         out.push((Some(root), None));
         out.resize_with(n, || (None, None));
@@ -55,7 +61,7 @@ mod tests {
         let w: Workload = "synthetic:size=1000,atomic=1,split=uniform,seed=1".parse().unwrap();
         let parts = local_parts(w.root(Strategy::default()), 7);
         assert_eq!(parts.len(), 7);
-        let energy = parts.iter().fold(Dyadic::zero(), |a, (_, e)| &a + e);
+        let energy = parts.iter().fold(Fraction::zero(), |a, (_, e)| &a + e);
         assert!(energy.is_one());
         let total: u64 = parts.into_iter().map(|(t, _)| crate::problem::sequential::run(t).work).sum();
         assert_eq!(total, 1000);
@@ -67,7 +73,7 @@ mod tests {
         for pes in [1, 2, 5] {
             let split = assign(w.root(Strategy::default()), pes, true);
             assert_eq!(split.len(), pes as usize);
-            let energy = split.iter().fold(Dyadic::zero(), |a, (_, e)| &a + e.as_ref().expect("a share"));
+            let energy = split.iter().fold(Fraction::zero(), |a, (_, e)| &a + e.as_ref().expect("a share"));
             assert!(energy.is_one(), "P={pes}");
             let holders = split.iter().filter(|(t, _)| t.is_some()).count();
             assert_eq!(holders, pes.min(3) as usize, "size 3 splits into at most 3 parts");

@@ -26,6 +26,12 @@ registry! {
             "004 §4.1, §6, Thm 2",
             "best-first branch-and-bound: random destinations, message queues ordered by cost (atomic machine)",
         ),
+        /// Pacheco's parallel tree search ([`super::pacheco`]).
+        Pacheco => Info::ships(
+            "pacheco",
+            "003 §14.7, §14.7.2-§14.7.3",
+            "Generate + Scatter, Service_requests answering all, Send_all_rejects, New_request by random, local or global round robin",
+        ),
     }
     planned: [
         Info::planned("sync-random-polling", "001 §1.3", "synchronous random polling in global phases", 12),
@@ -37,12 +43,6 @@ registry! {
         ),
         Info::planned("neighbour-polling", "000 §1.1", "requests to network neighbours only", 12),
         Info::planned("simd-phase", "000 §1.1", "SIMD phases with a trigger and prefix-sum matching", 12),
-        Info::planned(
-            "pacheco",
-            "003 §14.7.2-§14.7.3",
-            "Service_requests / Send_all_rejects / New_request with random, local or global round robin",
-            14,
-        ),
     ]
 }
 
@@ -62,13 +62,13 @@ registry! {
         Energy => Info::ships(
             "energy",
             "003 §14.7.4",
-            "energy with exact dyadic fractions, returned directly to PE 0",
+            "energy with exact fractions, returned directly to PE 0",
         ),
         /// Energy returned along the spanning tree ([`super::energy`]).
         EnergyTree => Info::ships(
             "energy-tree",
             "003 §14.7.4",
-            "energy with exact dyadic fractions, returned along the spanning tree",
+            "energy with exact fractions, returned along the spanning tree",
         ),
         /// Four-counter waves over a reduction tree ([`super::four_counter`]).
         FourCounter => Info::ships(
@@ -89,10 +89,10 @@ mod tests {
         for d in DetectorKind::ALL {
             assert_eq!(d.to_string().parse::<DetectorKind>(), Ok(*d));
         }
-        let err = "pacheco".parse::<BalancerKind>().unwrap_err().to_string();
+        let err = "poll-and-shuffle".parse::<BalancerKind>().unwrap_err().to_string();
         assert!(
-            err.contains("planned (issue 14)")
-                && err.contains("valid: random-polling, random-destination, priority-bnb"),
+            err.contains("planned (issue 12)")
+                && err.contains("valid: random-polling, random-destination, priority-bnb, pacheco"),
             "{err}"
         );
         let err = "nope".parse::<DetectorKind>().unwrap_err().to_string();

@@ -26,12 +26,13 @@ pub mod energy;
 pub mod four_counter;
 pub mod initial;
 pub mod kinds;
+pub mod pacheco;
 pub mod random_destination;
 pub mod random_polling;
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::base::Dyadic;
+use crate::base::Fraction;
 use crate::event::{Event, Kind};
 use crate::problem::Subproblem;
 
@@ -52,10 +53,10 @@ pub enum Msg<T> {
         /// The subproblem.
         task: T,
         /// Energy sent along (energy detector), if any.
-        energy: Option<Dyadic>,
+        energy: Option<Fraction>,
     },
     /// Energy returned towards PE 0.
-    Energy(Dyadic),
+    Energy(Fraction),
     /// A four-counter wave travelling down the reduction tree.
     WaveDown {
         /// Wave number.
@@ -70,6 +71,11 @@ pub enum Msg<T> {
         /// Σ work messages received in the subtree.
         recv: u64,
     },
+    /// Global round robin (003 §14.7.3): an idle PE asks PE 0 for the PE
+    /// to request work from.
+    GetTarget,
+    /// PE 0's answer to [`Msg::GetTarget`]: the PE to request work from.
+    Target(PeId),
     /// Global termination.
     Terminate,
 }
@@ -84,13 +90,15 @@ impl<T> Msg<T> {
             Msg::Energy(_) => Kind::Energy,
             Msg::WaveDown { .. } => Kind::WaveDown,
             Msg::WaveUp { .. } => Kind::WaveUp,
+            Msg::GetTarget => Kind::GetTarget,
+            Msg::Target(_) => Kind::Target,
             Msg::Terminate => Kind::Terminate,
         }
     }
 
     /// The energy the message carries (a work message's attachment, or
     /// returned energy).
-    pub fn energy(&self) -> Option<Dyadic> {
+    pub fn energy(&self) -> Option<Fraction> {
         match self {
             Msg::Work { energy, .. } => energy.clone(),
             Msg::Energy(e) => Some(e.clone()),
@@ -121,7 +129,7 @@ pub enum Command<T> {
         gen: u32,
     },
     /// The PE's energy changed to this value.
-    Energy(Dyadic),
+    Energy(Fraction),
     /// PE 0 completed a wave with these totals.
     Wave {
         /// Wave number.
@@ -135,6 +143,11 @@ pub enum Command<T> {
     Announce,
     /// The PE learnt of termination and stops.
     Terminated,
+    /// The work messages that follow in this batch are the initial
+    /// distribution (003 §14.7's Scatter): with the one part the PE keeps
+    /// they divide its energy into equal parts (003 §14.7.4 rule 3), not
+    /// halves. No event: the work messages are the record.
+    Scatter,
     /// Call the PE's [`Pe::on_timer`] after `after` units of model time
     /// (the simulators; real threads do not fire timers, and no reference
     /// protocol sets one: only mutants that pause do).
@@ -150,7 +163,7 @@ impl<T> Command<T> {
     /// id ([`Msg::send_event`]), and for [`Command::Timer`], which has none.
     pub fn event(&self, t: u64, pe: PeId) -> Option<Event> {
         Some(match *self {
-            Command::Send { .. } | Command::Timer { .. } => return None,
+            Command::Send { .. } | Command::Timer { .. } | Command::Scatter => return None,
             Command::Split { gen } => Event::Split { t, pe, gen },
             Command::Energy(ref held) => Event::Energy { t, pe, held: held.clone() },
             Command::Wave { wave, sent, recv } => Event::Wave { t, wave, sent, recv, data: None },
@@ -215,11 +228,13 @@ pub trait Balancer {
 /// A termination detector: observes work moving and PEs going idle.
 pub trait Detector<T> {
     /// Time 0, with the energy share of the PE's initial part, if any.
-    fn start(&mut self, ctx: &mut Ctx<T>, holds_work: bool, share: Option<Dyadic>);
-    /// The PE is about to send a work message: returns what to attach.
-    fn on_work_sent(&mut self, ctx: &mut Ctx<T>) -> Option<Dyadic>;
+    fn start(&mut self, ctx: &mut Ctx<T>, holds_work: bool, share: Option<Fraction>);
+    /// The PE is about to send a work message that takes one of `parts`
+    /// equal parts of what it holds (2 for a split; more for a Scatter,
+    /// [`Command::Scatter`]): returns what to attach.
+    fn on_work_sent(&mut self, ctx: &mut Ctx<T>, parts: u32) -> Option<Fraction>;
     /// The PE received a work message carrying `energy`.
-    fn on_work_received(&mut self, ctx: &mut Ctx<T>, energy: Option<Dyadic>);
+    fn on_work_received(&mut self, ctx: &mut Ctx<T>, energy: Option<Fraction>);
     /// The PE ran out of work.
     fn on_idle(&mut self, ctx: &mut Ctx<T>);
     /// A detector message (`Energy`, `WaveDown`, `WaveUp`) reached the PE.
@@ -252,7 +267,7 @@ impl<B, D> Pe<B, D> {
 
 impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
     /// Time 0. `share` is the energy of an initial local part.
-    pub fn start(&mut self, ctx: &mut Ctx<T>, part: Option<T>, share: Option<Dyadic>) {
+    pub fn start(&mut self, ctx: &mut Ctx<T>, part: Option<T>, share: Option<Fraction>) {
         let holds = part.as_ref().is_some_and(|p| !p.is_empty());
         let mark = ctx.out.len();
         self.balancer.start(ctx, part);
@@ -276,6 +291,7 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
             }
             Msg::Request | Msg::Reject => self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, msg)),
             _ if self.terminated => {}
+            Msg::GetTarget | Msg::Target(_) => self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, msg)),
             _ => {
                 let idle = !self.balancer.has_work();
                 self.detector.on_message(ctx, from, msg, idle);
@@ -330,11 +346,19 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
     }
 
     /// Lets the detector see (and attach energy to) every work message the
-    /// balancer just sent.
+    /// balancer just sent: each takes half, or after a [`Command::Scatter`]
+    /// one of the equal parts still to hand out.
     fn attach_energy(&mut self, ctx: &mut Ctx<T>, mark: usize) {
+        let is_work = |c: &Command<T>| matches!(c, Command::Send { msg: Msg::Work { .. }, .. });
+        let mut scatter: Option<u32> = None;
         for i in mark..ctx.out.len() {
-            if matches!(ctx.out[i], Command::Send { msg: Msg::Work { .. }, .. }) {
-                let attach = self.detector.on_work_sent(ctx);
+            if let Command::Scatter = ctx.out[i] {
+                scatter = Some(ctx.out[i..].iter().filter(|c| is_work(c)).count() as u32 + 1);
+            }
+            if is_work(&ctx.out[i]) {
+                let parts = scatter.unwrap_or(2);
+                scatter = scatter.map(|p| p - 1);
+                let attach = self.detector.on_work_sent(ctx, parts);
                 if let Command::Send { msg: Msg::Work { energy, .. }, .. } = &mut ctx.out[i] {
                     *energy = attach;
                 }

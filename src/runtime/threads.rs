@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use super::mailbox::{Envelope, Mailbox};
 use super::record::{merge, Recorder};
 use crate::base::rng::{stream, Purpose};
-use crate::base::Dyadic;
+use crate::base::Fraction;
 use crate::event::{Event, Kind};
 use crate::mutants::Mutant;
 use crate::problem::{Subproblem, WorkLog};
@@ -182,7 +182,7 @@ where
     /// Time 0: the PE starts. The driver starts every PE, in PE order, before
     /// any thread runs, so the trace opens with all starts at t = 0 (the
     /// initial split's energy shares are all held from the first time step).
-    fn started(mut self, part: Option<T>, share: Option<Dyadic>) -> Self {
+    fn started(mut self, part: Option<T>, share: Option<Fraction>) -> Self {
         self.at_zero = true;
         self.call(|pe, ctx| pe.start(ctx, part, share));
         self.at_zero = false;
@@ -276,9 +276,10 @@ where
         match cmd {
             Command::Send { to, msg } => self.send(to, msg),
             Command::Timer { .. } => {} // no model time on threads: mutants that pause are refused here
+            Command::Scatter => {}
             cmd => {
                 let me = self.me;
-                self.note(|| cmd.event(0, me).expect("not a send"));
+                self.note(|| cmd.event(0, me).expect("an event"));
             }
         }
     }

@@ -248,7 +248,9 @@ where
             return 0;
         }
         self.announced |= matches!(cmd, Command::Announce);
-        (self.sink)(cmd.event(self.now, me).expect("not a send"));
+        if let Some(e) = cmd.event(self.now, me) {
+            (self.sink)(e);
+        }
         match cmd {
             Command::Split { .. } => self.cfg.t_split,
             _ => 0,

@@ -219,7 +219,9 @@ where
                 Command::Timer { after } => self.timers.push((self.now + after.max(1), me)),
                 cmd => {
                     self.announced |= matches!(cmd, Command::Announce);
-                    (self.sink)(cmd.event(self.now, me).expect("not a send"));
+                    if let Some(e) = cmd.event(self.now, me) {
+                        (self.sink)(e);
+                    }
                 }
             }
         }

@@ -6,7 +6,7 @@
 //! state's digest, so two paths merge only if their ghosts agree.
 
 use super::search::Violation;
-use crate::base::Dyadic;
+use crate::base::Fraction;
 use crate::problem::{Fingerprint, WorkLog};
 use crate::protocol::{Msg, PeId};
 
@@ -16,7 +16,7 @@ pub struct Ghost {
     pes: u32,
     done: Fingerprint,
     /// Energy held per PE, once a PE reported energy (energy detectors).
-    held: Option<Vec<Dyadic>>,
+    held: Option<Vec<Fraction>>,
     /// Requests sent by `from` to `to` not yet answered, at `from · P + to`.
     asked: Vec<u32>,
 }
@@ -33,11 +33,11 @@ impl Ghost {
     }
 
     /// PE `pe` reported its holding.
-    pub fn held(&mut self, pe: PeId, held: Dyadic) {
+    pub fn held(&mut self, pe: PeId, held: Fraction) {
         let pes = self.pes as usize;
         let holdings = self.held.get_or_insert_with(|| {
-            let mut v = vec![Dyadic::zero(); pes];
-            v[0] = Dyadic::one();
+            let mut v = vec![Fraction::zero(); pes];
+            v[0] = Fraction::one();
             v
         });
         holdings[pe as usize] = held;
@@ -60,10 +60,10 @@ impl Ghost {
 
     /// At time `now`, with the energies of the messages in flight: the
     /// total must be exactly 1 (once energy is in use).
-    pub fn energy_violation(&self, now: u64, in_flight: impl Iterator<Item = Dyadic>) -> Option<Violation> {
+    pub fn energy_violation(&self, now: u64, in_flight: impl Iterator<Item = Fraction>) -> Option<Violation> {
         let held = self.held.as_ref()?;
-        let total = in_flight.fold(held.iter().fold(Dyadic::zero(), |s, e| &s + e), |s, e| s + e);
-        (total != Dyadic::one()).then(|| Violation {
+        let total = in_flight.fold(held.iter().fold(Fraction::zero(), |s, e| &s + e), |s, e| s + e);
+        (total != Fraction::one()).then(|| Violation {
             property: "energy_conserved".into(),
             detail: format!("at t = {now} the energy held and in flight totals {total}, not 1"),
         })

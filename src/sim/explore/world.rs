@@ -244,7 +244,9 @@ where
             Command::Announce => self.announced = true,
             _ => {}
         }
-        io.emit(cmd.event(self.now, me).expect("not a send"));
+        if let Some(e) = cmd.event(self.now, me) {
+            io.emit(e);
+        }
         match cmd {
             Command::Split { .. } => self.params.sim.t_split,
             _ => 0,

@@ -1,0 +1,176 @@
+//! `round_robin` (003 §14.7.3, New_request; S-14): the round-robin victim
+//! selections ask the PEs in turn.
+//!
+//! - Local round robin: PE i's first request goes to (i + 1) mod p, each
+//!   later one to the rank after the last it asked, skipping i itself.
+//! - Global round robin: PE 0 keeps one target counter. Each `target`
+//!   message 0 → r (and each request PE 0 sends itself) takes the
+//!   counter's value, skipping the requester, and moves the counter past
+//!   it; requester r's next request must go to the target it was given.
+//!   So every p − 1 consecutive targets name distinct PEs: V(P) = P.
+//!
+//! Read from the `send` events alone. Applies when the header's `balancer`
+//! is `pacheco` and its `run.victim` is `local-rr` or `global-rr`;
+//! otherwise the verdict says "not applicable".
+
+use super::{Metrics, Property, Verdict};
+use crate::event::{Event, Kind, TraceHeader};
+use crate::protocol::BalancerKind;
+
+/// What is checked.
+enum Mode {
+    /// Nothing: why not.
+    Off(String),
+    /// Local round robin: each PE's next victim.
+    Local { next: Vec<u32> },
+    /// Global round robin: PE 0's counter, and the target each PE was given.
+    Global { counter: u32, given: Vec<Option<u32>> },
+}
+
+/// State of the `round_robin` check.
+pub(super) struct RoundRobin {
+    mode: Mode,
+    pes: u32,
+    requests: u64,
+    violation: Option<(usize, String)>,
+}
+
+/// The rank after `v`'s turn for requester `pe`: `v` itself unless it is `pe`.
+fn skip(pe: u32, v: u32, pes: u32) -> u32 {
+    if v == pe {
+        (v + 1) % pes
+    } else {
+        v
+    }
+}
+
+impl RoundRobin {
+    /// For the run of `header` (its PEs, balancer and victim selection).
+    pub(super) fn new(header: &TraceHeader) -> RoundRobin {
+        let pes = header.pes.min(super::MAX_PES);
+        let victim = header.run.as_ref().and_then(|r| r.victim.as_deref());
+        let mode = match (header.balancer.parse(), victim) {
+            (Ok(BalancerKind::Pacheco), Some("local-rr")) => Mode::Local { next: (1..=pes).map(|i| i % pes).collect() },
+            (Ok(BalancerKind::Pacheco), Some("global-rr")) => {
+                Mode::Global { counter: 0, given: vec![None; pes as usize] }
+            }
+            (Ok(BalancerKind::Pacheco), v) => Mode::Off(format!("victim selection `{}`", v.unwrap_or("random"))),
+            _ => Mode::Off(format!("balancer `{}`", header.balancer)),
+        };
+        RoundRobin { mode, pes, requests: 0, violation: None }
+    }
+
+    /// PE `from` asked `to`: the victim it should have asked, if another.
+    fn on_request(&mut self, from: u32, to: u32) -> Option<String> {
+        let pes = self.pes;
+        let expected = match &mut self.mode {
+            Mode::Off(_) => return None,
+            Mode::Local { next } => {
+                let e = *next.get(from as usize)?;
+                next[from as usize] = skip(from, (to + 1) % pes, pes);
+                e
+            }
+            Mode::Global { counter, .. } if from == 0 => {
+                let e = skip(0, *counter, pes);
+                *counter = (e + 1) % pes;
+                e
+            }
+            Mode::Global { given, .. } => match given.get_mut(from as usize)?.take() {
+                Some(e) => e,
+                None => return Some(format!("PE {from} asked PE {to} without a target from PE 0")),
+            },
+        };
+        self.requests += 1;
+        (to != expected).then(|| format!("PE {from} asked PE {to}; round robin's turn was PE {expected}"))
+    }
+
+    /// PE 0 sent requester `to` a target: the counter's next value.
+    fn on_target(&mut self, to: u32) {
+        let pes = self.pes;
+        if let Mode::Global { counter, given } = &mut self.mode {
+            let t = skip(to, *counter, pes);
+            *counter = (t + 1) % pes;
+            if let Some(g) = given.get_mut(to as usize) {
+                *g = Some(t);
+            }
+        }
+    }
+}
+
+impl Property for RoundRobin {
+    const NAME: &'static str = "round_robin";
+
+    fn observe(&mut self, line: usize, e: &Event) {
+        if self.violation.is_some() {
+            return;
+        }
+        match *e {
+            Event::Send { from, to, kind: Kind::Request, .. } => {
+                self.violation = self.on_request(from, to).map(|why| (line, format!("line {line}: {why}")));
+            }
+            Event::Send { from: 0, to, kind: Kind::Target, .. } => self.on_target(to),
+            _ => {}
+        }
+    }
+
+    fn finish(self, _: &Metrics) -> Verdict {
+        match (self.mode, self.violation) {
+            (_, Some((line, why))) => Verdict::fail(why, Some(line)),
+            (Mode::Off(what), None) => Verdict::pass(format!("not applicable: {what} is not a round robin")),
+            (_, None) => Verdict::pass(format!("each of {} requests went to the PE whose turn it was", self.requests)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::*;
+    use super::*;
+    use crate::event::RunParams;
+
+    const NAME: &str = RoundRobin::NAME;
+
+    fn pacheco(pes: u32, victim: &str) -> TraceHeader {
+        let run = Some(Box::new(RunParams { victim: Some(victim.into()), ..RunParams::default() }));
+        TraceHeader { balancer: "pacheco".into(), run, ..header(pes) }
+    }
+
+    fn check(h: &TraceHeader, sends: &[(u32, u32, Kind)]) -> crate::check::CheckReport {
+        let events: Vec<Event> =
+            sends.iter().enumerate().map(|(i, &(f, t, k))| send(i as u64, f, t, i as u64 + 1, k)).collect();
+        run_with_header(h, reference_of(&[]), events)
+    }
+
+    #[test]
+    fn local_round_robin_asks_the_next_rank_skipping_itself() {
+        let h = pacheco(3, "local-rr");
+        let ok = [(1, 2, Kind::Request), (1, 0, Kind::Request), (1, 2, Kind::Request), (2, 0, Kind::Request)];
+        assert!(check(&h, &ok).properties[NAME].pass);
+        let stuck = [(1, 2, Kind::Request), (1, 2, Kind::Request)];
+        let v = assert_fails(NAME, &check(&h, &stuck), Some(line_of(1)));
+        assert!(v.detail.contains("turn was PE 0"), "{}", v.detail);
+    }
+
+    #[test]
+    fn global_round_robin_hands_out_the_counter_in_order() {
+        let h = pacheco(4, "global-rr");
+        let (t, r) = (Kind::Target, Kind::Request);
+        // Counter 0: PE 1 gets 0; PE 0 itself asks 1; PE 2 gets 3 (2 is itself); PE 3 gets 0 (wrapped).
+        let ok = [(0, 1, t), (1, 0, r), (0, 1, r), (0, 2, t), (2, 3, r), (0, 3, t), (3, 0, r)];
+        assert!(check(&h, &ok).properties[NAME].pass, "{:?}", check(&h, &ok).properties[NAME]);
+        let no_increment = [(0, 1, t), (1, 0, r), (0, 2, t), (2, 0, r)];
+        let v = assert_fails(NAME, &check(&h, &no_increment), Some(line_of(3)));
+        assert!(v.detail.contains("PE 2 asked PE 0; round robin's turn was PE 1"), "{}", v.detail);
+        let no_target = [(2, 1, r)];
+        assert!(assert_fails(NAME, &check(&h, &no_target), Some(line_of(0))).detail.contains("without a target"));
+    }
+
+    #[test]
+    fn other_victims_and_balancers_are_not_applicable() {
+        let events = [(1, 1, Kind::Request), (1, 1, Kind::Request)];
+        for h in [pacheco(3, "random"), header(3)] {
+            let r = check(&h, &events);
+            assert!(r.properties[NAME].detail.starts_with("not applicable"), "{}", r.properties[NAME].detail);
+        }
+    }
+}
