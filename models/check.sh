@@ -130,6 +130,9 @@ run_check work_request.pml "[P=3]"        safety hold -
 run_check work_request.pml "[P=3]"        ltl    hold requests_answered
 run_check work_request.pml "NO_SEND_ALL_REJECTS [P=3]" safety hold - -DNO_SEND_ALL_REJECTS
 run_check work_request.pml "NO_SEND_ALL_REJECTS [P=3]" ltl fail requests_answered -DNO_SEND_ALL_REJECTS
+run_check work_request.pml "SCATTER [P=3]"     safety hold - -DSCATTER
+run_check work_request.pml "SCATTER [P=3]"     ltl    hold requests_answered -DSCATTER
+run_check work_request.pml "SCATTER NO_SEND_ALL_REJECTS [P=3]" ltl fail requests_answered -DSCATTER -DNO_SEND_ALL_REJECTS
 end=$(date +%s)
 
 if [ "$FAILED" = 0 ]; then

@@ -29,6 +29,15 @@
  *   Assertions + no invalid end states (safety run, pan with -DSAFETY):
  *       legitimate termination (leaving Work_remains) is a valid end state.
  *
+ * -DSCATTER starts the way the Rust reference does (`lbcheck simulate
+ * --balancer pacheco`, src/protocol/pacheco.rs): Generate + Scatter of
+ * 003 §14.7. PEs 1 and 2 wait in the Scatter (rejecting requests at once,
+ * as idle PEs do) until PE 0's first service point sends each of them a
+ * part. Without it PEs 1 and 2 start idle in Work_remains.  The Rust
+ * reference runs the same Service_requests (every pending request
+ * answered at a service point) and Send_all_rejects; its mutant
+ * `no-send-all-rejects` is this model's -DNO_SEND_ALL_REJECTS.
+ *
  * Expected: with Send_all_rejects everything holds.  With
  * -DNO_SEND_ALL_REJECTS SPIN finds the "busy deadlock" of 003 §14.7.3:
  * two idle PEs request work from each other and never answer, so both wait
@@ -63,6 +72,12 @@ inline reply(j, w) {
 
 proctype PE(byte i)
 {
+#ifdef SCATTER
+  if
+  :: i == 0 -> atomic { wif = wif + N - 1; rep[1]!1; rep[2]!1 }   /* Generate + Scatter */
+  :: else -> skip
+  fi;
+#endif
   if
   :: busy[i] -> goto par_dfs
   :: else -> goto work_remains
@@ -147,6 +162,9 @@ done:
 init {
   atomic {
     busy[0] = true;
+#ifdef SCATTER
+    waiting[1] = true; waiting[2] = true;   /* in the Scatter: PE 0's part is their reply */
+#endif
     run PE(0); run PE(1); run PE(2)
   }
 }

@@ -29,8 +29,11 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
         Mutant::FourCounterOneWave => ("synthetic:size=3000,atomic=1,split=uniform", 4, 40, vec![17, 90]),
         _ => ("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", 16, 5, vec![1, 2, 3]),
     };
-    let mut protocols = Protocols::new(BalancerKind::RandomPolling, detector);
-    protocols.mutant = Some(m);
+    let balancer = match m.entry().site {
+        Site::Balancer(b) => b,
+        _ => BalancerKind::RandomPolling,
+    };
+    let protocols = Protocols::new(balancer, detector).with_mutant(Some(m));
     let run = |seed| {
         let sim = SimConfig { pes, seed, t_split, ..SimConfig::default() };
         let workload = workload.parse().expect("a valid workload");

@@ -80,11 +80,12 @@ pub fn instance(balancer: BalancerKind, detector: DetectorKind, mutant: Option<M
         true => Driver::Atomic(AtomicConfig { pes: 3, arbiter: Arbiter::Fifo, ..AtomicConfig::default() }),
         false => Driver::Sim(SimConfig { pes: 3, seed: 0, dt: 1, t_rout: 1, t_split: 0, ..SimConfig::default() }),
     };
-    let protocols = Protocols { mutant, ..Protocols::new(balancer, detector) };
+    let protocols = Protocols::new(balancer, detector).with_mutant(mutant);
     let spec =
         RunSpec { workload: workload.parse().expect("a valid workload"), split: Default::default(), protocols, driver };
     let arbiter = if balancer.atomic() { " --arbiter fifo" } else { "" };
-    let mutant = mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
+    let victim = Some(protocols.victim).filter(|v| *v != Default::default()).map(|v| format!(" --victim {v}"));
+    let mutant = victim.unwrap_or_default() + &mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
     let replay = format!(
         "lbcheck explore --balancer {balancer} --termination {detector} --pes 3 --workload {workload}{arbiter}{mutant}"
     );

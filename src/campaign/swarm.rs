@@ -196,8 +196,7 @@ fn point(spec: &RunSpec, r: &RunResult) -> Point {
 }
 
 fn protocols(b: BalancerKind, d: DetectorKind, mutant: Option<Mutant>, queue_limit: Option<u32>) -> Protocols {
-    let victim = if mutant == Some(Mutant::GrrNoIncrement) { Victim::GlobalRr } else { Victim::Random };
-    Protocols { balancer: b, detector: d, queue_limit, serve_all: false, victim, mutant }
+    Protocols { queue_limit, ..Protocols::new(b, d) }.with_mutant(mutant)
 }
 
 fn spec(workload: &str, protocols: Protocols, driver: Driver) -> RunSpec {

@@ -35,6 +35,13 @@ impl Protocols {
         Protocols { balancer, detector, queue_limit: None, serve_all: false, victim: Victim::Random, mutant: None }
     }
 
+    /// These protocols with `mutant`, and what it needs to act
+    /// (`grr-no-increment`: global round robin).
+    pub fn with_mutant(self, mutant: Option<Mutant>) -> Protocols {
+        let victim = if mutant == Some(Mutant::GrrNoIncrement) { Victim::GlobalRr } else { self.victim };
+        Protocols { mutant, victim, ..self }
+    }
+
     /// Hands `driver` the constructor of this run's PEs.
     pub fn drive<V: Drive>(&self, driver: V) -> V::Output {
         match self.balancer {

@@ -3,7 +3,7 @@
 //! trace that `check-trace` rejects; the references explore completely and
 //! pass; bad input exits 2.
 
-use lbcheck::mutants::{Catcher, Entry, Site, CATALOGUE};
+use lbcheck::mutants::{Catcher, Entry, Mutant, Site, CATALOGUE};
 use lbcheck::protocol::BalancerKind;
 
 use super::lbcheck;
@@ -41,6 +41,10 @@ fn instance(e: &Entry) -> Vec<&'static str> {
         Site::AtomicMachine | Site::Balancer(BalancerKind::RandomDestination) => {
             atomic("random-destination", "synthetic:size=16")
         }
+        Site::Balancer(BalancerKind::Pacheco) if e.mutant == Mutant::GrrNoIncrement => {
+            [&["--balancer", "pacheco", "--victim", "global-rr"], &INSTANCE[2..]].concat()
+        }
+        Site::Balancer(BalancerKind::Pacheco) => [&["--balancer", "pacheco"], &INSTANCE[2..]].concat(),
         _ => INSTANCE[2..].to_vec(),
     }
 }

@@ -17,7 +17,10 @@ fn detector(e: &Entry) -> &'static str {
     }
 }
 
-/// The run each mutant is shown on: random polling on 001's machine, or
+const UTS: &str = "uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1";
+
+/// The run each mutant is shown on: random polling (or Pacheco's search,
+/// global round robin for its mutant of it) on 001's machine, or
 /// 004's atomic machine (random destinations, or branch-and-bound on a cost
 /// tree) for the mutants of that model.
 fn args_for(e: &Entry) -> Vec<String> {
@@ -28,10 +31,12 @@ fn args_for(e: &Entry) -> Vec<String> {
         Site::AtomicMachine | Site::Balancer(BalancerKind::RandomDestination) => {
             atomic("random-destination", "synthetic:size=4096").to_vec()
         }
-        _ => vec!["simulate", "--workload", "uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1"],
+        Site::Balancer(BalancerKind::Pacheco) => vec!["simulate", "--balancer", "pacheco", "--workload", UTS],
+        _ => vec!["simulate", "--workload", UTS],
     };
+    let victim = (e.mutant == Mutant::GrrNoIncrement).then_some(["--victim", "global-rr"]);
     let rest = ["--pes", "16", "--termination", detector(e)];
-    words.iter().chain(&rest).map(|s| s.to_string()).collect()
+    words.iter().chain(&rest).chain(victim.iter().flatten()).map(|s| s.to_string()).collect()
 }
 
 /// The mutants a single checked run catches (the others are shown in
