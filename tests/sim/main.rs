@@ -7,6 +7,7 @@ mod campaign;
 mod compare;
 mod explore;
 mod mutants;
+mod pacheco;
 mod properties;
 mod registry;
 mod run_cli;
