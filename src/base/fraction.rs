@@ -17,7 +17,7 @@ use std::str::FromStr;
 
 use num_bigint::BigUint;
 use num_integer::Integer;
-use num_traits::{One, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A non-negative rational `mant / (odd · 2^exp)`, `odd` odd.
@@ -57,6 +57,30 @@ impl Fraction {
         assert!(k > 0, "division of energy by 0");
         let twos = k.trailing_zeros();
         Fraction::normalised(self.mant.clone(), &self.odd * BigUint::from(k >> twos), self.exp + u64::from(twos))
+    }
+
+    /// The nearest `f64` (what a floating-point implementation would hold;
+    /// only the `energy-float` mutant uses it).
+    pub fn to_f64(&self) -> f64 {
+        let shift = self.mant.bits().saturating_sub(64);
+        let m = (&self.mant >> shift).to_f64().unwrap_or(f64::INFINITY) / self.odd.to_f64().unwrap_or(f64::INFINITY);
+        let e = (shift as i64 - self.exp as i64).clamp(-2200, 2200) as i32; // value = m · 2^e
+        m * 2f64.powi(e / 2) * 2f64.powi(e - e / 2)
+    }
+
+    /// The exact value of a finite, non-negative `f64` (every one is dyadic).
+    pub fn from_f64(x: f64) -> Fraction {
+        assert!(x.is_finite() && x >= 0.0, "energy {x} is not a finite non-negative number");
+        let bits = x.to_bits();
+        let (exp_bits, frac) = ((bits >> 52) & 0x7ff, bits & ((1 << 52) - 1));
+        let (m, e) = match exp_bits {
+            0 => (frac, -1074i64),                           // subnormal (or zero)
+            _ => (frac | (1 << 52), exp_bits as i64 - 1075), // x = m · 2^e
+        };
+        match e {
+            0.. => Fraction { mant: BigUint::from(m) << e as u64, odd: BigUint::one(), exp: 0 },
+            _ => Fraction::normalised(BigUint::from(m), BigUint::one(), e.unsigned_abs()),
+        }
     }
 
     /// True for zero.
@@ -205,6 +229,18 @@ mod tests {
             assert!(total.is_one(), "P={p}: {total}");
             assert!(!Fraction::one().div(p).is_dyadic() || p.is_power_of_two());
         }
+    }
+
+    #[test]
+    fn floats_convert_exactly_and_lose_what_floats_lose() {
+        for x in [0.0, 1.0, 0.5, 0.75, 3.0, 1e-300, 5e-324] {
+            assert_eq!(Fraction::from_f64(x).to_f64(), x);
+        }
+        assert_eq!(Fraction::from_f64(0.375), "3/2^3".parse().unwrap());
+        assert_eq!(Fraction::pow2_neg(1074).to_f64(), 5e-324);
+        assert_eq!(Fraction::pow2_neg(1076).to_f64(), 0.0, "underflow: a float loses it");
+        assert_ne!(Fraction::from_f64(1.0 / 3.0), Fraction::one().div(3), "1/3 is not a float");
+        assert!((Fraction::one().div(3).to_f64() - 1.0 / 3.0).abs() < 1e-16);
     }
 
     #[test]

@@ -96,6 +96,8 @@ pub enum Mutant {
     NoSendAllRejects,
     /// Pacheco's search: PE 0's global round-robin target never moves.
     GrrNoIncrement,
+    /// Energy: shares computed in floating point (rounded, and 0 past 2^-1074).
+    EnergyFloat,
 }
 
 /// Where a mutant's bug is.
@@ -499,6 +501,16 @@ pub const CATALOGUE: &[Entry] = &[
         PACHECO,
         &[(Catcher::Run, "round_robin"), (Catcher::Explore, "round_robin")],
     ),
+    entry(
+        Mutant::EnergyFloat,
+        Info::ships(
+            "energy-float",
+            "003 §14.7.4",
+            "energy shares in f64, which 003 §14.7.4 warns against: 1/3 is rounded and halves vanish past 2^-1074",
+        ),
+        ENERGIES,
+        &[(Catcher::Run, "energy_conserved")],
+    ),
 ];
 
 impl Mutant {
@@ -606,6 +618,7 @@ impl Registered for Mutant {
         Mutant::MergeDropsDuplicates,
         Mutant::NoSendAllRejects,
         Mutant::GrrNoIncrement,
+        Mutant::EnergyFloat,
     ];
 
     fn info(self) -> &'static Info {

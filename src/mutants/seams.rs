@@ -74,6 +74,7 @@ pub fn energy(mutant: Option<Mutant>) -> energy::Rules {
         Some(Mutant::EnergyNotSplit) => energy::Rules { share: keeps_all, ..energy::Rules::PAPER },
         Some(Mutant::EnergyEarlyReturn) => energy::Rules { share: returns_first, ..energy::Rules::PAPER },
         Some(Mutant::EnergyTreeBusyForwardLate) => energy::Rules { idle_hold: PAUSE, ..energy::Rules::PAPER },
+        Some(Mutant::EnergyFloat) => energy::Rules { share: in_floats, ..energy::Rules::PAPER },
         _ => energy::Rules::PAPER,
     }
 }
@@ -81,6 +82,13 @@ pub fn energy(mutant: Option<Mutant>) -> energy::Rules {
 /// `energy-not-split`: sends its part, keeps all.
 fn keeps_all(held: &Fraction, parts: u32, _: PeId) -> energy::Share {
     energy::Share { keep: None, attach: held.div(parts), returned: None }
+}
+
+/// `energy-float`: the share computed in `f64`, as 003 §14.7.4 warns
+/// against: 1/3 is rounded, and past 2^-1074 a half is 0.
+fn in_floats(held: &Fraction, parts: u32, _: PeId) -> energy::Share {
+    let (h, a) = (held.to_f64(), held.to_f64() / f64::from(parts));
+    energy::Share { keep: Some(Fraction::from_f64(h - a)), attach: Fraction::from_f64(a), returned: None }
 }
 
 /// `energy-early-return`: returns everything to PE 0 first; the work

@@ -32,11 +32,16 @@ fn args_for(e: &Entry) -> Vec<String> {
             atomic("random-destination", "synthetic:size=4096").to_vec()
         }
         Site::Balancer(BalancerKind::Pacheco) => vec!["simulate", "--balancer", "pacheco", "--workload", UTS],
+        // 003 §14.7.4's Scatter divides energy by p = 3: not a float.
+        _ if e.mutant == Mutant::EnergyFloat => {
+            vec!["simulate", "--balancer", "pacheco", "--workload", UTS, "--pes", "3"]
+        }
         _ => vec!["simulate", "--workload", UTS],
     };
     let victim = (e.mutant == Mutant::GrrNoIncrement).then_some(["--victim", "global-rr"]);
-    let rest = ["--pes", "16", "--termination", detector(e)];
-    words.iter().chain(&rest).chain(victim.iter().flatten()).map(|s| s.to_string()).collect()
+    let pes = (!words.contains(&"--pes")).then_some(["--pes", "16"]);
+    let rest = [["--termination", detector(e)]].into_iter().chain(pes);
+    words.into_iter().chain(rest.flatten()).chain(victim.into_iter().flatten()).map(str::to_string).collect()
 }
 
 /// The mutants a single checked run catches (the others are shown in
