@@ -131,6 +131,9 @@ pub struct RunParams {
     /// Pacheco's search: `New_request`'s victim selection (003 §14.7.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victim: Option<String>,
+    /// Random polling: subproblem slots per PE when not 1 (002 §3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots: Option<u8>,
     /// The deliberate bug the run had, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mutant: Option<String>,
@@ -517,6 +520,7 @@ mod tests {
             queue_limit: Some(1),
             serve_all: true,
             victim: Some("global-rr".into()),
+            slots: Some(2),
             mutant: Some("split-loses".into()),
             max_steps: Some(9),
             detect_horizon: Some(0),

@@ -29,6 +29,8 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
         Mutant::FourCounterOneWave => ("synthetic:size=3000,atomic=1,split=uniform", 4, 40, vec![17, 90]),
         // 003 §14.7.4's 1/p shares with p = 3: not a float.
         Mutant::EnergyFloat => ("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", 3, 5, vec![1, 2, 3]),
+        // Busy PEs ask, and get work, often enough only on a larger tree.
+        Mutant::SlotOverwrite => ("uts:default", 16, 5, vec![1, 2, 3]),
         _ => ("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", 16, 5, vec![1, 2, 3]),
     };
     let balancer = match (m, m.entry().site) {

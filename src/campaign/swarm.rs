@@ -231,7 +231,10 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
     }
     let queue_limit = rng.random_bool(0.2).then(|| rng.random_range(1..=3));
     let serve_all = rng.random_bool(0.3) && o.mutant != Some(Mutant::ServeOneDropRest); // it needs serve-one
-    let protocols = Protocols { serve_all, ..protocols(b, d, o.mutant, queue_limit) };
+    let mut protocols = Protocols { serve_all, ..protocols(b, d, o.mutant, queue_limit) };
+    if rng.random_bool(0.3) {
+        protocols.slots = 2; // 002 §3's two subproblems per PE
+    }
     budgeted(spec(&workload, protocols, Driver::Sim(sim)))
 }
 

@@ -49,6 +49,10 @@ pub struct RunArgs {
     /// a random rank, local round robin, or global round robin via PE 0.
     #[arg(long, default_value = "random", value_parser = VICTIMS)]
     pub victim: String,
+    /// Random polling: subproblems per PE (002 §3: with 2 a PE asks for
+    /// work when one slot empties and works on the other meanwhile).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub slots: u8,
     /// Start with the root split locally into one part per PE (002 §3).
     #[arg(long)]
     pub initial_split: bool,
@@ -121,6 +125,7 @@ impl RunArgs {
             queue_limit: self.queue_limit.map(|q| q.of(driver.pes())),
             serve_all: self.serve == "all",
             victim: self.victim.parse().map_err(anyhow::Error::msg)?,
+            slots: self.slots,
             mutant: self.mutant,
         };
         let spec = RunSpec { workload, split, protocols, driver };

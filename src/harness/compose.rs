@@ -25,6 +25,8 @@ pub struct Protocols {
     pub serve_all: bool,
     /// Pacheco's search: whom an idle PE asks (003 §14.7.3).
     pub victim: Victim,
+    /// Random polling: subproblem slots per PE, 1 or 2 (002 §3).
+    pub slots: u8,
     /// The deliberate bug the protocols run with, if any.
     pub mutant: Option<Mutant>,
 }
@@ -32,22 +34,34 @@ pub struct Protocols {
 impl Protocols {
     /// The reference protocols `balancer` + `detector`, no parameters, no mutant.
     pub fn new(balancer: BalancerKind, detector: DetectorKind) -> Protocols {
-        Protocols { balancer, detector, queue_limit: None, serve_all: false, victim: Victim::Random, mutant: None }
+        Protocols {
+            balancer,
+            detector,
+            queue_limit: None,
+            serve_all: false,
+            victim: Victim::Random,
+            slots: 1,
+            mutant: None,
+        }
     }
 
     /// These protocols with `mutant`, and what it needs to act
-    /// (`grr-no-increment`: global round robin).
+    /// (`grr-no-increment`: global round robin; `slot-overwrite`: two slots).
     pub fn with_mutant(self, mutant: Option<Mutant>) -> Protocols {
         let victim = if mutant == Some(Mutant::GrrNoIncrement) { Victim::GlobalRr } else { self.victim };
-        Protocols { mutant, victim, ..self }
+        let slots = if mutant == Some(Mutant::SlotOverwrite) { 2 } else { self.slots };
+        Protocols { mutant, victim, slots, ..self }
     }
 
     /// Hands `driver` the constructor of this run's PEs.
     pub fn drive<V: Drive>(&self, driver: V) -> V::Output {
         match self.balancer {
             BalancerKind::RandomPolling => {
-                let (rules, limit, all) = (seams::polling(self.mutant), self.queue_limit, self.serve_all);
-                self.with_balancer(driver, move |_| RandomPolling::<Task>::new(rules, limit).serving_all(all))
+                let (rules, limit, all, slots) =
+                    (seams::polling(self.mutant), self.queue_limit, self.serve_all, self.slots);
+                self.with_balancer(driver, move |_| {
+                    RandomPolling::<Task>::new(rules, limit).serving_all(all).with_slots(slots)
+                })
             }
             BalancerKind::Pacheco => {
                 let (rules, victim) = (seams::pacheco(self.mutant), self.victim);

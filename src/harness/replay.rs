@@ -32,6 +32,7 @@ impl RunSpec {
         if p.serve_all {
             cmd += " --serve all";
         }
+        flag(&mut cmd, "--slots", Some(p.slots).filter(|&s| s != 1));
         if p.victim != Default::default() {
             let _ = write!(cmd, " --victim {}", p.victim);
         }

@@ -49,6 +49,12 @@ impl RunSpec {
         if self.protocols.serve_all && balancer != BalancerKind::RandomPolling {
             return Err(format!("--serve all is random polling's (003 §14.7.2), not balancer `{balancer}`'s"));
         }
+        if self.protocols.slots != 1 && balancer != BalancerKind::RandomPolling {
+            return Err(format!("--slots 2 is random polling's (002 §3), not balancer `{balancer}`'s"));
+        }
+        if self.mutant() == Some(Mutant::SlotOverwrite) && self.protocols.slots != 2 {
+            return Err("mutant `slot-overwrite` acts with two slots per PE: add --slots 2".into());
+        }
         if self.protocols.victim != Victim::Random && balancer != BalancerKind::Pacheco {
             return Err(format!("--victim is Pacheco's search's (003 §14.7.3), not balancer `{balancer}`'s"));
         }
@@ -123,6 +129,7 @@ impl RunSpec {
             queue_limit: p.queue_limit,
             serve_all: p.serve_all,
             victim: (p.balancer == BalancerKind::Pacheco).then(|| p.victim.to_string()),
+            slots: Some(p.slots).filter(|&s| s != 1),
             mutant: p.mutant.map(|m| m.to_string()),
             ..RunParams::default()
         };
@@ -160,6 +167,7 @@ impl RunSpec {
         let mut protocols = Protocols::new(field("balancer", &h.balancer)?, field("detector", &h.detector)?);
         protocols.queue_limit = r.queue_limit;
         protocols.serve_all = r.serve_all;
+        protocols.slots = r.slots.unwrap_or(1);
         protocols.victim = r.victim.as_deref().map(|v| field("run.victim", v)).transpose()?.unwrap_or_default();
         protocols.mutant = r.mutant.as_deref().map(|m| field("run.mutant", m)).transpose()?;
         let (workload, split) = (field("workload", &h.workload)?, field("split", &h.split)?);

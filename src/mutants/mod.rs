@@ -98,6 +98,8 @@ pub enum Mutant {
     GrrNoIncrement,
     /// Energy: shares computed in floating point (rounded, and 0 past 2^-1074).
     EnergyFloat,
+    /// Random polling with two slots: a reply overwrites a nonempty slot.
+    SlotOverwrite,
 }
 
 /// Where a mutant's bug is.
@@ -511,6 +513,16 @@ pub const CATALOGUE: &[Entry] = &[
         ENERGIES,
         &[(Catcher::Run, "energy_conserved")],
     ),
+    entry(
+        Mutant::SlotOverwrite,
+        Info::ships(
+            "slot-overwrite",
+            "002 §3",
+            "two slots per PE: a work reply goes into the first slot even when it holds work, which is lost",
+        ),
+        RP,
+        &[(Catcher::Run, "work_conserved"), (Catcher::Explore, "work_conserved")],
+    ),
 ];
 
 impl Mutant {
@@ -619,6 +631,7 @@ impl Registered for Mutant {
         Mutant::NoSendAllRejects,
         Mutant::GrrNoIncrement,
         Mutant::EnergyFloat,
+        Mutant::SlotOverwrite,
     ];
 
     fn info(self) -> &'static Info {

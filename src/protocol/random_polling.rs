@@ -11,6 +11,15 @@
 //! one reply) and starts asking. Optional queue trimming (001 §4): a request
 //! that finds `queue_limit` requests queued is rejected on arrival.
 //!
+//! Two subproblems per PE (002 §3, third bullet; S-16, `--slots 2`): a PE
+//! works on its nonempty slot of largest generation; when a slot empties
+//! while the other holds work, or work arrives into one slot while the
+//! other is empty, it asks (if no request is outstanding) and goes on
+//! working meanwhile — a reject is not retried until the next such moment;
+//! a reply fills the empty slot; a request is served
+//! from the nonempty slot of smallest generation (the largest parts). It is
+//! idle only with both slots empty. Latency is hidden behind work.
+//!
 //! The steps a variant may change are [`Rules`]: the reference runs
 //! [`Rules::paper`]; a mutant ([`crate::mutants`]) swaps one rule for a
 //! broken one, so this file reads as the paper's pseudocode.
@@ -48,6 +57,9 @@ pub struct Rules<T> {
     pub serves_at: fn(u64) -> bool,
     /// After a poll serves one request, the others stay queued (else they vanish).
     pub keep_rest: bool,
+    /// Two slots: a reply fills the empty slot (else the first slot,
+    /// overwriting what it holds).
+    pub fills_empty_slot: bool,
 }
 
 impl<T> Clone for Rules<T> {
@@ -72,6 +84,7 @@ impl<T: Subproblem> Rules<T> {
             reject_refused: true,
             serves_at: |_| true,
             keep_rest: true,
+            fills_empty_slot: true,
         }
     }
 }
@@ -96,12 +109,74 @@ pub struct RandomPolling<T> {
     /// Answer every queued request at a poll (003 §14.7.2's
     /// Service_requests), not one (001 Fig. 1).
     serve_all: bool,
+    /// The second slot (002 §3), when the PE has two.
+    second: Option<Option<T>>,
+    /// A request of this PE awaits its reply (two slots).
+    outstanding: bool,
+    /// Two slots: how many held work after the last handler.
+    filled: usize,
 }
 
 impl<T: Subproblem> RandomPolling<T> {
     /// A PE with no work yet, following `rules`, with optional queue trimming.
     pub fn new(rules: Rules<T>, queue_limit: Option<u32>) -> Self {
-        RandomPolling { rules, queue_limit, task: None, queue: VecDeque::new(), polls: 0, serve_all: false }
+        let queue = VecDeque::new();
+        RandomPolling {
+            rules,
+            queue_limit,
+            task: None,
+            queue,
+            polls: 0,
+            serve_all: false,
+            second: None,
+            outstanding: false,
+            filled: 0,
+        }
+    }
+
+    /// The same PE with two subproblem slots (002 §3; `--slots 2`) or one.
+    pub fn with_slots(self, slots: u8) -> Self {
+        RandomPolling { second: (slots == 2).then_some(None), ..self }
+    }
+
+    /// The slots holding work: (first, second) as `Option<&mut T>`s.
+    fn slots(&mut self) -> impl Iterator<Item = &mut T> {
+        let second = self.second.as_mut().and_then(Option::as_mut);
+        self.task.as_mut().into_iter().chain(second).filter(|t| !t.is_empty())
+    }
+
+    /// What a server gives: a part of the nonempty slot of smallest
+    /// generation, else (it cannot be split) of the other.
+    fn give(&mut self) -> Gift<T> {
+        let give = self.rules.give;
+        let mut slots: Vec<&mut T> = self.slots().collect();
+        slots.sort_by_key(|t| t.generation());
+        slots.into_iter().map(give).find(|g| !matches!(g, Gift::Nothing)).unwrap_or(Gift::Nothing)
+    }
+
+    /// True if the PE has two slots and one just emptied while the other
+    /// holds work (updates the count of filled slots).
+    fn slot_emptied(&mut self) -> bool {
+        let (before, now) = (self.filled, self.slots().count());
+        self.filled = now;
+        self.second.is_some() && now == 1 && before == 2
+    }
+
+    /// A reply with work: into the empty slot (one slot: the only one).
+    fn receive(&mut self, me: PeId, task: T) {
+        let empty = |s: &Option<T>| s.as_ref().is_none_or(|t| t.is_empty());
+        match &mut self.second {
+            Some(second) if !empty(&self.task) && self.rules.fills_empty_slot => {
+                assert!(empty(second), "PE {me} received work while holding two subproblems");
+                *second = Some(task);
+                self.filled = 2;
+            }
+            _ => {
+                assert!(self.second.is_some() || self.task.is_none(), "PE {me} received work while holding work");
+                self.task = Some(task);
+                self.filled = self.slots().count();
+            }
+        }
     }
 
     /// The same PE answering every queued request at each poll (003
@@ -111,18 +186,18 @@ impl<T: Subproblem> RandomPolling<T> {
     }
 
     /// Sends a request to the victim (none if P = 1).
-    fn ask(&self, ctx: &mut Ctx<T>) {
+    fn ask(&mut self, ctx: &mut Ctx<T>) {
         if ctx.pes < 2 {
             return;
         }
         let victim = (self.rules.victim)(ctx.me, ctx.pes, ctx.rng);
+        self.outstanding = true;
         ctx.send(victim, Msg::Request);
     }
 
     /// Answers `to`: a split-off part, or a reject if none can be split off.
     fn serve(&mut self, ctx: &mut Ctx<T>, to: PeId) {
-        let task = self.task.as_mut().expect("serve only with work");
-        match (self.rules.give)(task) {
+        match self.give() {
             Gift::Send(part) => {
                 ctx.out.push(Command::Split { gen: part.generation() });
                 ctx.send(to, Msg::Work { task: part, energy: None });
@@ -158,10 +233,18 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
     fn on_message(&mut self, ctx: &mut Ctx<T>, from: PeId, msg: Msg<T>) {
         match msg {
             Msg::Request => self.on_request(ctx, from),
-            Msg::Reject if !self.has_work() => self.ask(ctx),
+            Msg::Reject => {
+                self.outstanding = false;
+                if !self.has_work() {
+                    self.ask(ctx);
+                }
+            }
             Msg::Work { task, .. } => {
-                assert!(self.task.is_none(), "PE {} received work while holding work", ctx.me);
-                self.task = Some(task);
+                self.outstanding = false;
+                self.receive(ctx.me, task);
+                if self.second.is_some() && self.filled == 1 {
+                    self.ask(ctx); // keep two subproblems (002 §3)
+                }
             }
             _ => {}
         }
@@ -179,22 +262,35 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
         if !self.rules.keep_rest {
             self.queue.clear();
         }
+        if self.slot_emptied() && !self.outstanding {
+            self.ask(ctx);
+        }
     }
 
     fn on_exhausted(&mut self, ctx: &mut Ctx<T>) {
         self.task = None;
+        if let Some(second) = &mut self.second {
+            *second = None;
+        }
+        self.filled = 0;
         for from in std::mem::take(&mut self.queue) {
             ctx.send(from, Msg::Reject);
         }
-        self.ask(ctx);
+        if !self.outstanding {
+            self.ask(ctx);
+        }
     }
 
     fn task_mut(&mut self) -> Option<&mut T> {
-        self.task.as_mut()
+        match self.second {
+            None => self.task.as_mut(),
+            Some(_) => self.slots().max_by_key(|t| t.generation()),
+        }
     }
 
     fn has_work(&self) -> bool {
-        self.task.as_ref().is_some_and(|t| !t.is_empty())
+        let busy = |s: &Option<T>| s.as_ref().is_some_and(|t| !t.is_empty());
+        busy(&self.task) || self.second.as_ref().is_some_and(busy)
     }
 
     fn queued_requests(&self) -> u32 {

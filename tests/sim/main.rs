@@ -14,6 +14,7 @@ mod run_cli;
 mod scatter;
 mod threads;
 mod trace;
+mod two_slots;
 mod validation;
 
 use lbcheck::harness::{Driver, Protocols, RunResult, RunSpec};
