@@ -139,7 +139,7 @@ impl<T: Subproblem> RandomPolling<T> {
         RandomPolling { second: (slots == 2).then_some(None), ..self }
     }
 
-    /// The slots holding work: (first, second) as `Option<&mut T>`s.
+    /// The slots holding work, first then second.
     fn slots(&mut self) -> impl Iterator<Item = &mut T> {
         let second = self.second.as_mut().and_then(Option::as_mut);
         self.task.as_mut().into_iter().chain(second).filter(|t| !t.is_empty())
@@ -164,10 +164,9 @@ impl<T: Subproblem> RandomPolling<T> {
 
     /// A reply with work: into the empty slot (one slot: the only one).
     fn receive(&mut self, me: PeId, task: T) {
-        let empty = |s: &Option<T>| s.as_ref().is_none_or(|t| t.is_empty());
         match &mut self.second {
-            Some(second) if !empty(&self.task) && self.rules.fills_empty_slot => {
-                assert!(empty(second), "PE {me} received work while holding two subproblems");
+            Some(second) if holds(&self.task) && self.rules.fills_empty_slot => {
+                assert!(!holds(second), "PE {me} received work while holding two subproblems");
                 *second = Some(task);
                 self.filled = 2;
             }
@@ -218,6 +217,11 @@ impl<T: Subproblem> RandomPolling<T> {
             ctx.send(from, Msg::Reject);
         }
     }
+}
+
+/// True if the slot holds work.
+fn holds<T: Subproblem>(slot: &Option<T>) -> bool {
+    slot.as_ref().is_some_and(|t| !t.is_empty())
 }
 
 impl<T: Subproblem> Balancer for RandomPolling<T> {
@@ -289,8 +293,7 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
     }
 
     fn has_work(&self) -> bool {
-        let busy = |s: &Option<T>| s.as_ref().is_some_and(|t| !t.is_empty());
-        busy(&self.task) || self.second.as_ref().is_some_and(busy)
+        holds(&self.task) || self.second.as_ref().is_some_and(holds)
     }
 
     fn queued_requests(&self) -> u32 {
