@@ -45,6 +45,7 @@ fn instance(e: &Entry) -> Vec<&'static str> {
             [&["--balancer", "pacheco", "--victim", "global-rr"], &INSTANCE[2..]].concat()
         }
         Site::Balancer(BalancerKind::Pacheco) => [&["--balancer", "pacheco"], &INSTANCE[2..]].concat(),
+        _ if e.mutant == Mutant::SlotOverwrite => [&["--slots", "2"], &INSTANCE[2..]].concat(),
         _ => INSTANCE[2..].to_vec(),
     }
 }
