@@ -134,6 +134,9 @@ pub struct RunParams {
     /// Random polling: subproblem slots per PE when not 1 (002 §3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<u8>,
+    /// Branch-and-bound workloads: how improved bounds travelled (S-12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<String>,
     /// The deliberate bug the run had, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mutant: Option<String>,
@@ -226,6 +229,8 @@ pub enum Kind {
     GetTarget,
     /// PE 0's answer naming the target.
     Target,
+    /// Branch-and-bound: a solution's cost, propagated (S-12).
+    Bound,
     /// A control message of a detector lbcheck does not know (its content
     /// in the event's free-form `data`); the outcome properties ignore it.
     Control,
@@ -233,7 +238,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 11] = [
         Kind::Request,
         Kind::Reject,
         Kind::Work,
@@ -243,13 +248,25 @@ impl Kind {
         Kind::Terminate,
         Kind::GetTarget,
         Kind::Target,
+        Kind::Bound,
         Kind::Control,
     ];
 
     /// The kind's name in the trace.
     pub fn name(self) -> &'static str {
-        ["request", "reject", "work", "energy", "wave_down", "wave_up", "terminate", "get_target", "target", "control"]
-            [self as usize]
+        [
+            "request",
+            "reject",
+            "work",
+            "energy",
+            "wave_down",
+            "wave_up",
+            "terminate",
+            "get_target",
+            "target",
+            "bound",
+            "control",
+        ][self as usize]
     }
 }
 
@@ -276,9 +293,15 @@ pub enum Event {
         /// vertex expanded.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cost: Option<u64>,
-        /// Branch-and-bound: the cost of the goal (leaf) expanded, if it was one.
+        /// Branch-and-bound: the cost of the goal (leaf) expanded, if it was
+        /// one; with pruning (S-12), of the best solution the slice found.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         goal: Option<u64>,
+        /// Branch-and-bound with pruning (S-12): the least incumbent a node
+        /// was pruned with during the slice (`prune_sound` checks that some
+        /// PE had found a solution that good).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pruned_with: Option<u64>,
     },
     /// `pe` split its subproblem; both parts now have generation `gen`.
     Split {
@@ -480,7 +503,7 @@ mod tests {
         let mut fp = Fingerprint::EMPTY;
         fp.add_range(0, 10);
         let events = vec![
-            Event::Work { t: 5, pe: 1, units: 10, gen: 2, fp, cost: None, goal: None },
+            Event::Work { t: 5, pe: 1, units: 10, gen: 2, fp, cost: None, goal: None, pruned_with: None },
             Event::Send {
                 t: 6,
                 from: 1,
@@ -521,6 +544,7 @@ mod tests {
             serve_all: true,
             victim: Some("global-rr".into()),
             slots: Some(2),
+            bound: Some("broadcast".into()),
             mutant: Some("split-loses".into()),
             max_steps: Some(9),
             detect_horizon: Some(0),
@@ -545,7 +569,7 @@ mod tests {
         let data = || Some(Box::new(serde_json::json!({"count": -1, "colour": "black"})));
         vec![
             Event::Header(header),
-            Event::Work { t: 1, pe: 0, units: 1, gen: 0, fp, cost: Some(3), goal: Some(3) },
+            Event::Work { t: 1, pe: 0, units: 1, gen: 0, fp, cost: Some(3), goal: Some(3), pruned_with: Some(4) },
             Event::Split { t: 1, pe: 0, gen: 1 },
             Event::Send {
                 t: 1,

@@ -29,6 +29,8 @@ pub enum Purpose {
     Swarm = 7,
     /// The keys of a bitonic sort (`lbcheck bitonic`).
     Keys = 8,
+    /// A branch-and-bound instance (knapsack items, TSP cities).
+    Instance = 9,
 }
 
 /// The stream for (`seed`, `index`, `purpose`); `index` is a PE number or a

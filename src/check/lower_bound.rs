@@ -8,6 +8,10 @@
 //!   one after the other, each charged T_split (the header's `t_split`),
 //!   max_gen being the largest `gen` of a `split` or `work` event.
 //!
+//! Under pruning (branch-and-bound, S-12) a parallel run may examine fewer
+//! nodes than the sequential one (002 §5.2's superlinear speedup), so the
+//! first bound reads T_par · P ≥ the units of work this run did.
+//!
 //! T_par is the last `terminated` time (the last event's time if there is
 //! none). Both bounds assume one time unit per work unit, as the simulator
 //! charges it. With `clock: step` (004's atomic model, where a node expands
@@ -27,13 +31,14 @@ pub(super) struct LowerBound {
     t_split: u64,
     clock: Clock,
     expansions: u64,
+    pruning: bool,
 }
 
 impl LowerBound {
-    /// For the run of `header`.
-    pub(super) fn new(header: &TraceHeader) -> LowerBound {
+    /// For the run of `header`; `pruning` for branch-and-bound (S-12).
+    pub(super) fn new(header: &TraceHeader, pruning: bool) -> LowerBound {
         let (pes, t_split, clock) = (header.pes, header.t_split, header.clock);
-        LowerBound { pes, t_split, clock, expansions: 0 }
+        LowerBound { pes, t_split, clock, expansions: 0, pruning }
     }
 }
 
@@ -57,7 +62,8 @@ impl Property for LowerBound {
             Some(t) => (t, "last terminated"),
             None => (m.t_last, "last event: no terminated event"),
         };
-        let (p, t_seq, g, s) = (self.pes, u128::from(m.t_seq), m.max_gen, self.t_split);
+        let (t_seq, what) = if self.pruning { (m.work_done, "work done") } else { (m.t_seq, "T_seq") };
+        let (p, t_seq, g, s) = (self.pes, u128::from(t_seq), m.max_gen, self.t_split);
         if self.clock == Clock::Step {
             return self.steps(t_par, g, from);
         }
@@ -71,7 +77,7 @@ impl Property for LowerBound {
         let splits = u128::from(g) * u128::from(s);
         let (work_ok, splits_ok) = (work >= t_seq, u128::from(t_par) >= splits);
         let detail = format!(
-            "T_par·P = {t_par}·{p} = {work} {} T_seq = {t_seq}; T_par = {t_par} {} max_gen·T_split = {g}·{s} = {splits} (T_par: {from})",
+            "T_par·P = {t_par}·{p} = {work} {} {what} = {t_seq}; T_par = {t_par} {} max_gen·T_split = {g}·{s} = {splits} (T_par: {from})",
             relation(work_ok),
             relation(splits_ok)
         );

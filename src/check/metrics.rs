@@ -46,6 +46,9 @@ pub struct Metrics {
     pub waves: u64,
     /// Number of `split` events.
     pub splits: u64,
+    /// Branch-and-bound: the least `goal` of the `work` events (the best
+    /// solution found; costs are minimised).
+    pub best_goal: Option<u64>,
 }
 
 /// The queue lengths met by arriving requests (`recv` of kind `request`
@@ -117,7 +120,10 @@ impl Collector {
         m.events += 1;
         self.t_last = self.t_last.max(e.time());
         match *e {
-            Event::Work { t, units, gen, .. } => self.on_work(t, units, gen),
+            Event::Work { t, units, gen, goal, .. } => {
+                m.best_goal = crate::problem::least(m.best_goal, goal);
+                self.on_work(t, units, gen);
+            }
             Event::Split { gen, .. } => {
                 m.splits += 1;
                 m.max_gen = m.max_gen.max(gen);
@@ -214,7 +220,7 @@ mod tests {
         assert_eq!((m.max_gen, m.splits), (1, 1));
         assert_eq!(m.gen_histogram, BTreeMap::from([(0, 2), (1, 18)]));
         let sent: Vec<u64> = Kind::ALL.iter().map(|k| m.messages[k.name()]).collect();
-        assert_eq!(sent, [2, 1, 1, 1, 0, 0, 1, 0, 0, 0]);
+        assert_eq!(sent, [2, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0]);
         assert_eq!(m.queue, QueueStats { count: 2, mean: Some(0.0), max: Some(0) });
         // PE 0: idle 10..17; PE 1: idle 0..5 and 15..19.
         assert_eq!(m.idle_time, IdleStats { total: 16, mean: Some(8.0), max: 9 });

@@ -47,10 +47,10 @@
 //! };
 //! let mut fp = Fingerprint::EMPTY;
 //! fp.add_range(0, 10);
-//! let mut checker = Checker::new(&header, Reference { fp, t_seq: 10, critical: None });
+//! let mut checker = Checker::new(&header, Reference { fp, t_seq: 10, critical: None, pruning: None });
 //! let events = [
 //!     Event::Busy { t: 0, pe: 0 },
-//!     Event::Work { t: 10, pe: 0, units: 10, gen: 0, fp, cost: None, goal: None },
+//!     Event::Work { t: 10, pe: 0, units: 10, gen: 0, fp, cost: None, goal: None, pruned_with: None },
 //!     Event::Idle { t: 10, pe: 0 },
 //!     Event::Announce { t: 10, pe: 0 },
 //!     Event::Terminated { t: 10, pe: 0 },
@@ -76,6 +76,7 @@ mod idset;
 mod lower_bound;
 mod metrics;
 mod optimum;
+mod prune;
 mod requests;
 mod round_robin;
 mod service;
@@ -96,7 +97,7 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 15] = [
+pub const PROPERTIES: [&str; 16] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -112,6 +113,7 @@ pub const PROPERTIES: [&str; 15] = [
     lower_bound::LowerBound::NAME,
     fig3::Fig3Transfers::NAME,
     round_robin::RoundRobin::NAME,
+    prune::PruneSound::NAME,
 ];
 
 /// Which failures may be consequences of which: a failure of a property on
@@ -146,6 +148,7 @@ pub fn explain(name: &str) -> Option<String> {
         "lower_bound" => include_str!("lower_bound.rs"),
         "fig3_transfers" => include_str!("fig3.rs"),
         "round_robin" => include_str!("round_robin.rs"),
+        "prune_sound" => include_str!("prune.rs"),
         _ => return None,
     };
     let doc = source.lines().map_while(|l| l.strip_prefix("//!")).map(|l| l.strip_prefix(' ').unwrap_or(l));
@@ -161,6 +164,18 @@ pub struct Reference {
     pub t_seq: u64,
     /// A branch-and-bound workload's optimum and critical subtree (004 §6).
     pub critical: Option<Critical>,
+    /// A pruning branch-and-bound workload (S-12): the sequential optimum.
+    /// A parallel run examines other nodes than the sequential one, so
+    /// `work_conserved` does not apply and `lower_bound` counts the run's
+    /// own work.
+    pub pruning: Option<u64>,
+}
+
+impl Reference {
+    /// The optimum a branch-and-bound run must find, if the workload has one.
+    pub fn optimum(&self) -> Option<u64> {
+        self.critical.map(|c| c.optimum).or(self.pruning)
+    }
 }
 
 /// The outcome of one property.
@@ -268,6 +283,7 @@ pub struct Checker {
     lower_bound: lower_bound::LowerBound,
     fig3: fig3::Fig3Transfers,
     round_robin: round_robin::RoundRobin,
+    prune: prune::PruneSound,
     metrics: metrics::Collector,
 }
 
@@ -291,9 +307,10 @@ impl Checker {
             atomic: atomic::AtomicConformance::new(header),
             critical: critical::CriticalExpanded::new(reference),
             optimum: optimum::OptimumFound::new(reference),
-            lower_bound: lower_bound::LowerBound::new(header),
+            lower_bound: lower_bound::LowerBound::new(header, reference.pruning.is_some()),
             fig3: fig3::Fig3Transfers::new(header),
             round_robin: round_robin::RoundRobin::new(header),
+            prune: prune::PruneSound::default(),
             metrics: metrics::Collector::new(pes, reference.t_seq),
         }
     }
@@ -315,6 +332,7 @@ impl Checker {
         self.lower_bound.observe(line, event);
         self.fig3.observe(line, event);
         self.round_robin.observe(line, event);
+        self.prune.observe(line, event);
         self.metrics.observe(event);
     }
 
@@ -338,6 +356,7 @@ impl Checker {
         put(lower_bound::LowerBound::NAME, self.lower_bound.finish(&metrics));
         put(fig3::Fig3Transfers::NAME, self.fig3.finish(&metrics));
         put(round_robin::RoundRobin::NAME, self.round_robin.finish(&metrics));
+        put(prune::PruneSound::NAME, self.prune.finish(&metrics));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();
         report

@@ -53,6 +53,10 @@ pub struct RunArgs {
     /// work when one slot empties and works on the other meanwhile).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub slots: u8,
+    /// Branch-and-bound workloads: how improved bounds travel (S-12):
+    /// reduce-tree (002 §4.5, default), broadcast (003 §14.7.1) or none.
+    #[arg(long, value_parser = ["reduce-tree", "broadcast", "none"])]
+    pub bound: Option<String>,
     /// Start with the root split locally into one part per PE (002 §3).
     #[arg(long)]
     pub initial_split: bool,
@@ -126,8 +130,12 @@ impl RunArgs {
             serve_all: self.serve == "all",
             victim: self.victim.parse().map_err(anyhow::Error::msg)?,
             slots: self.slots,
+            bound: self.bound.as_deref().unwrap_or("reduce-tree").parse().map_err(anyhow::Error::msg)?,
             mutant: self.mutant,
         };
+        if self.bound.is_some() && !workload.prunes() {
+            bail!("--bound is for branch-and-bound workloads that prune (knapsack, tsp, golomb), not `{workload}`");
+        }
         let spec = RunSpec { workload, split, protocols, driver };
         if let Err(why) = spec.validate() {
             bail!(why);

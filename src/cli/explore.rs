@@ -166,6 +166,7 @@ fn replay(a: &ExploreArgs, seed: u64, seeds: u64) -> String {
     opt(&mut cmd, "--serve", Some(r.serve.clone()).filter(|s| s == "all"));
     opt(&mut cmd, "--victim", Some(r.victim.clone()).filter(|v| v != "random"));
     opt(&mut cmd, "--slots", Some(r.slots).filter(|&s| s != 1).map(|s| s.to_string()));
+    opt(&mut cmd, "--bound", r.bound.clone());
     opt(&mut cmd, "--mutant", r.mutant.map(|m| m.to_string()));
     opt(&mut cmd, "--detect-horizon", Some(a.detect_horizon).filter(|&h| h > 0).map(|h| h.to_string()));
     let _ = write!(cmd, " --max-states {} --max-depth {} --max-seconds {}", a.max_states, a.max_depth, a.max_seconds);

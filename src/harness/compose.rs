@@ -10,7 +10,7 @@ use crate::protocol::four_counter::FourCounter;
 use crate::protocol::pacheco::{Pacheco, Victim};
 use crate::protocol::random_destination::RandomDestination;
 use crate::protocol::random_polling::RandomPolling;
-use crate::protocol::{Balancer, BalancerKind, Detector, DetectorKind, Pe, PeId};
+use crate::protocol::{Balancer, BalancerKind, BoundMode, Detector, DetectorKind, Pe, PeId};
 
 /// The protocols every PE of a run runs, with their parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +27,8 @@ pub struct Protocols {
     pub victim: Victim,
     /// Random polling: subproblem slots per PE, 1 or 2 (002 §3).
     pub slots: u8,
+    /// Branch-and-bound: how improved bounds travel (S-12).
+    pub bound: BoundMode,
     /// The deliberate bug the protocols run with, if any.
     pub mutant: Option<Mutant>,
 }
@@ -41,6 +43,7 @@ impl Protocols {
             serve_all: false,
             victim: Victim::Random,
             slots: 1,
+            bound: BoundMode::default(),
             mutant: None,
         }
     }
@@ -81,11 +84,17 @@ impl Protocols {
         V: Drive,
         B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
     {
-        let (energy, waves) = (seams::energy(self.mutant), seams::four_counter(self.mutant));
+        let (energy, waves, bound) = (seams::energy(self.mutant), seams::four_counter(self.mutant), self.bound);
         match self.detector {
-            DetectorKind::Energy => driver.drive(|i| Pe::new(balancer(i), Energy::new(false, energy))),
-            DetectorKind::EnergyTree => driver.drive(|i| Pe::new(balancer(i), Energy::new(true, energy))),
-            DetectorKind::FourCounter => driver.drive(|i| Pe::new(balancer(i), FourCounter::new(waves))),
+            DetectorKind::Energy => {
+                driver.drive(|i| Pe::new(balancer(i), Energy::new(false, energy)).with_bounds(bound))
+            }
+            DetectorKind::EnergyTree => {
+                driver.drive(|i| Pe::new(balancer(i), Energy::new(true, energy)).with_bounds(bound))
+            }
+            DetectorKind::FourCounter => {
+                driver.drive(|i| Pe::new(balancer(i), FourCounter::new(waves)).with_bounds(bound))
+            }
         }
     }
 }

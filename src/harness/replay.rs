@@ -33,6 +33,7 @@ impl RunSpec {
             cmd += " --serve all";
         }
         flag(&mut cmd, "--slots", Some(p.slots).filter(|&s| s != 1));
+        flag(&mut cmd, "--bound", Some(p.bound).filter(|_| self.workload.prunes()));
         if p.victim != Default::default() {
             let _ = write!(cmd, " --victim {}", p.victim);
         }

@@ -90,7 +90,8 @@ impl AtomicFacts {
 /// which every parallel run must reproduce (002 eq. (1)).
 pub fn reference(workload: &Workload, split: Strategy) -> Reference {
     let seq = sequential::run(workload.root(split));
-    Reference { fp: seq.log.fp, t_seq: seq.work, critical: workload.critical() }
+    let pruning = workload.prunes().then_some(seq.log.goal).flatten();
+    Reference { fp: seq.log.fp, t_seq: seq.work, critical: workload.critical(), pruning }
 }
 
 /// The reference a trace is checked against: the expected fingerprint
@@ -108,7 +109,7 @@ pub fn reference_of_header(h: &TraceHeader, expected: Option<&str>) -> Result<Re
                 fp.units
             ));
         }
-        return Ok(Reference { fp, t_seq: fp.units, critical: None });
+        return Ok(Reference { fp, t_seq: fp.units, critical: None, pruning: None });
     }
     if h.workload == "custom" || h.workload.starts_with("custom:") {
         return Err(

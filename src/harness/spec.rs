@@ -130,6 +130,7 @@ impl RunSpec {
             serve_all: p.serve_all,
             victim: (p.balancer == BalancerKind::Pacheco).then(|| p.victim.to_string()),
             slots: Some(p.slots).filter(|&s| s != 1),
+            bound: self.workload.prunes().then(|| p.bound.to_string()),
             mutant: p.mutant.map(|m| m.to_string()),
             ..RunParams::default()
         };
@@ -168,6 +169,7 @@ impl RunSpec {
         protocols.queue_limit = r.queue_limit;
         protocols.serve_all = r.serve_all;
         protocols.slots = r.slots.unwrap_or(1);
+        protocols.bound = r.bound.as_deref().map(|b| field("run.bound", b)).transpose()?.unwrap_or_default();
         protocols.victim = r.victim.as_deref().map(|v| field("run.victim", v)).transpose()?.unwrap_or_default();
         protocols.mutant = r.mutant.as_deref().map(|m| field("run.mutant", m)).transpose()?;
         let (workload, split) = (field("workload", &h.workload)?, field("split", &h.split)?);

@@ -11,7 +11,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::{SpecError, Subproblem, WorkLog};
+use super::{least, SpecError, Subproblem, WorkLog};
 
 /// A rule that expands tree nodes (UTS is one; applications follow).
 pub trait TreeRule: Clone + Send + fmt::Debug {
@@ -23,6 +23,23 @@ pub trait TreeRule: Clone + Send + fmt::Debug {
     fn id(&self, node: &Self::Node) -> u64;
     /// The node's height (root 0).
     fn height(&self, node: &Self::Node) -> u32;
+
+    /// Branch-and-bound rules prune (S-12): a node whose [`bound`] is no
+    /// better than the incumbent is not expanded. Tree searches do not.
+    ///
+    /// [`bound`]: TreeRule::bound
+    const PRUNES: bool = false;
+
+    /// Branch-and-bound: a lower bound on the cost of every solution in the
+    /// node's subtree (minimisation).
+    fn bound(&self, _node: &Self::Node) -> u64 {
+        0
+    }
+
+    /// Branch-and-bound: the node's cost as a solution, if it is one.
+    fn solution(&self, _node: &Self::Node) -> Option<u64> {
+        None
+    }
 }
 
 /// Which untried nodes a split gives away (002 §4.1).
@@ -73,12 +90,33 @@ pub struct DfsStack<R: TreeRule> {
     rule: R,
     strategy: Strategy,
     gen: u32,
+    /// Branch-and-bound: the cost of the best solution known.
+    best: Option<u64>,
 }
 
 impl<R: TreeRule> DfsStack<R> {
     /// A stack holding only `root` (generation 0).
     pub fn new(rule: R, root: R::Node, strategy: Strategy) -> Self {
-        DfsStack { nodes: vec![root], rule, strategy, gen: 0 }
+        DfsStack { nodes: vec![root], rule, strategy, gen: 0, best: None }
+    }
+
+    /// The tree's rule.
+    pub fn rule(&self) -> &R {
+        &self.rule
+    }
+
+    /// Branch-and-bound (S-12): true if `node` is pruned (its bound is no
+    /// better than the incumbent); otherwise records it if it is a solution.
+    fn pruned(&mut self, node: &R::Node, log: &mut WorkLog) -> bool {
+        if let Some(best) = self.best.filter(|&b| self.rule.bound(node) >= b) {
+            log.pruned_with = least(log.pruned_with, Some(best));
+            return true;
+        }
+        if let Some(c) = self.rule.solution(node) {
+            self.best = least(self.best, Some(c));
+            log.goal = least(log.goal, Some(c));
+        }
+        false
     }
 
     /// Untried nodes on the stack.
@@ -116,11 +154,14 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
         let mut done = 0;
         while done < budget {
             let Some(node) = self.nodes.pop() else { break };
-            let children = self.rule.expand(&node, &mut self.nodes);
             log.fp.add_item(self.rule.id(&node), 1);
+            done += 1;
+            if R::PRUNES && self.pruned(&node, log) {
+                continue;
+            }
+            let children = self.rule.expand(&node, &mut self.nodes);
             log.leaves += (children == 0) as u64;
             log.max_depth = log.max_depth.max(self.rule.height(&node));
-            done += 1;
         }
         done
     }
@@ -137,7 +178,7 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
         let (away, keep): (Vec<_>, Vec<_>) = self.nodes.iter().partition(|_| *flags.next().expect("one flag a node"));
         self.nodes = keep;
         self.gen += 1;
-        Some(DfsStack { nodes: away, rule: self.rule.clone(), strategy: self.strategy, gen: self.gen })
+        Some(DfsStack { nodes: away, rule: self.rule.clone(), strategy: self.strategy, gen: self.gen, best: self.best })
     }
 
     /// Gives away the top node alone (the deepest untried one).
@@ -147,7 +188,13 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
         }
         let top = self.nodes.pop().expect("two nodes");
         self.gen += 1;
-        Some(DfsStack { nodes: vec![top], rule: self.rule.clone(), strategy: self.strategy, gen: self.gen })
+        Some(DfsStack {
+            nodes: vec![top],
+            rule: self.rule.clone(),
+            strategy: self.strategy,
+            gen: self.gen,
+            best: self.best,
+        })
     }
 
     fn is_empty(&self) -> bool {
@@ -156,5 +203,15 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
 
     fn generation(&self) -> u32 {
         self.gen
+    }
+
+    fn incumbent(&self) -> Option<u64> {
+        self.best
+    }
+
+    fn improve(&mut self, v: u64) {
+        if R::PRUNES {
+            self.best = least(self.best, Some(v));
+        }
     }
 }

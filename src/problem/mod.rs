@@ -15,6 +15,7 @@
 //! workload names the CLI takes into a [`Task`]; [`sequential`] runs a task to
 //! exhaustion as the reference every parallel run is compared with.
 
+pub mod bnb;
 pub mod costtree;
 pub mod dfs;
 pub mod fingerprint;
@@ -73,6 +74,17 @@ pub trait Subproblem: Clone + Send + std::fmt::Debug {
     fn cost(&self) -> Option<u64> {
         None
     }
+
+    /// Branch-and-bound with pruning (S-12): the incumbent, the cost of the
+    /// best solution this subproblem knows of (`None` before one is known,
+    /// and for workloads that do not prune).
+    fn incumbent(&self) -> Option<u64> {
+        None
+    }
+
+    /// Branch-and-bound with pruning: learn of a solution of cost `v`
+    /// (found elsewhere); the incumbent becomes the better of the two.
+    fn improve(&mut self, _v: u64) {}
 }
 
 /// What a run of [`Subproblem::work`] did: the fingerprint of the items worked
@@ -85,6 +97,10 @@ pub struct WorkLog {
     pub leaves: u64,
     /// Largest node height (root 0) seen (0 for non-tree workloads).
     pub max_depth: u32,
+    /// Branch-and-bound: the cost of the best solution found (S-12).
+    pub goal: Option<u64>,
+    /// Branch-and-bound: the least incumbent a node was pruned with (S-12).
+    pub pruned_with: Option<u64>,
 }
 
 impl WorkLog {
@@ -93,5 +109,15 @@ impl WorkLog {
         self.fp += o.fp;
         self.leaves += o.leaves;
         self.max_depth = self.max_depth.max(o.max_depth);
+        self.goal = least(self.goal, o.goal);
+        self.pruned_with = least(self.pruned_with, o.pruned_with);
+    }
+}
+
+/// The lesser of two optional values (`None` is no value).
+pub fn least(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        _ => a.or(b),
     }
 }

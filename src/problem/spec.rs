@@ -1,6 +1,9 @@
 //! Workload names: the strings the CLI and the trace format use to name a
 //! root subproblem, parsed with errors that list the valid forms.
 
+use super::bnb::golomb::{self, GolombConfig};
+use super::bnb::knapsack::{self, KnapsackConfig};
+use super::bnb::tsp::{self, TspConfig};
 use super::costtree::{CostTreeConfig, Critical, MAX_DEPTH};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -27,7 +30,10 @@ pub const FORMS: &str = "\
   uts:NAME                                              NAME: default, T1, T5, T2, T4, T1L, T1XL, T3, T3L
   uts:args=<UTS flags>                                  e.g. uts:args=-t 0 -b 2000 -q 0.124875 -m 8 -r 42
   loop:n=N[,cost=PROFILE][,seed=S]                      1 <= N <= 10^9; PROFILE: const, const:<units>, heavy, triangle
-  kz:depth=D[,seed=S]                                   Karp-Zhang cost tree, 1 <= D <= 26 (branch-and-bound, 004 §6)";
+  kz:depth=D[,seed=S]                                   Karp-Zhang cost tree, 1 <= D <= 26 (branch-and-bound, 004 §6)
+  knapsack:items=N[,seed=S]                             0-1 knapsack branch-and-bound (002 §5.2 generator), 1 <= N <= 100
+  tsp:cities=N[,seed=S]                                 travelling salesman branch-and-bound (003 §14.5), 2 <= N <= 24
+  golomb:marks=K                                        optimal Golomb ruler branch-and-bound (002 §5.1), 2 <= K <= 11";
 
 registry! {
     /// The workload families (the part of a workload name before `:`).
@@ -52,11 +58,18 @@ registry! {
             "004 §4.1, §6 (Karp-Zhang)",
             "random cost trees for best-first branch-and-bound: costs increase along paths, a critical subtree",
         ),
+        /// 0-1 knapsack by depth-first branch-and-bound ([`super::bnb::knapsack`]).
+        Knapsack => Info::ships(
+            "knapsack",
+            "002 §5.2",
+            "0-1 knapsack branch-and-bound on 002's strongly correlated instances (Dantzig bound)",
+        ),
+        /// The travelling salesman by depth-first branch-and-bound ([`super::bnb::tsp`]).
+        Tsp => Info::ships("tsp", "003 §14.5, §14.11", "travelling salesman branch-and-bound on random points"),
+        /// Optimal Golomb rulers by depth-first branch-and-bound ([`super::bnb::golomb`]).
+        Golomb => Info::ships("golomb", "002 §5.1", "optimal Golomb rulers (known optima for 2..11 marks)"),
     }
     planned: [
-        Info::planned("knapsack", "002 §5.2", "0-1 knapsack branch-and-bound", 14),
-        Info::planned("tsp", "003 §14.5, §14.11", "travelling salesman branch-and-bound", 14),
-        Info::planned("golomb", "002 §5.1", "optimal Golomb rulers", 14),
         Info::planned("puzzle15", "002 §5.3", "15-puzzle by IDA*", 14),
     ]
 }
@@ -107,6 +120,12 @@ pub enum Workload {
     Loop(LoopConfig),
     /// Karp–Zhang random cost tree.
     CostTree(CostTreeConfig),
+    /// 0-1 knapsack branch-and-bound.
+    Knapsack(KnapsackConfig),
+    /// Travelling salesman branch-and-bound.
+    Tsp(TspConfig),
+    /// Golomb ruler branch-and-bound.
+    Golomb(GolombConfig),
 }
 
 impl FromStr for Workload {
@@ -123,6 +142,9 @@ impl FromStr for Workload {
             WorkloadFamily::Loop => parse_loop(body).map(Workload::Loop).map_err(params),
             WorkloadFamily::Uts => parse_uts(body),
             WorkloadFamily::Kz => parse_kz(body).map(Workload::CostTree).map_err(params),
+            WorkloadFamily::Knapsack => parse_knapsack(body).map(Workload::Knapsack).map_err(params),
+            WorkloadFamily::Tsp => parse_tsp(body).map(Workload::Tsp).map_err(params),
+            WorkloadFamily::Golomb => parse_golomb(body).map(Workload::Golomb).map_err(params),
         }
     }
 }
@@ -135,6 +157,9 @@ impl Workload {
             Workload::Uts { .. } => WorkloadFamily::Uts,
             Workload::Loop(_) => WorkloadFamily::Loop,
             Workload::CostTree(_) => WorkloadFamily::Kz,
+            Workload::Knapsack(_) => WorkloadFamily::Knapsack,
+            Workload::Tsp(_) => WorkloadFamily::Tsp,
+            Workload::Golomb(_) => WorkloadFamily::Golomb,
         }
     }
 
@@ -145,7 +170,31 @@ impl Workload {
             Workload::Uts { params, .. } => Task::Uts(uts::root(*params, strategy)),
             Workload::Loop(c) => Task::Loop(c.root()),
             Workload::CostTree(c) => Task::Cost(c.root()),
+            Workload::Knapsack(c) => Task::Knapsack(c.root(strategy)),
+            Workload::Tsp(c) => Task::Tsp(c.root(strategy)),
+            Workload::Golomb(c) => Task::Golomb(c.root(strategy)),
         }
+    }
+
+    /// True for branch-and-bound workloads that prune (S-12): a run
+    /// examines a different set of nodes than the sequential reference.
+    pub fn prunes(&self) -> bool {
+        matches!(self, Workload::Knapsack(_) | Workload::Tsp(_) | Workload::Golomb(_))
+    }
+
+    /// A pruning workload's cost `c` in the problem's own terms: the
+    /// profit taken for knapsack (which minimises the profit left out), the
+    /// length of a tour or ruler.
+    pub fn natural(&self, c: u64) -> u64 {
+        match self {
+            Workload::Knapsack(k) => k.rule().total_profit() - c,
+            _ => c,
+        }
+    }
+
+    /// Whether the problem's own objective is maximised (knapsack).
+    pub fn maximises(&self) -> bool {
+        matches!(self, Workload::Knapsack(_))
     }
 
     /// T_atomic and h, where the workload guarantees them.
@@ -153,7 +202,7 @@ impl Workload {
         match self {
             Workload::Synthetic(c) => Some((c.atomic, c.h())),
             Workload::Loop(c) => Some((c.t_atomic(), c.h())),
-            Workload::Uts { .. } | Workload::CostTree(_) => None,
+            _ => None,
         }
     }
 
@@ -184,6 +233,9 @@ impl fmt::Display for Workload {
             Workload::Uts { params, .. } => write!(f, "uts:args={params}"),
             Workload::Loop(c) => write!(f, "loop:n={},cost={},seed={}", c.n, profile_name(c.profile), c.seed),
             Workload::CostTree(c) => write!(f, "kz:depth={},seed={}", c.depth, c.seed),
+            Workload::Knapsack(c) => write!(f, "knapsack:items={},seed={}", c.items, c.seed),
+            Workload::Tsp(c) => write!(f, "tsp:cities={},seed={}", c.cities, c.seed),
+            Workload::Golomb(c) => write!(f, "golomb:marks={}", c.marks),
         }
     }
 }
@@ -278,6 +330,33 @@ fn parse_kz(body: &str) -> Result<CostTreeConfig, String> {
         return Err(format!("need 1 <= depth <= {MAX_DEPTH}, got depth={depth}"));
     }
     Ok(CostTreeConfig { depth, seed: get(&map, "seed", Some(0))? })
+}
+
+fn parse_knapsack(body: &str) -> Result<KnapsackConfig, String> {
+    let map = key_values(body, &["items", "seed"])?;
+    let items: u32 = get(&map, "items", None)?;
+    if !(1..=knapsack::MAX_ITEMS).contains(&items) {
+        return Err(format!("need 1 <= items <= {}, got items={items}", knapsack::MAX_ITEMS));
+    }
+    Ok(KnapsackConfig { items, seed: get(&map, "seed", Some(0))? })
+}
+
+fn parse_tsp(body: &str) -> Result<TspConfig, String> {
+    let map = key_values(body, &["cities", "seed"])?;
+    let cities: u32 = get(&map, "cities", None)?;
+    if !(2..=tsp::MAX_CITIES).contains(&cities) {
+        return Err(format!("need 2 <= cities <= {}, got cities={cities}", tsp::MAX_CITIES));
+    }
+    Ok(TspConfig { cities, seed: get(&map, "seed", Some(0))? })
+}
+
+fn parse_golomb(body: &str) -> Result<GolombConfig, String> {
+    let map = key_values(body, &["marks"])?;
+    let marks: u32 = get(&map, "marks", None)?;
+    if !(2..=golomb::MAX_MARKS).contains(&marks) {
+        return Err(format!("need 2 <= marks <= {}, got marks={marks}", golomb::MAX_MARKS));
+    }
+    Ok(GolombConfig { marks })
 }
 
 fn parse_loop(body: &str) -> Result<LoopConfig, String> {

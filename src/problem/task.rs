@@ -1,7 +1,9 @@
 //! [`Task`]: any workload's subproblem behind one type, so drivers need no
 //! generics to run whatever the user names.
 
+use super::bnb::{golomb::Golomb, knapsack::Knapsack, tsp::Tsp};
 use super::costtree::CostTask;
+use super::dfs::DfsStack;
 use super::loops::LoopTask;
 use super::synthetic::SynthTask;
 use super::uts::UtsStack;
@@ -18,6 +20,12 @@ pub enum Task {
     Loop(LoopTask),
     /// A stack of vertices of a Karp–Zhang cost tree.
     Cost(CostTask),
+    /// A branch-and-bound stack of 0-1 knapsack decisions.
+    Knapsack(DfsStack<Knapsack>),
+    /// A branch-and-bound stack of partial Golomb rulers.
+    Golomb(DfsStack<Golomb>),
+    /// A branch-and-bound stack of partial tours.
+    Tsp(DfsStack<Tsp>),
 }
 
 macro_rules! each {
@@ -27,6 +35,9 @@ macro_rules! each {
             Task::Uts($t) => $e,
             Task::Loop($t) => $e,
             Task::Cost($t) => $e,
+            Task::Knapsack($t) => $e,
+            Task::Golomb($t) => $e,
+            Task::Tsp($t) => $e,
         }
     };
 }
@@ -43,6 +54,9 @@ impl Subproblem for Task {
             Task::Uts(t) => t.split().map(Task::Uts),
             Task::Loop(t) => t.split().map(Task::Loop),
             Task::Cost(t) => t.split().map(Task::Cost),
+            Task::Knapsack(t) => t.split().map(Task::Knapsack),
+            Task::Golomb(t) => t.split().map(Task::Golomb),
+            Task::Tsp(t) => t.split().map(Task::Tsp),
         }
     }
 
@@ -52,6 +66,9 @@ impl Subproblem for Task {
             Task::Uts(t) => t.split_small().map(Task::Uts),
             Task::Loop(t) => t.split_small().map(Task::Loop),
             Task::Cost(t) => t.split_small().map(Task::Cost),
+            Task::Knapsack(t) => t.split_small().map(Task::Knapsack),
+            Task::Golomb(t) => t.split_small().map(Task::Golomb),
+            Task::Tsp(t) => t.split_small().map(Task::Tsp),
         }
     }
 
@@ -69,5 +86,13 @@ impl Subproblem for Task {
 
     fn cost(&self) -> Option<u64> {
         each!(self, t => t.cost())
+    }
+
+    fn incumbent(&self) -> Option<u64> {
+        each!(self, t => t.incumbent())
+    }
+
+    fn improve(&mut self, v: u64) {
+        each!(self, t => t.improve(v))
     }
 }

@@ -22,6 +22,7 @@
 //! attach energy to work messages, and exchanges its own messages; the `Pe`
 //! also spreads the announcement down the reduction tree.
 
+pub mod bound;
 pub mod energy;
 pub mod four_counter;
 pub mod initial;
@@ -36,6 +37,7 @@ use crate::base::Fraction;
 use crate::event::{Event, Kind};
 use crate::problem::Subproblem;
 
+pub use bound::{BoundMode, Propagation};
 pub use kinds::{BalancerKind, DetectorKind};
 
 /// A PE's number, `0..P`.
@@ -76,6 +78,8 @@ pub enum Msg<T> {
     GetTarget,
     /// PE 0's answer to [`Msg::GetTarget`]: the PE to request work from.
     Target(PeId),
+    /// Branch-and-bound: the cost of a solution some PE found ([`bound`]).
+    Bound(u64),
     /// Global termination.
     Terminate,
 }
@@ -92,6 +96,7 @@ impl<T> Msg<T> {
             Msg::WaveUp { .. } => Kind::WaveUp,
             Msg::GetTarget => Kind::GetTarget,
             Msg::Target(_) => Kind::Target,
+            Msg::Bound(_) => Kind::Bound,
             Msg::Terminate => Kind::Terminate,
         }
     }
@@ -219,6 +224,14 @@ pub trait Balancer {
     fn on_exhausted(&mut self, ctx: &mut Ctx<Self::Task>);
     /// The subproblem the driver works on, if any.
     fn task_mut(&mut self) -> Option<&mut Self::Task>;
+    /// Branch-and-bound: a solution of cost `v` is known; every subproblem
+    /// the PE holds learns it ([`Subproblem::improve`]). By default the one
+    /// [`task_mut`](Balancer::task_mut) gives.
+    fn improve(&mut self, v: u64) {
+        if let Some(t) = self.task_mut() {
+            t.improve(v);
+        }
+    }
     /// True while the PE holds a nonempty subproblem.
     fn has_work(&self) -> bool;
     /// Requests queued at this PE (what an arriving request finds).
@@ -250,13 +263,21 @@ pub struct Pe<B, D> {
     pub balancer: B,
     /// The termination detector.
     pub detector: D,
+    /// Branch-and-bound: how improved bounds travel.
+    pub bounds: Propagation,
     terminated: bool,
 }
 
 impl<B, D> Pe<B, D> {
-    /// Composes a balancer and a detector.
+    /// Composes a balancer and a detector (bounds by the default,
+    /// [`BoundMode::ReduceTree`]).
     pub fn new(balancer: B, detector: D) -> Self {
-        Pe { balancer, detector, terminated: false }
+        Pe { balancer, detector, bounds: Propagation::default(), terminated: false }
+    }
+
+    /// This PE with bounds propagated by `mode`.
+    pub fn with_bounds(self, mode: BoundMode) -> Self {
+        Pe { bounds: Propagation::new(mode), ..self }
     }
 
     /// True once the PE learnt of termination.
@@ -287,10 +308,17 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
             }
             Msg::Work { task, energy } => {
                 self.detector.on_work_received(ctx, energy);
+                self.bounds.arrived(task.incumbent());
                 self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, Msg::Work { task, energy: None }));
+                self.share_best();
             }
             Msg::Request | Msg::Reject => self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, msg)),
             _ if self.terminated => {}
+            Msg::Bound(v) => {
+                if self.bounds.on_bound(ctx, from, v) {
+                    self.balancer.improve(v);
+                }
+            }
             Msg::GetTarget | Msg::Target(_) => self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, msg)),
             _ => {
                 let idle = !self.balancer.has_work();
@@ -304,6 +332,7 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
     /// gave all its work away at the poll (random destinations, 004 §4.1)
     /// is idle: the detector is told.
     pub fn on_poll(&mut self, ctx: &mut Ctx<T>) {
+        self.after_work(ctx);
         self.with_balancer(ctx, |b, ctx| b.on_poll(ctx));
         if !self.balancer.has_work() && !self.terminated {
             self.detector.on_idle(ctx);
@@ -313,6 +342,7 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
 
     /// The PE's subproblem became empty.
     pub fn on_exhausted(&mut self, ctx: &mut Ctx<T>) {
+        self.after_work(ctx);
         self.with_balancer(ctx, |b, ctx| b.on_exhausted(ctx));
         if !self.balancer.has_work() && !self.terminated {
             self.detector.on_idle(ctx);
@@ -337,6 +367,21 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
     /// True while the PE holds work.
     pub fn has_work(&self) -> bool {
         self.balancer.has_work()
+    }
+
+    /// Branch-and-bound: a solution the last work slice found is spread
+    /// (before the balancer acts: an exhausted subproblem may be dropped).
+    fn after_work(&mut self, ctx: &mut Ctx<T>) {
+        let found = self.balancer.task_mut().and_then(|t| t.incumbent());
+        self.bounds.found(ctx, found);
+        self.share_best();
+    }
+
+    /// Every subproblem the PE holds learns the best cost it knows.
+    fn share_best(&mut self) {
+        if let Some(v) = self.bounds.best() {
+            self.balancer.improve(v);
+        }
     }
 
     fn with_balancer(&mut self, ctx: &mut Ctx<T>, f: impl FnOnce(&mut B, &mut Ctx<T>)) {

@@ -292,6 +292,10 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
         }
     }
 
+    fn improve(&mut self, v: u64) {
+        self.slots().for_each(|t| t.improve(v));
+    }
+
     fn has_work(&self) -> bool {
         holds(&self.task) || self.second.as_ref().is_some_and(holds)
     }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::{rows, table, text};
-use crate::check::CheckReport;
+use crate::check::{CheckReport, Reference};
 use crate::harness::{AtomicFacts, RunResult, RunSpec};
 use crate::runtime::threads::ThreadRun;
 use crate::sim::Outcome;
@@ -26,19 +26,23 @@ pub struct Facts<'a> {
     pub units: Option<&'a [u64]>,
     /// The atomic machine's figures (T, n, h, max(⌈n/p⌉, h)).
     pub atomic: Option<&'a AtomicFacts>,
+    /// The sequential reference, when computed.
+    pub reference: Option<&'a Reference>,
 }
 
 impl<'a> From<&'a RunResult> for Facts<'a> {
     fn from(r: &'a RunResult) -> Self {
         let (wall, reference_wall, units) = (r.wall, Some(r.reference_wall), r.units.as_deref());
         let atomic = r.atomic.as_ref();
-        Facts { check: Some(&r.check), outcome: Some(r.outcome), wall, reference_wall, units, atomic }
+        let reference = Some(&r.reference);
+        Facts { check: Some(&r.check), outcome: Some(r.outcome), wall, reference_wall, units, atomic, reference }
     }
 }
 
 impl<'a> From<&'a ThreadRun> for Facts<'a> {
     fn from(r: &'a ThreadRun) -> Self {
-        Facts { check: None, outcome: None, wall: r.elapsed, reference_wall: None, units: Some(&r.units), atomic: None }
+        let (units, wall) = (Some(&r.units[..]), r.elapsed);
+        Facts { check: None, outcome: None, wall, reference_wall: None, units, atomic: None, reference: None }
     }
 }
 
@@ -46,7 +50,9 @@ impl<'a> From<&'a ThreadRun> for Facts<'a> {
 /// `t_seq` is in work units; `*_secs` in wall-clock seconds (`units` says so).
 pub fn json(spec: &RunSpec, facts: &Facts) -> Value {
     let m = facts.check.map(|c| &c.metrics);
-    let done = facts.units.map_or(m.map_or(0, |m| m.t_seq), |u| u.iter().sum());
+    let whole = |m: &crate::check::Metrics| if spec.workload.prunes() { m.work_done } else { m.t_seq };
+    let done = facts.units.map_or(m.map_or(0, whole), |u| u.iter().sum());
+    let t_seq = if spec.workload.prunes() { m.map_or(0, |m| m.t_seq) } else { done };
     let wall = facts.wall.as_secs_f64();
     let header = spec.header();
     let mut out = json!({
@@ -54,7 +60,7 @@ pub fn json(spec: &RunSpec, facts: &Facts) -> Value {
         "termination": header.detector, "driver": spec.driver.kind().to_string(),
         "mutant": spec.mutant().map(|m| m.to_string()), "pes": header.pes, "seed": spec.driver.seed(),
         "clock": header.clock, "t_par": m.and_then(|m| m.t_par), "t_last_work": m.and_then(|m| m.t_last_work),
-        "t_seq": done, "efficiency": efficiency(spec, facts), "messages": m.map(|m| &m.messages),
+        "t_seq": t_seq, "efficiency": efficiency(spec, facts), "messages": m.map(|m| &m.messages),
         "max_gen": m.map(|m| m.max_gen), "properties": facts.check.map(|c| &c.properties),
         "replay": spec.replay(), "metrics": m, "steps": facts.outcome.map(|o| o.steps),
         "finished": facts.outcome.is_none_or(|o| o.finished()), "nodes": done,
@@ -65,7 +71,19 @@ pub fn json(spec: &RunSpec, facts: &Facts) -> Value {
     if let Some(a) = facts.atomic {
         out["atomic"] = json!(a);
     }
+    if spec.workload.prunes() {
+        optimum(&mut out, spec, facts);
+    }
     out
+}
+
+/// A pruning branch-and-bound run (S-12): the best solution it found and
+/// the sequential one, in the problem's own terms (knapsack: profit taken).
+fn optimum(out: &mut Value, spec: &RunSpec, facts: &Facts) {
+    let natural = |c: Option<u64>| c.map(|c| spec.workload.natural(c));
+    out["optimum"] = json!(natural(facts.check.and_then(|c| c.metrics.best_goal)));
+    out["sequential_optimum"] = json!(natural(facts.reference.and_then(|r| r.optimum())));
+    out["objective"] = json!(if spec.workload.maximises() { "max" } else { "min" });
 }
 
 /// The unit of every timed key.
@@ -91,10 +109,12 @@ fn efficiency(spec: &RunSpec, facts: &Facts) -> Option<f64> {
 /// The human form of a run's (or a trace's) JSON: headline numbers, then
 /// one row per property, then the replay command.
 pub fn human(out: &Value) -> String {
-    const HEADLINE: [&str; 15] = [
+    const HEADLINE: [&str; 17] = [
         "trace",
         "events",
         "workload",
+        "optimum",
+        "sequential_optimum",
         "balancer",
         "termination",
         "driver",

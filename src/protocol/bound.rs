@@ -1,0 +1,130 @@
+//! Bound propagation for depth-first branch-and-bound (S-12): how a PE's
+//! improved incumbent reaches the others.
+//!
+//! - `reduce-tree` (002 §4.5): "the bounds should first be sent along a
+//!   reduction tree to PE 0. Then suboptimal bounds can be thrown away early
+//!   and we still need only O(T_rout log P) time." A PE that improves its
+//!   best (by its own work, or by a `bound` from a child) sends it to its
+//!   parent; PE 0 sends every new global best down the tree, and a PE
+//!   passes a bound from its parent on to its children. A bound that does
+//!   not improve the receiver's best goes no further.
+//! - `broadcast` (003 §14.7.1, `Best_solution`): the PE that finds a better
+//!   solution sends it to all P − 1 others (P − 1 messages per improvement;
+//!   002 §4.5 warns of the contention when many are found at once).
+//! - `none`: each PE prunes with what it found itself, and with the
+//!   incumbent a subproblem brings along when it arrives.
+//!
+//! An incumbent also travels with every subproblem given away (the part
+//! keeps its giver's best); a PE takes it in without passing it on (its
+//! giver already did). Bounds are not work: detectors do not count them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{tree_children, tree_parent, Ctx, Msg, PeId};
+
+/// How improved bounds travel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BoundMode {
+    /// Up the reduction tree to PE 0, then down (002 §4.5).
+    #[default]
+    ReduceTree,
+    /// From the finder to every other PE (003 §14.7.1).
+    Broadcast,
+    /// Not at all: local bounds only.
+    None,
+}
+
+/// The names `--bound` takes.
+pub const BOUND_MODES: &str = "reduce-tree (default), broadcast, none";
+
+impl FromStr for BoundMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<BoundMode, String> {
+        match s {
+            "reduce-tree" => Ok(BoundMode::ReduceTree),
+            "broadcast" => Ok(BoundMode::Broadcast),
+            "none" => Ok(BoundMode::None),
+            _ => Err(format!("unknown bound propagation `{s}`; valid: {BOUND_MODES}")),
+        }
+    }
+}
+
+impl fmt::Display for BoundMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BoundMode::ReduceTree => "reduce-tree",
+            BoundMode::Broadcast => "broadcast",
+            BoundMode::None => "none",
+        })
+    }
+}
+
+/// One PE's side of the propagation: the best cost it knows.
+#[derive(Clone, Debug, Default)]
+pub struct Propagation {
+    mode: BoundMode,
+    best: Option<u64>,
+}
+
+impl Propagation {
+    /// Propagation by `mode`, nothing known yet.
+    pub fn new(mode: BoundMode) -> Propagation {
+        Propagation { mode, best: None }
+    }
+
+    /// The best cost this PE knows.
+    pub fn best(&self) -> Option<u64> {
+        self.best
+    }
+
+    /// Takes in `v` if it is better; true if it was.
+    fn improves(&mut self, v: Option<u64>) -> bool {
+        match v {
+            Some(v) if self.best.is_none_or(|b| v < b) => {
+                self.best = Some(v);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The PE's own work found a solution of cost `v` (if any): spread it.
+    pub fn found<T>(&mut self, ctx: &mut Ctx<T>, v: Option<u64>) {
+        if self.improves(v) {
+            self.spread(ctx, None);
+        }
+    }
+
+    /// A subproblem arrived knowing `v`: taken in, not passed on.
+    pub fn arrived(&mut self, v: Option<u64>) {
+        self.improves(v);
+    }
+
+    /// A `bound` message from `from`: true if it improved this PE's best
+    /// (which is then passed on as the mode says).
+    pub fn on_bound<T>(&mut self, ctx: &mut Ctx<T>, from: PeId, v: u64) -> bool {
+        let better = self.improves(Some(v));
+        if better {
+            self.spread(ctx, Some(from));
+        }
+        better
+    }
+
+    /// Sends the new best on, as the mode says; `from` is where it came
+    /// from (`None`: the PE's own solution).
+    fn spread<T>(&self, ctx: &mut Ctx<T>, from: Option<PeId>) {
+        let (v, me) = (self.best.expect("a best to spread"), ctx.me);
+        match self.mode {
+            BoundMode::None => {}
+            BoundMode::Broadcast if from.is_none() => {
+                (0..ctx.pes).filter(|&p| p != me).for_each(|p| ctx.send(p, Msg::Bound(v)));
+            }
+            BoundMode::Broadcast => {}
+            BoundMode::ReduceTree => match tree_parent(me) {
+                Some(parent) if from != Some(parent) => ctx.send(parent, Msg::Bound(v)),
+                _ => tree_children(me, ctx.pes).for_each(|c| ctx.send(c, Msg::Bound(v))),
+            },
+        }
+    }
+}
