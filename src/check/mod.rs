@@ -119,7 +119,7 @@ pub const PROPERTIES: [&str; 16] = [
 /// Which failures may be consequences of which: a failure of a property on
 /// the right, at or after (by line) a failure of the property on the left,
 /// [`follows`](Verdict::follows) it.
-const CASCADES: [(&str, &[&str]); 4] = [
+const CASCADES: [(&str, &[&str]); 5] = [
     (wellformed::WellFormed::NAME, &PROPERTIES),
     (
         early_termination::NoEarlyTermination::NAME,
@@ -127,6 +127,7 @@ const CASCADES: [(&str, &[&str]); 4] = [
     ),
     (work::WorkConserved::NAME, &[lower_bound::LowerBound::NAME, fig3::Fig3Transfers::NAME]),
     (requests::RequestsAnswered::NAME, &[service::ServiceLatency::NAME]),
+    (prune::PruneSound::NAME, &[optimum::OptimumFound::NAME]),
 ];
 
 /// What property `name` checks: its file's documentation, as text (`None`

@@ -33,7 +33,9 @@ pub fn run(a: TreeArgs) -> anyhow::Result<ExitCode> {
 
 /// The exact statistics of the sequential run (tree shape for UTS and cost
 /// trees; T_atomic, h and the deepest split generation for synthetic
-/// workloads; the optimum and the critical subtree of a cost tree).
+/// workloads; the optimum and the critical subtree of a cost tree; the
+/// optimum of a branch-and-bound application, in its own terms, and the
+/// nodes its depth-first branch-and-bound examines as `work`).
 fn stats(workload: &Workload, strategy: Strategy) -> serde_json::Value {
     let run = sequential::run(workload.root(strategy));
     let is_tree = matches!(workload, Workload::Uts { .. } | Workload::CostTree(_));
@@ -55,7 +57,8 @@ fn stats(workload: &Workload, strategy: Strategy) -> serde_json::Value {
         "t_atomic": atomic_h.map(|(a, _)| a),
         "h": atomic_h.map(|(_, h)| h),
         "max_split_gen": max_split_gen,
-        "optimum": critical.map(|c| c.optimum),
+        "optimum": critical.map(|c| c.optimum).or(workload.prunes().then(|| run.log.goal.map(|g| workload.natural(g))).flatten()),
+        "objective": workload.prunes().then(|| if workload.maximises() { "max" } else { "min" }),
         "critical_n": critical.map(|c| c.n),
         "critical_h": critical.map(|c| c.h),
     })
@@ -74,6 +77,7 @@ fn human(out: &serde_json::Value) -> String {
         "h",
         "max_split_gen",
         "optimum",
+        "objective",
         "critical_n",
         "critical_h",
     ];

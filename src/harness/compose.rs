@@ -10,7 +10,7 @@ use crate::protocol::four_counter::FourCounter;
 use crate::protocol::pacheco::{Pacheco, Victim};
 use crate::protocol::random_destination::RandomDestination;
 use crate::protocol::random_polling::RandomPolling;
-use crate::protocol::{Balancer, BalancerKind, BoundMode, Detector, DetectorKind, Pe, PeId};
+use crate::protocol::{Balancer, BalancerKind, BoundMode, Detector, DetectorKind, Pe, PeId, Propagation};
 
 /// The protocols every PE of a run runs, with their parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,16 +84,17 @@ impl Protocols {
         V: Drive,
         B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
     {
-        let (energy, waves, bound) = (seams::energy(self.mutant), seams::four_counter(self.mutant), self.bound);
+        let (energy, waves) = (seams::energy(self.mutant), seams::four_counter(self.mutant));
+        let bound = Propagation::new(self.bound, seams::bounds(self.mutant));
         match self.detector {
             DetectorKind::Energy => {
-                driver.drive(|i| Pe::new(balancer(i), Energy::new(false, energy)).with_bounds(bound))
+                driver.drive(|i| Pe::new(balancer(i), Energy::new(false, energy)).with_bounds(bound.clone()))
             }
             DetectorKind::EnergyTree => {
-                driver.drive(|i| Pe::new(balancer(i), Energy::new(true, energy)).with_bounds(bound))
+                driver.drive(|i| Pe::new(balancer(i), Energy::new(true, energy)).with_bounds(bound.clone()))
             }
             DetectorKind::FourCounter => {
-                driver.drive(|i| Pe::new(balancer(i), FourCounter::new(waves)).with_bounds(bound))
+                driver.drive(|i| Pe::new(balancer(i), FourCounter::new(waves)).with_bounds(bound.clone()))
             }
         }
     }

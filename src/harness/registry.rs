@@ -73,6 +73,7 @@ fn mutant_info(m: Mutant) -> MutantInfo {
         Site::Scatter => "message scattering".into(),
         Site::SimWorkLoop => "machine async (work loop)".into(),
         Site::Bitonic => "bitonic sort".into(),
+        Site::BoundPropagation => "bound propagation (branch-and-bound workloads)".into(),
     };
     MutantInfo { info: e.info, acts_in, fails: m.fails(), checker: m.checkers() }
 }

@@ -62,6 +62,9 @@ impl RunSpec {
             self.pacheco_fits()?;
         }
         let Some(m) = self.mutant() else { return Ok(()) };
+        if m.entry().site == Site::BoundPropagation && !self.workload.prunes() {
+            return Err(format!("mutant `{m}` acts in branch-and-bound's bound propagation: use a pruning workload (knapsack, tsp, golomb); it would have no effect in this run"));
+        }
         if m == Mutant::ServeOneDropRest && self.protocols.serve_all {
             return Err(format!("mutant `{m}` drops the requests a poll leaves queued; with --serve all none are left: it would have no effect in this run"));
         }

@@ -100,6 +100,8 @@ pub enum Mutant {
     EnergyFloat,
     /// Random polling with two slots: a reply overwrites a nonempty slot.
     SlotOverwrite,
+    /// Branch-and-bound: PE 0 takes its root's lower bound for a solution found.
+    PruneUnachieved,
 }
 
 /// Where a mutant's bug is.
@@ -125,6 +127,9 @@ pub enum Site {
     SimWorkLoop,
     /// In bitonic sort's merge-split (`lbcheck bitonic`, 003 §14.4).
     Bitonic,
+    /// In the bound propagation of branch-and-bound (S-12): acts in runs
+    /// of a pruning workload (knapsack, tsp, golomb), whatever the balancer.
+    BoundPropagation,
 }
 
 /// A checker a mutant is shown failing under.
@@ -523,6 +528,16 @@ pub const CATALOGUE: &[Entry] = &[
         RP,
         &[(Catcher::Run, "work_conserved"), (Catcher::Explore, "work_conserved")],
     ),
+    entry(
+        Mutant::PruneUnachieved,
+        Info::ships(
+            "prune-unachieved",
+            "002 §4.5, S-12",
+            "PE 0 starts with its root's lower bound (the relaxation) as its incumbent: a value no PE achieved prunes optimal branches",
+        ),
+        Site::BoundPropagation,
+        &[(Catcher::Run, "prune_sound")],
+    ),
 ];
 
 impl Mutant {
@@ -632,6 +647,7 @@ impl Registered for Mutant {
         Mutant::GrrNoIncrement,
         Mutant::EnergyFloat,
         Mutant::SlotOverwrite,
+        Mutant::PruneUnachieved,
     ];
 
     fn info(self) -> &'static Info {

@@ -11,7 +11,7 @@ use crate::base::Fraction;
 use crate::problem::Subproblem;
 use crate::protocol::random_destination::{children, Rules as Destinations};
 use crate::protocol::random_polling::{Gift, Rules as Polling};
-use crate::protocol::{energy, four_counter, pacheco, PeId};
+use crate::protocol::{bound, energy, four_counter, pacheco, PeId};
 use crate::sim::atomic::network::Rules as Network;
 use crate::sim::atomic::Arbiter;
 
@@ -51,6 +51,14 @@ pub fn pacheco(mutant: Option<Mutant>) -> pacheco::Rules {
         Some(Mutant::NoSendAllRejects) => pacheco::Rules { send_all_rejects: false, ..pacheco::Rules::PAPER },
         Some(Mutant::GrrNoIncrement) => pacheco::Rules { increments: false, ..pacheco::Rules::PAPER },
         _ => pacheco::Rules::PAPER,
+    }
+}
+
+/// The bound propagation's rules with `mutant`'s broken one, if it has one there.
+pub fn bounds(mutant: Option<Mutant>) -> bound::Rules {
+    match mutant {
+        Some(Mutant::PruneUnachieved) => bound::Rules { takes_relaxation: true },
+        _ => bound::Rules::PAPER,
     }
 }
 

@@ -209,6 +209,10 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
         self.best
     }
 
+    fn lower_bound(&self) -> Option<u64> {
+        self.nodes.iter().filter(|_| R::PRUNES).map(|n| self.rule.bound(n)).min()
+    }
+
     fn improve(&mut self, v: u64) {
         if R::PRUNES {
             self.best = least(self.best, Some(v));

@@ -82,6 +82,12 @@ pub trait Subproblem: Clone + Send + std::fmt::Debug {
         None
     }
 
+    /// Branch-and-bound with pruning: a lower bound on the cost of every
+    /// solution in this subproblem (the least bound of its nodes).
+    fn lower_bound(&self) -> Option<u64> {
+        None
+    }
+
     /// Branch-and-bound with pruning: learn of a solution of cost `v`
     /// (found elsewhere); the incumbent becomes the better of the two.
     fn improve(&mut self, _v: u64) {}

@@ -31,7 +31,7 @@ pub const FORMS: &str = "\
   uts:args=<UTS flags>                                  e.g. uts:args=-t 0 -b 2000 -q 0.124875 -m 8 -r 42
   loop:n=N[,cost=PROFILE][,seed=S]                      1 <= N <= 10^9; PROFILE: const, const:<units>, heavy, triangle
   kz:depth=D[,seed=S]                                   Karp-Zhang cost tree, 1 <= D <= 26 (branch-and-bound, 004 §6)
-  knapsack:items=N[,seed=S]                             0-1 knapsack branch-and-bound (002 §5.2 generator), 1 <= N <= 100
+  knapsack:items=N[,seed=S]                             0-1 knapsack branch-and-bound (002 §5.2 generator), 1 <= N <= 2000
   tsp:cities=N[,seed=S]                                 travelling salesman branch-and-bound (003 §14.5), 2 <= N <= 24
   golomb:marks=K                                        optimal Golomb ruler branch-and-bound (002 §5.1), 2 <= K <= 11";
 

@@ -92,6 +92,10 @@ impl Subproblem for Task {
         each!(self, t => t.incumbent())
     }
 
+    fn lower_bound(&self) -> Option<u64> {
+        each!(self, t => t.lower_bound())
+    }
+
     fn improve(&mut self, v: u64) {
         each!(self, t => t.improve(v))
     }

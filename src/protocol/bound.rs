@@ -60,17 +60,48 @@ impl fmt::Display for BoundMode {
     }
 }
 
+/// The rules of the propagation (the mutants break one: `crate::mutants`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// PE 0 starts with its subproblem's lower bound as its incumbent,
+    /// a value no PE achieved (never, in the papers).
+    pub takes_relaxation: bool,
+}
+
+impl Rules {
+    /// The papers' rules.
+    pub const PAPER: Rules = Rules { takes_relaxation: false };
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::PAPER
+    }
+}
+
 /// One PE's side of the propagation: the best cost it knows.
 #[derive(Clone, Debug, Default)]
 pub struct Propagation {
     mode: BoundMode,
+    rules: Rules,
     best: Option<u64>,
 }
 
 impl Propagation {
-    /// Propagation by `mode`, nothing known yet.
-    pub fn new(mode: BoundMode) -> Propagation {
-        Propagation { mode, best: None }
+    /// Propagation by `mode` under `rules`, nothing known yet.
+    pub fn new(mode: BoundMode, rules: Rules) -> Propagation {
+        Propagation { mode, rules, best: None }
+    }
+
+    /// Time 0: PE `me` starts with `part` (whose least node bound is
+    /// `lower`). Returns the incumbent the part must start with: none in
+    /// the papers.
+    pub fn start(&mut self, me: PeId, lower: Option<u64>) -> Option<u64> {
+        if self.rules.takes_relaxation && me == 0 {
+            self.improves(lower);
+            return self.best;
+        }
+        None
     }
 
     /// The best cost this PE knows.

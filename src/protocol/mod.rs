@@ -270,14 +270,14 @@ pub struct Pe<B, D> {
 
 impl<B, D> Pe<B, D> {
     /// Composes a balancer and a detector (bounds by the default,
-    /// [`BoundMode::ReduceTree`]).
+    /// [`BoundMode::ReduceTree`], under the papers' rules).
     pub fn new(balancer: B, detector: D) -> Self {
         Pe { balancer, detector, bounds: Propagation::default(), terminated: false }
     }
 
-    /// This PE with bounds propagated by `mode`.
-    pub fn with_bounds(self, mode: BoundMode) -> Self {
-        Pe { bounds: Propagation::new(mode), ..self }
+    /// This PE with bounds propagated as `bounds` says.
+    pub fn with_bounds(self, bounds: Propagation) -> Self {
+        Pe { bounds, ..self }
     }
 
     /// True once the PE learnt of termination.
@@ -288,8 +288,13 @@ impl<B, D> Pe<B, D> {
 
 impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
     /// Time 0. `share` is the energy of an initial local part.
-    pub fn start(&mut self, ctx: &mut Ctx<T>, part: Option<T>, share: Option<Fraction>) {
+    pub fn start(&mut self, ctx: &mut Ctx<T>, mut part: Option<T>, share: Option<Fraction>) {
         let holds = part.as_ref().is_some_and(|p| !p.is_empty());
+        if let Some(p) = part.as_mut() {
+            if let Some(v) = self.bounds.start(ctx.me, p.lower_bound()) {
+                p.improve(v);
+            }
+        }
         let mark = ctx.out.len();
         self.balancer.start(ctx, part);
         self.attach_energy(ctx, mark);

@@ -3,6 +3,7 @@
 
 mod atomic;
 mod bitonic;
+mod bnb;
 mod campaign;
 mod compare;
 mod explore;

@@ -1,0 +1,116 @@
+//! Branch-and-bound in the asynchronous model (issue 14, S-12): Pacheco's
+//! search and random polling find the sequential optimum of knapsack, TSP
+//! and Golomb instances under every bound propagation, prune only with
+//! bounds some PE achieved, and report both optima; the propagation's
+//! traffic is the papers'; bad input exits 2.
+
+use serde_json::Value;
+
+use super::lbcheck;
+
+fn simulate(args: &[&str]) -> Value {
+    let mut all = vec!["simulate", "--json"];
+    all.extend(args);
+    let (code, out, err) = lbcheck(&all);
+    assert_eq!(code, 0, "{args:?}:\n{out}{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// Every property passes, and the two of branch-and-bound apply.
+fn assert_found(v: &Value) {
+    for (name, p) in v["properties"].as_object().unwrap() {
+        assert_eq!(p["pass"], true, "{name}: {}", p["detail"]);
+    }
+    for name in ["optimum_found", "prune_sound"] {
+        let detail = v["properties"][name]["detail"].as_str().unwrap();
+        assert!(!detail.starts_with("not applicable"), "{name}: {detail}");
+    }
+    assert_eq!(v["optimum"], v["sequential_optimum"], "{}", v["replay"]);
+}
+
+/// The issue's instances: Pacheco's search on 16 PEs, bounds up the tree.
+#[test]
+fn pacheco_finds_every_applications_optimum() {
+    for (w, objective) in
+        [("knapsack:items=40,seed=1", "max"), ("tsp:cities=12,seed=1", "min"), ("golomb:marks=8", "min")]
+    {
+        let v = simulate(&["--balancer", "pacheco", "--workload", w, "--pes", "16", "--bound", "reduce-tree"]);
+        assert_found(&v);
+        assert_eq!(v["objective"], objective);
+        if w.starts_with("golomb") {
+            assert_eq!(v["optimum"], 34, "002 §5.1: 8 marks need length 34");
+        }
+    }
+}
+
+/// Every balancer, bound propagation, detector and seed on small machines.
+#[test]
+fn every_propagation_finds_the_optimum() {
+    for (balancer, extra) in [("pacheco", None), ("random-polling", None), ("random-polling", Some("--slots=2"))] {
+        for (bound, detector) in [("reduce-tree", "energy"), ("broadcast", "four-counter"), ("none", "energy-tree")] {
+            for (w, pes, seed) in [
+                ("golomb:marks=6", "5", "1"),
+                ("tsp:cities=9,seed=2", "7", "2"),
+                ("knapsack:items=30,seed=3", "3", "3"),
+            ] {
+                let mut args = vec!["--balancer", balancer, "--bound", bound, "--termination", detector];
+                args.extend(["--workload", w, "--pes", pes, "--seed", seed]);
+                args.extend(extra);
+                assert_found(&simulate(&args));
+            }
+        }
+    }
+}
+
+/// 003 §14.7.1: the finder sends each better bound to all P − 1 others;
+/// 002 §4.5: up the tree, then down, suboptimal bounds dying early.
+#[test]
+fn propagation_traffic_is_the_papers() {
+    let run = |bound| {
+        let v = simulate(&["--workload", "tsp:cities=11,seed=4", "--pes", "16", "--bound", bound, "--seed", "2"]);
+        assert_found(&v);
+        (v["messages"]["bound"].as_u64().unwrap(), v["nodes"].as_u64().unwrap())
+    };
+    let ((broadcast, _), (tree, _), (none, alone)) = (run("broadcast"), run("reduce-tree"), run("none"));
+    assert!(broadcast > 0 && broadcast % 15 == 0, "P − 1 = 15 per improvement: {broadcast}");
+    assert!(tree > 0, "bounds travel the tree");
+    assert_eq!(none, 0);
+    let (_, with_bounds) = run("broadcast");
+    assert!(alone > with_bounds, "local bounds alone examine more nodes: {alone} vs {with_bounds}");
+}
+
+/// A trace of a branch-and-bound run is checked again from its header.
+#[test]
+fn a_branch_and_bound_trace_checks_again() {
+    let trace = std::env::temp_dir().join(format!("lbcheck-async-bnb-{}.jsonl", std::process::id()));
+    let trace = trace.to_str().unwrap();
+    let args = ["simulate", "--balancer", "pacheco", "--workload", "golomb:marks=6", "--pes", "4", "--trace", trace];
+    assert_eq!(lbcheck(&args).0, 0);
+    let (code, out, err) = lbcheck(&["check-trace", trace, "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v["properties"]["prune_sound"]["detail"].as_str().unwrap().contains("pruned"), "{v}");
+    assert!(v["properties"]["optimum_found"]["detail"].as_str().unwrap().contains("= the optimum"), "{v}");
+    let _ = std::fs::remove_file(trace);
+}
+
+#[test]
+fn bad_branch_and_bound_input_exits_2() {
+    for (args, says) in [
+        (vec!["--workload", "uts:T1", "--bound", "broadcast"], "--bound is for branch-and-bound"),
+        (vec!["--workload", "knapsack:items=0"], "1 <= items <= 2000"),
+        (vec!["--workload", "knapsack:items=2001"], "1 <= items <= 2000"),
+        (vec!["--workload", "golomb:marks=12"], "2 <= marks <= 11"),
+        (vec!["--workload", "tsp:cities=25"], "2 <= cities <= 24"),
+        (vec!["--workload", "tsp:seed=1"], "missing `cities=`"),
+        (vec!["--workload", "golomb:marks=8", "--bound", "bcast"], "invalid value"),
+        (vec!["--workload", "puzzle15:moves=20"], "puzzle15"),
+        (vec!["--workload", "uts:T1", "--mutant", "prune-unachieved"], "pruning workload"),
+    ] {
+        let mut all = vec!["simulate"];
+        all.extend(&args);
+        let (code, out, err) = lbcheck(&all);
+        assert_eq!(code, 2, "{args:?}:\n{out}{err}");
+        assert!(err.contains(says), "{args:?} should say {says}:\n{err}");
+    }
+}
