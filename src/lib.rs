@@ -101,6 +101,7 @@ pub mod mutants;
 pub mod problem;
 pub mod protocol;
 pub mod report;
+pub mod reproduce;
 pub mod runtime;
 pub mod sim;
 mod sync;

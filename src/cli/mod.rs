@@ -10,6 +10,7 @@ mod explore;
 mod list;
 mod mutants;
 mod output;
+mod reproduce;
 mod run;
 mod scatter;
 mod simulate;
@@ -51,6 +52,8 @@ enum Command {
     Bitonic(bitonic::BitonicArgs),
     /// Explore every run of a tiny instance (every latency, every order of simultaneous events) and check each; exit 1 with the shortest counterexample.
     Explore(explore::ExploreArgs),
+    /// Re-run a paper's experiment under the references and the checker, beside the paper's figure.
+    Reproduce(reproduce::ReproduceArgs),
     /// Message scattering on 004's atomic machine: completion time T, exact facts, off-line schedule, worst-case arbiter
     Scatter(scatter::ScatterArgs),
 }
@@ -70,5 +73,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Scatter(a) => scatter::run(a),
         Command::Explore(a) => explore::run(a),
         Command::Bitonic(a) => bitonic::run(a),
+        Command::Reproduce(a) => reproduce::run(a),
     }
 }

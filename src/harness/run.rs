@@ -154,7 +154,18 @@ impl RunSpec {
     ) -> io::Result<RunResult> {
         let started = Instant::now();
         let reference = reference(&self.workload, self.split);
-        let reference_wall = started.elapsed();
+        self.run_against(pes, (reference, started.elapsed()), trace, observe)
+    }
+
+    /// Runs and checks against `reference` (computed by the caller, in
+    /// the time given), e.g. one reference for runs on several machines.
+    pub fn run_against(
+        &self,
+        pes: &impl Compose,
+        (reference, reference_wall): (Reference, Duration),
+        trace: Option<&mut dyn Write>,
+        observe: &mut dyn FnMut(&Event),
+    ) -> io::Result<RunResult> {
         let header = TraceHeader { balancer: pes.balancer_name(), ..self.header() };
         let mut session = Session::new(&header, reference, trace)?;
         let mut garble = self.mutant().and_then(Garble::new);

@@ -24,7 +24,8 @@ use std::str::FromStr;
 use super::{tree_children, tree_parent, Ctx, Msg, PeId};
 
 /// How improved bounds travel.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum BoundMode {
     /// Up the reduction tree to PE 0, then down (002 §4.5).
     #[default]

@@ -1,0 +1,126 @@
+//! `lbcheck reproduce EXPERIMENT`: a paper's experiment re-run under the
+//! references and the checker, beside the paper's figure.
+
+use std::fmt::Write;
+use std::process::ExitCode;
+
+use anyhow::bail;
+use clap::{Args, Subcommand};
+use lbcheck::problem::bnb::knapsack::MAX_ITEMS;
+use lbcheck::report;
+use lbcheck::reproduce::knapsack::{Experiment, Reproduction, PAPER};
+
+#[derive(Args, Debug)]
+pub struct ReproduceArgs {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(Subcommand, Debug)]
+enum What {
+    /// 002 §5.2 / Fig. 1: average speedup of random polling on 0-1 knapsack
+    /// branch-and-bound (paper: 1410 on 1024 PEs, m = 2000, 256 instances).
+    Knapsack(KnapsackArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct KnapsackArgs {
+    /// Items per instance, 1..=2000 (002: 2000; the default is the largest
+    /// whose full run fits in 10 minutes on 2 cores).
+    #[arg(long, default_value_t = 300)]
+    items: u32,
+    /// Instances, 1..=4096 (002: 256).
+    #[arg(long, default_value_t = 256)]
+    instances: u32,
+    /// Machine sizes P, comma-separated, each 1..=65536.
+    #[arg(long, value_delimiter = ',', default_value = "16,64,256,1024")]
+    pes: Vec<u32>,
+    /// A quick profile: 100 items, 32 instances, P = 16, 64, 256 (CI).
+    #[arg(long)]
+    quick: bool,
+    /// Seed of the instances (default: $LBCHECK_SEED, else 0).
+    #[arg(long, env = "LBCHECK_SEED", default_value_t = 0)]
+    seed: u64,
+    /// DFS-stack split strategy (002 §5.2 splits all levels at once).
+    #[arg(long, default_value = "all-half")]
+    split: String,
+    /// Bound propagation: reduce-tree (002 §4.5), broadcast, none.
+    #[arg(long, default_value = "reduce-tree", value_parser = ["reduce-tree", "broadcast", "none"])]
+    bound: String,
+    /// Print JSON (every run, with its replay command) instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: ReproduceArgs) -> anyhow::Result<ExitCode> {
+    let What::Knapsack(k) = a.what;
+    let experiment = experiment(&k)?;
+    let r = experiment.run()?;
+    report::print(&serde_json::to_value(&r)?, k.json, |_| human(&r));
+    for run in r.runs.iter().filter(|r| !r.checked) {
+        eprintln!("FAILED {} on {} PEs: {}\nreplay with: {}", run.workload, run.pes, run.failed.join(", "), run.replay);
+    }
+    Ok(if r.all_checked { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn experiment(k: &KnapsackArgs) -> anyhow::Result<Experiment> {
+    let (items, instances, pes) = match k.quick {
+        true => (100, 32, vec![16, 64, 256]),
+        false => (k.items, k.instances, k.pes.clone()),
+    };
+    if !(1..=MAX_ITEMS).contains(&items) {
+        bail!("--items {items} is out of range: valid 1..={MAX_ITEMS}");
+    }
+    if !(1..=4096).contains(&instances) {
+        bail!("--instances {instances} is out of range: valid 1..=4096");
+    }
+    if let Some(p) = pes.iter().find(|p| !(1..=1 << 16).contains(*p)) {
+        bail!("--pes {p} is out of range: valid 1..=65536");
+    }
+    let (split, bound) = (k.split.parse()?, k.bound.parse().map_err(anyhow::Error::msg)?);
+    Ok(Experiment { items, instances, pes, seed: k.seed, split, bound })
+}
+
+/// One row per P, then the paper's figure.
+fn human(r: &Reproduction) -> String {
+    let e = &r.experiment;
+    let mut out = format!(
+        "002 §5.2 knapsack: {} instances of m = {} items, split {}, bounds {}, random polling + energy on 001's machine\n",
+        e.instances, e.items, e.split, e.bound
+    );
+    let _ = writeln!(
+        out,
+        "{:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12}",
+        "P", "mean S", "S/P", "geomean", "median", "min", "max", "S > P"
+    );
+    for w in &r.rows {
+        let _ = writeln!(
+            out,
+            "{:>6} {:>9.1} {:>9.2} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>8}/{:<3}",
+            w.pes,
+            w.mean_speedup,
+            w.mean_efficiency,
+            w.geomean_speedup,
+            w.median_speedup,
+            w.min_speedup,
+            w.max_speedup,
+            w.superlinear,
+            w.instances
+        );
+    }
+    let (p, m, n, s) = PAPER;
+    let _ = writeln!(
+        out,
+        "paper (002 Fig. 1): P = {p}, m = {m}, {n} instances: mean S = {s} (S/P = {:.2})",
+        s / f64::from(p)
+    );
+    let failed = r.runs.iter().filter(|r| !r.checked).count();
+    let _ = writeln!(
+        out,
+        "checked: {} of {} runs passed every property; {:.1} s",
+        r.runs.len() - failed,
+        r.runs.len(),
+        r.wall_secs
+    );
+    out
+}
