@@ -17,7 +17,7 @@ use crate::base::Registered;
 use crate::bounds::atomic::search::ARBITERS;
 use crate::harness::{Driver, Protocols, RunResult, RunSpec};
 use crate::mutants::{Catcher, Mutant, Site};
-use crate::protocol::{BalancerKind, DetectorKind};
+use crate::protocol::{BalancerKind, BoundMode, DetectorKind};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
 use crate::sim::{Schedule, Shape, SimConfig};
@@ -110,7 +110,7 @@ pub fn threads(o: &Options, progress: &dyn Progress) -> Vec<Case> {
 /// The threaded runs of one pair, named `{label}/P=…/workload`.
 pub fn thread_specs(o: &Options, label: &str, b: BalancerKind, d: DetectorKind) -> Vec<(String, RunSpec)> {
     let pes: &[u32] = if o.profile == Profile::Full { &[2, 3, 4, 8] } else { &[2, 3, 4] };
-    let workloads = ["uts:default", "synthetic:size=20000,atomic=1,split=uniform"];
+    let workloads = ["uts:default", "synthetic:size=20000,atomic=1,split=uniform", "golomb:marks=7"];
     let runs = pes.iter().flat_map(|&p| workloads.map(|w| (p, w)));
     runs.map(|(p, w)| {
         let seed = derive_seed(o.seed, &format!("threads/{label}/{p}/{w}"), 0);
@@ -211,19 +211,22 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
     let mut rng = stream(seed, 0, Purpose::Protocol);
     let sim = machine(&mut rng, seed, o.profile);
     let base = *WORKLOADS.choose(&mut rng).expect("workloads");
+    let bnb = o.mutant.map_or(rng.random_bool(0.2), |m| m.entry().site == Site::BoundPropagation);
     let workload = match (b, base.starts_with("uts:")) {
         (BalancerKind::PriorityBnb, _) => {
             format!("kz:depth={},seed={}", rng.random_range(4..=12), rng.random_range(0..1000))
         }
+        _ if bnb && !b.atomic() => branch_and_bound(&mut rng),
         (_, true) => base.to_string(), // a UTS tree is its own seed
         (_, false) => format!("{base},seed={}", rng.random_range(0..1000)),
     };
+    let bound = *[BoundMode::ReduceTree, BoundMode::Broadcast, BoundMode::None].choose(&mut rng).expect("modes");
     if b.atomic() {
         return spec(&workload, protocols(b, d, o.mutant, None), Driver::Atomic(atomic_machine(&mut rng, &sim)));
     }
     if b == BalancerKind::Pacheco {
         // Generate + Scatter is its start; it answers every request.
-        let mut p = protocols(b, d, o.mutant, None);
+        let mut p = Protocols { bound, ..protocols(b, d, o.mutant, None) };
         if p.victim == Victim::Random {
             p.victim = *[Victim::Random, Victim::LocalRr, Victim::GlobalRr].choose(&mut rng).expect("victims");
         }
@@ -231,11 +234,20 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
     }
     let queue_limit = rng.random_bool(0.2).then(|| rng.random_range(1..=3));
     let serve_all = rng.random_bool(0.3) && o.mutant != Some(Mutant::ServeOneDropRest); // it needs serve-one
-    let mut protocols = Protocols { serve_all, ..protocols(b, d, o.mutant, queue_limit) };
+    let mut protocols = Protocols { serve_all, bound, ..protocols(b, d, o.mutant, queue_limit) };
     if rng.random_bool(0.3) {
         protocols.slots = 2; // 002 §3's two subproblems per PE
     }
     budgeted(spec(&workload, protocols, Driver::Sim(sim)))
+}
+
+/// A small branch-and-bound instance (S-12): knapsack, TSP or Golomb.
+fn branch_and_bound(rng: &mut ChaCha8Rng) -> String {
+    match rng.random_range(0..3) {
+        0 => format!("knapsack:items={},seed={}", rng.random_range(20..=60), rng.random_range(0..1000)),
+        1 => format!("tsp:cities={},seed={}", rng.random_range(5..=10), rng.random_range(0..1000)),
+        _ => format!("golomb:marks={}", rng.random_range(4..=7)),
+    }
 }
 
 /// `spec` with steps budgeted for its atomic items.

@@ -11,6 +11,7 @@ mod mutants;
 mod pacheco;
 mod properties;
 mod registry;
+mod reproduce;
 mod run_cli;
 mod scatter;
 mod threads;
