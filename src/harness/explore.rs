@@ -208,7 +208,13 @@ impl Drive for ExploreDrive<'_> {
         D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
     {
         let check = self.check;
-        let mut explored = explore::explore(&self.cfg, check.reference.fp, self.root, make, |e| check.failure(e));
+        let mut explored = explore::explore(
+            &self.cfg,
+            check.reference.pruning.is_none().then_some(check.reference.fp),
+            self.root,
+            make,
+            |e| check.failure(e),
+        );
         explored.trace = explored.trace.map(|events| logged(check.mutant, &events));
         explored
     }

@@ -536,7 +536,7 @@ pub const CATALOGUE: &[Entry] = &[
             "PE 0 starts with its root's lower bound (the relaxation) as its incumbent: a value no PE achieved prunes optimal branches",
         ),
         Site::BoundPropagation,
-        &[(Catcher::Run, "prune_sound")],
+        &[(Catcher::Run, "prune_sound"), (Catcher::Explore, "prune_sound")],
     ),
 ];
 

@@ -114,3 +114,20 @@ fn bad_branch_and_bound_input_exits_2() {
         assert!(err.contains(says), "{args:?} should say {says}:\n{err}");
     }
 }
+
+/// The explorer visits every interleaving of tiny instances: each balancer
+/// and propagation finds the optimum and prunes soundly in all of them.
+#[test]
+fn tiny_instances_explore_completely_and_pass() {
+    for (balancer, bound, w) in [
+        ("random-polling", "reduce-tree", "knapsack:items=4,seed=1"),
+        ("pacheco", "broadcast", "golomb:marks=4"),
+        ("random-polling", "none", "tsp:cities=4,seed=1"),
+    ] {
+        let args = ["explore", "--balancer", balancer, "--bound", bound, "--workload", w, "--pes", "3", "--json"];
+        let (code, out, err) = lbcheck(&args);
+        assert_eq!(code, 0, "{args:?}:\n{out}{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["complete"], true, "{v}");
+    }
+}

@@ -46,6 +46,7 @@ fn instance(e: &Entry) -> Vec<&'static str> {
         }
         Site::Balancer(BalancerKind::Pacheco) => [&["--balancer", "pacheco"], &INSTANCE[2..]].concat(),
         _ if e.mutant == Mutant::SlotOverwrite => [&["--slots", "2"], &INSTANCE[2..]].concat(),
+        Site::BoundPropagation => vec!["--workload", "knapsack:items=4,seed=1"],
         _ => INSTANCE[2..].to_vec(),
     }
 }

@@ -99,7 +99,10 @@ fn latency_range(sim: &SimConfig) -> (u64, u64) {
 pub struct Params {
     sim: SimConfig,
     horizon: u64,
-    reference: Fingerprint,
+    /// The sequential run's work (`None` under branch-and-bound pruning,
+    /// where a run examines other nodes: the checker's `optimum_found`
+    /// and `prune_sound` judge it instead).
+    reference: Option<Fingerprint>,
 }
 
 impl Params {
@@ -119,10 +122,11 @@ pub struct Explored {
 }
 
 /// Explores every run of `root` on PEs built by `make`; `check` is the
-/// whole checker over a finished run's events (`None`: every property holds).
+/// whole checker over a finished run's events (`None`: every property
+/// holds); `reference` is the sequential run's work (`None` under pruning).
 pub fn explore<T, B, D>(
     cfg: &ExploreConfig,
-    reference: Fingerprint,
+    reference: Option<Fingerprint>,
     root: T,
     make: impl Fn(PeId) -> Pe<B, D>,
     mut check: impl FnMut(&[Event]) -> Option<Violation>,

@@ -376,7 +376,7 @@ where
         if let Some(pe) = self.nodes.iter().position(|n| !n.pe.terminated()) {
             return fail("termination_detected", format!("PE {pe} never learnt of the termination"));
         }
-        self.ghost.end_violation(&self.params.reference)
+        self.ghost.end_violation(self.params.reference.as_ref())
     }
 }
 
