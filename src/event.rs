@@ -21,7 +21,7 @@ use std::io::{self, BufRead, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::base::Fraction;
-use crate::problem::Fingerprint;
+use crate::problem::{Fingerprint, WorkLog};
 
 /// The JSON Schema of one trace line (`docs/trace.schema.json`, shipped in
 /// the crate; `lbcheck check-trace --schema` prints it).
@@ -445,6 +445,13 @@ macro_rules! with_time {
 }
 
 impl Event {
+    /// The `work` event of `units` done by `pe` at `t` on a subproblem of
+    /// generation `gen`, as `log` recorded them (no vertex `cost`: that is
+    /// the atomic machine's, one vertex per event).
+    pub fn work(t: u64, pe: u32, units: u64, gen: u32, log: &WorkLog) -> Event {
+        Event::Work { t, pe, units, gen, fp: log.fp, cost: None, goal: log.goal, pruned_with: log.pruned_with }
+    }
+
     /// The event's time (0 for the header).
     pub fn time(&self) -> u64 {
         with_time!(self, t => *t, header => 0)

@@ -216,16 +216,7 @@ where
         let units = task.work(self.dt, &mut log);
         self.units += units;
         let me = self.me;
-        self.note(|| Event::Work {
-            t: 0,
-            pe: me,
-            units,
-            gen,
-            fp: log.fp,
-            cost: None,
-            goal: log.goal,
-            pruned_with: log.pruned_with,
-        });
+        self.note(|| Event::work(0, me, units, gen, &log));
         let_others_run(); // Δt units took time
         self.shared.boxes[me as usize].drain_into(&mut self.inbox);
         while let Some(env) = self.inbox.pop_front() {

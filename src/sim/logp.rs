@@ -323,16 +323,7 @@ where
 
     fn slice_end(&mut self, pe: PeId) {
         let s = self.slots[pe as usize].slice.take().expect("a slice was running");
-        (self.sink)(Event::Work {
-            t: self.now,
-            pe,
-            units: s.units,
-            gen: s.gen,
-            fp: s.log.fp,
-            cost: None,
-            goal: s.log.goal,
-            pruned_with: s.log.pruned_with,
-        });
+        (self.sink)(Event::work(self.now, pe, s.units, s.gen, &s.log));
         let debt = std::mem::take(&mut self.slots[pe as usize].debt);
         if self.slots[pe as usize].pe.has_work() {
             let cost = self.call_after(pe, debt + self.cfg.t_poll, |p, ctx| p.on_poll(ctx));

@@ -297,16 +297,7 @@ where
     fn slice_end(&mut self, pe: PeId, io: &mut Io) {
         let s = self.nodes[pe as usize].slice.take().expect("a slice was running");
         self.ghost.worked(&s.log);
-        io.emit(Event::Work {
-            t: self.now,
-            pe,
-            units: s.units,
-            gen: s.gen,
-            fp: s.log.fp,
-            cost: None,
-            goal: s.log.goal,
-            pruned_with: s.log.pruned_with,
-        });
+        io.emit(Event::work(self.now, pe, s.units, s.gen, &s.log));
         if self.nodes[pe as usize].pe.has_work() {
             let cost = self.call(pe, io, |p, ctx| p.on_poll(ctx));
             self.start_slice(pe, self.now.saturating_add(cost));
