@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::{Case, Options, Profile, Progress, Verdict};
 use crate::base::Registered;
 use crate::harness::{Compose, Driver, Protocols, RunSpec};
-use crate::mutants::Mutant;
+use crate::mutants::{Mutant, Site};
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::atomic::{Arbiter, AtomicConfig};
 use crate::sim::explore::search::Limits;
@@ -69,9 +69,11 @@ pub fn case_composed(name: String, (spec, replay): &(RunSpec, String), seeds: u6
 /// on, and the command that explores it: 8 atomic units on 3 PEs with
 /// Δt = T_rout = 1 and T_split = 0 (the issue's); 004's balancers on the
 /// atomic machine with the FIFO arbiter (every tie), random destinations on
-/// 16 units, branch-and-bound on a depth-4 cost tree.
+/// 16 units, branch-and-bound on a depth-4 cost tree; a mutant of bound
+/// propagation on a 4-item knapsack (S-12).
 pub fn instance(balancer: BalancerKind, detector: DetectorKind, mutant: Option<Mutant>) -> (RunSpec, String) {
     let workload = match balancer {
+        _ if mutant.is_some_and(|m| m.entry().site == Site::BoundPropagation) => "knapsack:items=4,seed=1",
         BalancerKind::RandomPolling | BalancerKind::Pacheco => "synthetic:size=8,atomic=1",
         BalancerKind::RandomDestination => "synthetic:size=16",
         BalancerKind::PriorityBnb => "kz:depth=4",
@@ -85,7 +87,10 @@ pub fn instance(balancer: BalancerKind, detector: DetectorKind, mutant: Option<M
         RunSpec { workload: workload.parse().expect("a valid workload"), split: Default::default(), protocols, driver };
     let arbiter = if balancer.atomic() { " --arbiter fifo" } else { "" };
     let victim = Some(protocols.victim).filter(|v| *v != Default::default()).map(|v| format!(" --victim {v}"));
-    let mutant = victim.unwrap_or_default() + &mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
+    let slots = Some(protocols.slots).filter(|&s| s != 1).map(|s| format!(" --slots {s}"));
+    let mutant = victim.unwrap_or_default()
+        + &slots.unwrap_or_default()
+        + &mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
     let replay = format!(
         "lbcheck explore --balancer {balancer} --termination {detector} --pes 3 --workload {workload}{arbiter}{mutant}"
     );
