@@ -20,7 +20,8 @@
 //! A [`Pe`] composes one [`Balancer`] with one [`Detector`]: the detector sees
 //! every work message sent and received and every transition to idle, may
 //! attach energy to work messages, and exchanges its own messages; the `Pe`
-//! also spreads the announcement down the reduction tree.
+//! also spreads the announcement down the reduction tree and, for
+//! branch-and-bound workloads, the bounds its work finds ([`bound`]).
 
 pub mod bound;
 pub mod energy;
@@ -256,7 +257,8 @@ pub trait Detector<T> {
     fn on_timer(&mut self, _ctx: &mut Ctx<T>, _idle: bool) {}
 }
 
-/// One PE: a balancer and a detector composed, plus the announcement.
+/// One PE: a balancer and a detector composed, plus the announcement and
+/// the bound propagation.
 #[derive(Clone, Debug)]
 pub struct Pe<B, D> {
     /// The load balancer.
