@@ -94,26 +94,8 @@ mod tests {
         let mut events = vec![Event::Busy { t: 0, pe: 0 }, Event::Busy { t: 0, pe: 1 }];
         events.extend((0..splits).map(|i| Event::Split { t: 0, pe: 0, gen: i as u32 + 1 }));
         events.extend([
-            Event::Work {
-                t: end,
-                pe: 0,
-                units: 32,
-                gen: 1,
-                fp: half(0, 32),
-                cost: None,
-                goal: None,
-                pruned_with: None,
-            },
-            Event::Work {
-                t: end,
-                pe: 1,
-                units: 32,
-                gen: 1,
-                fp: half(32, 64),
-                cost: None,
-                goal: None,
-                pruned_with: None,
-            },
+            Event::work(end, 0, 32, 1, &WorkLog { fp: half(0, 32), ..WorkLog::default() }),
+            Event::work(end, 1, 32, 1, &WorkLog { fp: half(32, 64), ..WorkLog::default() }),
             Event::Idle { t: end, pe: 0 },
             Event::Idle { t: end, pe: 1 },
             Event::End { t: end },

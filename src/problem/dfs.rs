@@ -100,11 +100,6 @@ impl<R: TreeRule> DfsStack<R> {
         DfsStack { nodes: vec![root], rule, strategy, gen: 0, best: None }
     }
 
-    /// The tree's rule.
-    pub fn rule(&self) -> &R {
-        &self.rule
-    }
-
     /// Branch-and-bound (S-12): true if `node` is pruned (its bound is no
     /// better than the incumbent); otherwise records it if it is a solution.
     fn pruned(&mut self, node: &R::Node, log: &mut WorkLog) -> bool {

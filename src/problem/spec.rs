@@ -7,6 +7,7 @@ use super::bnb::tsp::{self, TspConfig};
 use super::costtree::{CostTreeConfig, Critical, MAX_DEPTH};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 use super::dfs::{Strategy, STRATEGIES};
@@ -187,7 +188,7 @@ impl Workload {
     /// length of a tour or ruler.
     pub fn natural(&self, c: u64) -> u64 {
         match self {
-            Workload::Knapsack(k) => k.rule().total_profit() - c,
+            Workload::Knapsack(k) => k.total_profit() - c,
             _ => c,
         }
     }
@@ -323,39 +324,35 @@ fn parse_fig3(rest: &[&str], size: u64, atomic: u64) -> Result<Policy, String> {
     Ok(Policy::Fig3 { branches, spine })
 }
 
-fn parse_kz(body: &str) -> Result<CostTreeConfig, String> {
-    let map = key_values(body, &["depth", "seed"])?;
-    let depth: u32 = get(&map, "depth", None)?;
-    if !(1..=MAX_DEPTH).contains(&depth) {
-        return Err(format!("need 1 <= depth <= {MAX_DEPTH}, got depth={depth}"));
+/// The one size key of a `KEY=N[,seed=S]` workload, in `range`, and its
+/// seed (default 0; `seeded` false: the form takes no seed).
+fn size_and_seed(body: &str, key: &str, range: RangeInclusive<u32>, seeded: bool) -> Result<(u32, u64), String> {
+    let keys = [key, "seed"];
+    let map = key_values(body, &keys[..1 + seeded as usize])?;
+    let n: u32 = get(&map, key, None)?;
+    if !range.contains(&n) {
+        return Err(format!("need {} <= {key} <= {}, got {key}={n}", range.start(), range.end()));
     }
-    Ok(CostTreeConfig { depth, seed: get(&map, "seed", Some(0))? })
+    Ok((n, get(&map, "seed", Some(0))?))
+}
+
+fn parse_kz(body: &str) -> Result<CostTreeConfig, String> {
+    let (depth, seed) = size_and_seed(body, "depth", 1..=MAX_DEPTH, true)?;
+    Ok(CostTreeConfig { depth, seed })
 }
 
 fn parse_knapsack(body: &str) -> Result<KnapsackConfig, String> {
-    let map = key_values(body, &["items", "seed"])?;
-    let items: u32 = get(&map, "items", None)?;
-    if !(1..=knapsack::MAX_ITEMS).contains(&items) {
-        return Err(format!("need 1 <= items <= {}, got items={items}", knapsack::MAX_ITEMS));
-    }
-    Ok(KnapsackConfig { items, seed: get(&map, "seed", Some(0))? })
+    let (items, seed) = size_and_seed(body, "items", 1..=knapsack::MAX_ITEMS, true)?;
+    Ok(KnapsackConfig { items, seed })
 }
 
 fn parse_tsp(body: &str) -> Result<TspConfig, String> {
-    let map = key_values(body, &["cities", "seed"])?;
-    let cities: u32 = get(&map, "cities", None)?;
-    if !(2..=tsp::MAX_CITIES).contains(&cities) {
-        return Err(format!("need 2 <= cities <= {}, got cities={cities}", tsp::MAX_CITIES));
-    }
-    Ok(TspConfig { cities, seed: get(&map, "seed", Some(0))? })
+    let (cities, seed) = size_and_seed(body, "cities", 2..=tsp::MAX_CITIES, true)?;
+    Ok(TspConfig { cities, seed })
 }
 
 fn parse_golomb(body: &str) -> Result<GolombConfig, String> {
-    let map = key_values(body, &["marks"])?;
-    let marks: u32 = get(&map, "marks", None)?;
-    if !(2..=golomb::MAX_MARKS).contains(&marks) {
-        return Err(format!("need 2 <= marks <= {}, got marks={marks}", golomb::MAX_MARKS));
-    }
+    let (marks, _) = size_and_seed(body, "marks", 2..=golomb::MAX_MARKS, false)?;
     Ok(GolombConfig { marks })
 }
 

@@ -61,8 +61,9 @@ impl fmt::Display for BoundMode {
     }
 }
 
-/// The rules of the propagation (the mutants break one: `crate::mutants`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The rules of the propagation (the mutants break one: `crate::mutants`);
+/// the default is the papers'.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Rules {
     /// PE 0 starts with its subproblem's lower bound as its incumbent,
     /// a value no PE achieved (never, in the papers).
@@ -72,12 +73,6 @@ pub struct Rules {
 impl Rules {
     /// The papers' rules.
     pub const PAPER: Rules = Rules { takes_relaxation: false };
-}
-
-impl Default for Rules {
-    fn default() -> Rules {
-        Rules::PAPER
-    }
 }
 
 /// One PE's side of the propagation: the best cost it knows.

@@ -77,6 +77,11 @@ impl KnapsackConfig {
             .collect()
     }
 
+    /// Σ p_i: a cost c is the profit `total_profit − c`.
+    pub fn total_profit(&self) -> u64 {
+        self.items().iter().map(|i| i.profit).sum()
+    }
+
     /// The expansion rule: items sorted by density, capacity Σw/2.
     pub fn rule(&self) -> Knapsack {
         let mut items = self.items();
@@ -95,11 +100,6 @@ impl KnapsackConfig {
 }
 
 impl Knapsack {
-    /// Σ p_i: a cost c is the profit `total − c`.
-    pub fn total_profit(&self) -> u64 {
-        self.total
-    }
-
     /// Dantzig's bound: the most profit the rest can add, fractionally.
     fn fill(&self, n: &Node) -> u64 {
         let (mut room, mut add) = (self.capacity - n.weight, 0);
@@ -177,7 +177,7 @@ mod tests {
                 assert!((it.weight + 1000..=it.weight + 1250).contains(&it.profit), "{it:?}");
             }
             let seq = sequential::run(cfg.root(Strategy::BottomHalf));
-            let total = cfg.rule().total_profit();
+            let total = cfg.total_profit();
             assert_eq!(total - seq.log.goal.unwrap(), brute_force(cfg), "seed {seed}");
             assert!(seq.log.pruned_with.is_some(), "the bound prunes");
             assert!(seq.work < 2 << 14, "fewer nodes than the full tree: {}", seq.work);
