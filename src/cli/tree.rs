@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
+use lbcheck::problem::bnb::puzzle15;
 use lbcheck::problem::dfs::Strategy;
 use lbcheck::problem::{sequential, spec, Workload};
 use lbcheck::report;
@@ -35,7 +36,9 @@ pub fn run(a: TreeArgs) -> anyhow::Result<ExitCode> {
 /// trees; T_atomic, h and the deepest split generation for synthetic
 /// workloads; the optimum and the critical subtree of a cost tree; the
 /// optimum of a branch-and-bound application, in its own terms, and the
-/// nodes its depth-first branch-and-bound examines as `work`).
+/// nodes its depth-first branch-and-bound examines as `work`; an IDA*
+/// workload's cost limit and nodes per iteration, the last up to its first
+/// solution).
 fn stats(workload: &Workload, strategy: Strategy) -> serde_json::Value {
     let run = sequential::run(workload.root(strategy));
     let is_tree = matches!(workload, Workload::Uts { .. } | Workload::CostTree(_));
@@ -46,6 +49,10 @@ fn stats(workload: &Workload, strategy: Strategy) -> serde_json::Value {
         _ => None,
     };
     let tree_stat = |v: u64| is_tree.then_some(v);
+    let ida = match workload {
+        Workload::Puzzle15(c) => Some(puzzle15::iterations(&c.board())),
+        _ => None,
+    };
     json!({
         "workload": workload.to_string(),
         "split": strategy.to_string(),
@@ -61,6 +68,8 @@ fn stats(workload: &Workload, strategy: Strategy) -> serde_json::Value {
         "objective": workload.prunes().then(|| if workload.maximises() { "max" } else { "min" }),
         "critical_n": critical.map(|c| c.n),
         "critical_h": critical.map(|c| c.h),
+        "iteration_limits": ida.as_ref().map(|its| its.iter().map(|i| i.limit).collect::<Vec<_>>()),
+        "iteration_nodes": ida.as_ref().map(|its| its.iter().map(|i| i.nodes).collect::<Vec<_>>()),
     })
 }
 
@@ -80,6 +89,8 @@ fn human(out: &serde_json::Value) -> String {
         "objective",
         "critical_n",
         "critical_h",
+        "iteration_limits",
+        "iteration_nodes",
     ];
     report::table(&report::rows(out, &keys))
 }

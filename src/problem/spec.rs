@@ -3,6 +3,7 @@
 
 use super::bnb::golomb::{self, GolombConfig};
 use super::bnb::knapsack::{self, KnapsackConfig};
+use super::bnb::puzzle15::{self, Puzzle15Config};
 use super::bnb::tsp::{self, TspConfig};
 use super::costtree::{CostTreeConfig, Critical, MAX_DEPTH};
 use std::collections::BTreeMap;
@@ -34,7 +35,9 @@ pub const FORMS: &str = "\
   kz:depth=D[,seed=S]                                   Karp-Zhang cost tree, 1 <= D <= 26 (branch-and-bound, 004 §6)
   knapsack:items=N[,seed=S]                             0-1 knapsack branch-and-bound (002 §5.2 generator), 1 <= N <= 2000
   tsp:cities=N[,seed=S]                                 travelling salesman branch-and-bound (003 §14.5), 2 <= N <= 24
-  golomb:marks=K                                        optimal Golomb ruler branch-and-bound (002 §5.1), 2 <= K <= 11";
+  golomb:marks=K                                        optimal Golomb ruler branch-and-bound (002 §5.1), 2 <= K <= 11
+  puzzle15:moves=M[,seed=S][,iteration=I]               15-puzzle IDA* iteration I (default: the last) of a board scrambled
+                                                        by M random moves (002 §5.3), 1 <= M <= 80";
 
 registry! {
     /// The workload families (the part of a workload name before `:`).
@@ -69,10 +72,13 @@ registry! {
         Tsp => Info::ships("tsp", "003 §14.5, §14.11", "travelling salesman branch-and-bound on random points"),
         /// Optimal Golomb rulers by depth-first branch-and-bound ([`super::bnb::golomb`]).
         Golomb => Info::ships("golomb", "002 §5.1", "optimal Golomb rulers (known optima for 2..11 marks)"),
+        /// 15-puzzle IDA* iterations ([`super::bnb::puzzle15`]).
+        Puzzle15 => Info::ships(
+            "puzzle15",
+            "002 §5.3",
+            "15-puzzle by IDA* (Manhattan distance): one iteration a run, every one but the last order-independent",
+        ),
     }
-    planned: [
-        Info::planned("puzzle15", "002 §5.3", "15-puzzle by IDA*", 14),
-    ]
 }
 
 /// A workload name that could not be used.
@@ -127,6 +133,8 @@ pub enum Workload {
     Tsp(TspConfig),
     /// Golomb ruler branch-and-bound.
     Golomb(GolombConfig),
+    /// An IDA* iteration of the 15-puzzle.
+    Puzzle15(Puzzle15Config),
 }
 
 impl FromStr for Workload {
@@ -146,6 +154,7 @@ impl FromStr for Workload {
             WorkloadFamily::Knapsack => parse_knapsack(body).map(Workload::Knapsack).map_err(params),
             WorkloadFamily::Tsp => parse_tsp(body).map(Workload::Tsp).map_err(params),
             WorkloadFamily::Golomb => parse_golomb(body).map(Workload::Golomb).map_err(params),
+            WorkloadFamily::Puzzle15 => parse_puzzle15(body).map(Workload::Puzzle15).map_err(params),
         }
     }
 }
@@ -161,6 +170,7 @@ impl Workload {
             Workload::Knapsack(_) => WorkloadFamily::Knapsack,
             Workload::Tsp(_) => WorkloadFamily::Tsp,
             Workload::Golomb(_) => WorkloadFamily::Golomb,
+            Workload::Puzzle15(_) => WorkloadFamily::Puzzle15,
         }
     }
 
@@ -174,13 +184,20 @@ impl Workload {
             Workload::Knapsack(c) => Task::Knapsack(c.root(strategy)),
             Workload::Tsp(c) => Task::Tsp(c.root(strategy)),
             Workload::Golomb(c) => Task::Golomb(c.root(strategy)),
+            Workload::Puzzle15(c) => Task::Puzzle15(c.root(strategy)),
         }
     }
 
     /// True for branch-and-bound workloads that prune (S-12): a run
     /// examines a different set of nodes than the sequential reference.
+    /// An IDA* iteration prunes only if it is the last: the others find no
+    /// solution and are order-independent trees.
     pub fn prunes(&self) -> bool {
-        matches!(self, Workload::Knapsack(_) | Workload::Tsp(_) | Workload::Golomb(_))
+        match self {
+            Workload::Knapsack(_) | Workload::Tsp(_) | Workload::Golomb(_) => true,
+            Workload::Puzzle15(c) => c.last,
+            _ => false,
+        }
     }
 
     /// A pruning workload's cost `c` in the problem's own terms: the
@@ -237,6 +254,7 @@ impl fmt::Display for Workload {
             Workload::Knapsack(c) => write!(f, "knapsack:items={},seed={}", c.items, c.seed),
             Workload::Tsp(c) => write!(f, "tsp:cities={},seed={}", c.cities, c.seed),
             Workload::Golomb(c) => write!(f, "golomb:marks={}", c.marks),
+            Workload::Puzzle15(c) => write!(f, "puzzle15:moves={},seed={},iteration={}", c.moves, c.seed, c.iteration),
         }
     }
 }
@@ -354,6 +372,16 @@ fn parse_tsp(body: &str) -> Result<TspConfig, String> {
 fn parse_golomb(body: &str) -> Result<GolombConfig, String> {
     let (marks, _) = size_and_seed(body, "marks", 2..=golomb::MAX_MARKS, false)?;
     Ok(GolombConfig { marks })
+}
+
+fn parse_puzzle15(body: &str) -> Result<Puzzle15Config, String> {
+    let map = key_values(body, &["moves", "seed", "iteration"])?;
+    let moves: u32 = get(&map, "moves", None)?;
+    if !(1..=puzzle15::MAX_MOVES).contains(&moves) {
+        return Err(format!("need 1 <= moves <= {}, got moves={moves}", puzzle15::MAX_MOVES));
+    }
+    let iteration = map.contains_key("iteration").then(|| get(&map, "iteration", None)).transpose()?;
+    Puzzle15Config::new(moves, get(&map, "seed", Some(0))?, iteration)
 }
 
 fn parse_loop(body: &str) -> Result<LoopConfig, String> {

@@ -1,7 +1,7 @@
 //! [`Task`]: any workload's subproblem behind one type, so drivers need no
 //! generics to run whatever the user names.
 
-use super::bnb::{golomb::Golomb, knapsack::Knapsack, tsp::Tsp};
+use super::bnb::{golomb::Golomb, knapsack::Knapsack, puzzle15::Puzzle15, tsp::Tsp};
 use super::costtree::CostTask;
 use super::dfs::DfsStack;
 use super::loops::LoopTask;
@@ -26,6 +26,8 @@ pub enum Task {
     Golomb(DfsStack<Golomb>),
     /// A branch-and-bound stack of partial tours.
     Tsp(DfsStack<Tsp>),
+    /// An IDA* iteration's stack of 15-puzzle boards.
+    Puzzle15(DfsStack<Puzzle15>),
 }
 
 macro_rules! each {
@@ -38,6 +40,7 @@ macro_rules! each {
             Task::Knapsack($t) => $e,
             Task::Golomb($t) => $e,
             Task::Tsp($t) => $e,
+            Task::Puzzle15($t) => $e,
         }
     };
 }
@@ -57,6 +60,7 @@ impl Subproblem for Task {
             Task::Knapsack(t) => t.split().map(Task::Knapsack),
             Task::Golomb(t) => t.split().map(Task::Golomb),
             Task::Tsp(t) => t.split().map(Task::Tsp),
+            Task::Puzzle15(t) => t.split().map(Task::Puzzle15),
         }
     }
 
@@ -69,6 +73,7 @@ impl Subproblem for Task {
             Task::Knapsack(t) => t.split_small().map(Task::Knapsack),
             Task::Golomb(t) => t.split_small().map(Task::Golomb),
             Task::Tsp(t) => t.split_small().map(Task::Tsp),
+            Task::Puzzle15(t) => t.split_small().map(Task::Puzzle15),
         }
     }
 

@@ -31,14 +31,44 @@ fn assert_found(v: &Value) {
 /// The instances: Pacheco's search on 16 PEs, bounds up the tree.
 #[test]
 fn pacheco_finds_every_applications_optimum() {
-    for (w, objective) in
-        [("knapsack:items=40,seed=1", "max"), ("tsp:cities=12,seed=1", "min"), ("golomb:marks=8", "min")]
-    {
+    for (w, objective) in [
+        ("knapsack:items=40,seed=1", "max"),
+        ("tsp:cities=12,seed=1", "min"),
+        ("golomb:marks=8", "min"),
+        ("puzzle15:moves=40,seed=1", "min"),
+    ] {
         let v = simulate(&["--balancer", "pacheco", "--workload", w, "--pes", "16", "--bound", "reduce-tree"]);
         assert_found(&v);
         assert_eq!(v["objective"], objective);
         if w.starts_with("golomb") {
             assert_eq!(v["optimum"], 34, "002 §5.1: 8 marks need length 34");
+        }
+    }
+}
+
+/// IDA* (002 §5.3): every iteration but the last is an order-independent
+/// tree, so a run does exactly the sequential iteration's nodes
+/// (`work_conserved`, fingerprint and all); the last finds the optimum, the
+/// cost limit that `lbcheck tree` reports last.
+#[test]
+fn every_ida_iteration_is_checked() {
+    let (code, out, err) = lbcheck(&["tree", "puzzle15:moves=40,seed=2", "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let tree: Value = serde_json::from_str(&out).unwrap();
+    let limits = tree["iteration_limits"].as_array().unwrap();
+    assert_eq!(tree["optimum"], limits[limits.len() - 1], "{tree}");
+    for i in 0..limits.len() {
+        let w = format!("puzzle15:moves=40,seed=2,iteration={i}");
+        let v = simulate(&["--balancer", "random-polling", "--workload", &w, "--pes", "8", "--seed", "3"]);
+        if i + 1 < limits.len() {
+            let wc = &v["properties"]["work_conserved"];
+            assert_eq!(wc["pass"], true, "{w}: {wc}");
+            assert!(!wc["detail"].as_str().unwrap().starts_with("not applicable"), "{w}: {wc}");
+            assert_eq!(v["optimum"], Value::Null, "{w}");
+            assert_eq!(v["nodes"], tree["iteration_nodes"][i], "{w}");
+        } else {
+            assert_found(&v);
+            assert_eq!(v["optimum"], tree["optimum"]);
         }
     }
 }
@@ -104,7 +134,12 @@ fn bad_branch_and_bound_input_exits_2() {
         (vec!["--workload", "tsp:cities=25"], "2 <= cities <= 24"),
         (vec!["--workload", "tsp:seed=1"], "missing `cities=`"),
         (vec!["--workload", "golomb:marks=8", "--bound", "bcast"], "invalid value"),
-        (vec!["--workload", "puzzle15:moves=20"], "puzzle15"),
+        (vec!["--workload", "puzzle15:moves=81"], "1 <= moves <= 80"),
+        (vec!["--workload", "puzzle15:moves=30,seed=1,iteration=99"], "has iterations 0..="),
+        (
+            vec!["--workload", "puzzle15:moves=40,seed=1,iteration=0", "--bound", "none"],
+            "--bound is for branch-and-bound",
+        ),
         (vec!["--workload", "uts:T1", "--mutant", "prune-unachieved"], "pruning workload"),
     ] {
         let mut all = vec!["simulate"];

@@ -18,6 +18,7 @@
 
 pub mod golomb;
 pub mod knapsack;
+pub mod puzzle15;
 pub mod tsp;
 
 use crate::base::hash::mix64;
