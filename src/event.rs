@@ -231,6 +231,8 @@ pub enum Kind {
     Target,
     /// Branch-and-bound: a solution's cost, propagated (S-12).
     Bound,
+    /// First-solution mode: a solution was found, every PE stops (002 §4.5).
+    Stop,
     /// A control message of a detector lbcheck does not know (its content
     /// in the event's free-form `data`); the outcome properties ignore it.
     Control,
@@ -238,7 +240,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Request,
         Kind::Reject,
         Kind::Work,
@@ -249,6 +251,7 @@ impl Kind {
         Kind::GetTarget,
         Kind::Target,
         Kind::Bound,
+        Kind::Stop,
         Kind::Control,
     ];
 
@@ -265,6 +268,7 @@ impl Kind {
             "get_target",
             "target",
             "bound",
+            "stop",
             "control",
         ][self as usize]
     }

@@ -32,6 +32,8 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
         // Busy PEs ask, and get work, often enough only on a larger tree.
         Mutant::SlotOverwrite => ("uts:default", 16, 5, vec![1, 2, 3]),
         Mutant::PruneUnachieved => ("knapsack:items=40,seed=1", 16, 5, vec![1, 2, 3]),
+        // The last IDA* iteration: much work is left after the first solution.
+        Mutant::StopNotForwarded => ("puzzle15:moves=40,seed=1", 16, 5, vec![1, 2, 3]),
         _ => ("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", 16, 5, vec![1, 2, 3]),
     };
     let balancer = match (m, m.entry().site) {

@@ -220,7 +220,9 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
         (_, true) => base.to_string(), // a UTS tree is its own seed
         (_, false) => format!("{base},seed={}", rng.random_range(0..1000)),
     };
-    let bound = *[BoundMode::ReduceTree, BoundMode::Broadcast, BoundMode::None].choose(&mut rng).expect("modes");
+    let modes = [BoundMode::ReduceTree, BoundMode::Broadcast, BoundMode::None, BoundMode::FirstSolution];
+    let drawn = *modes.choose(&mut rng).expect("modes");
+    let bound = if o.mutant == Some(Mutant::StopNotForwarded) { BoundMode::FirstSolution } else { drawn };
     if b.atomic() {
         return spec(&workload, protocols(b, d, o.mutant, None), Driver::Atomic(atomic_machine(&mut rng, &sim)));
     }
@@ -241,9 +243,11 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
     budgeted(spec(&workload, protocols, Driver::Sim(sim)))
 }
 
-/// A small branch-and-bound instance (S-12): knapsack, TSP or Golomb.
+/// A small branch-and-bound instance (S-12): knapsack, TSP, Golomb or the
+/// last iteration of a 15-puzzle IDA*.
 fn branch_and_bound(rng: &mut ChaCha8Rng) -> String {
-    match rng.random_range(0..3) {
+    match rng.random_range(0..4) {
+        3 => format!("puzzle15:moves={},seed={}", rng.random_range(10..=30), rng.random_range(0..1000)),
         0 => format!("knapsack:items={},seed={}", rng.random_range(20..=60), rng.random_range(0..1000)),
         1 => format!("tsp:cities={},seed={}", rng.random_range(5..=10), rng.random_range(0..1000)),
         _ => format!("golomb:marks={}", rng.random_range(4..=7)),

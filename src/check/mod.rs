@@ -80,6 +80,7 @@ mod prune;
 mod requests;
 mod round_robin;
 mod service;
+mod stop;
 mod termination;
 #[cfg(test)]
 pub(crate) mod testutil;
@@ -97,7 +98,7 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 16] = [
+pub const PROPERTIES: [&str; 17] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -114,6 +115,7 @@ pub const PROPERTIES: [&str; 16] = [
     fig3::Fig3Transfers::NAME,
     round_robin::RoundRobin::NAME,
     prune::PruneSound::NAME,
+    stop::StopDelay::NAME,
 ];
 
 /// Which failures may be consequences of which: a failure of a property on
@@ -150,6 +152,7 @@ pub fn explain(name: &str) -> Option<String> {
         "fig3_transfers" => include_str!("fig3.rs"),
         "round_robin" => include_str!("round_robin.rs"),
         "prune_sound" => include_str!("prune.rs"),
+        "stop_delay" => include_str!("stop.rs"),
         _ => return None,
     };
     let doc = source.lines().map_while(|l| l.strip_prefix("//!")).map(|l| l.strip_prefix(' ').unwrap_or(l));
@@ -285,6 +288,7 @@ pub struct Checker {
     fig3: fig3::Fig3Transfers,
     round_robin: round_robin::RoundRobin,
     prune: prune::PruneSound,
+    stop: stop::StopDelay,
     metrics: metrics::Collector,
 }
 
@@ -307,11 +311,12 @@ impl Checker {
             detector: detector::DetectorConformance::new(header),
             atomic: atomic::AtomicConformance::new(header),
             critical: critical::CriticalExpanded::new(reference),
-            optimum: optimum::OptimumFound::new(reference),
+            optimum: optimum::OptimumFound::new(reference, stop::first_solution(header)),
             lower_bound: lower_bound::LowerBound::new(header, reference.pruning.is_some()),
             fig3: fig3::Fig3Transfers::new(header),
             round_robin: round_robin::RoundRobin::new(header),
             prune: prune::PruneSound::default(),
+            stop: stop::StopDelay::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
         }
     }
@@ -334,6 +339,7 @@ impl Checker {
         self.fig3.observe(line, event);
         self.round_robin.observe(line, event);
         self.prune.observe(line, event);
+        self.stop.observe(line, event);
         self.metrics.observe(event);
     }
 
@@ -358,6 +364,7 @@ impl Checker {
         put(fig3::Fig3Transfers::NAME, self.fig3.finish(&metrics));
         put(round_robin::RoundRobin::NAME, self.round_robin.finish(&metrics));
         put(prune::PruneSound::NAME, self.prune.finish(&metrics));
+        put(stop::StopDelay::NAME, self.stop.finish(&metrics));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();
         report

@@ -7,7 +7,10 @@
 //! branch-and-bound workloads (`knapsack`, `tsp`, `golomb`; S-12: all costs
 //! minimised, knapsack's being the profit left out) and to cost trees
 //! (`kz:…`) whose trace carries `cost` on its `work` events; otherwise the
-//! verdict says "not applicable".
+//! verdict says "not applicable". In first-solution mode (002 §4.5; the
+//! header's `run.bound`) the search stops at the first solution, which need
+//! not be optimal: it must exist and be no better than the optimum (an IDA*
+//! iteration's first solution is the optimum: its tests say so).
 
 use super::{Metrics, Property, Reference, Verdict};
 use crate::event::Event;
@@ -17,12 +20,14 @@ pub(super) struct OptimumFound {
     expected: Reference,
     best: Option<(u64, usize)>,
     costs: bool,
+    first_solution: bool,
 }
 
 impl OptimumFound {
-    /// Against the reference's optimum, if it has one.
-    pub(super) fn new(expected: Reference) -> OptimumFound {
-        OptimumFound { expected, best: None, costs: false }
+    /// Against the reference's optimum, if it has one (in first-solution
+    /// mode if `first_solution`).
+    pub(super) fn new(expected: Reference, first_solution: bool) -> OptimumFound {
+        OptimumFound { expected, best: None, costs: false, first_solution }
     }
 }
 
@@ -48,6 +53,9 @@ impl Property for OptimumFound {
         }
         match self.best {
             Some((b, _)) if b == optimum => Verdict::pass(format!("best goal expanded {b} = the optimum")),
+            Some((b, _)) if b > optimum && self.first_solution => Verdict::pass(format!(
+                "first-solution mode (002 §4.5): a solution of cost {b} found and the search stopped (the optimum is {optimum})"
+            )),
             Some((b, line)) if b < optimum => Verdict::fail(
                 format!(
                     "line {line}: a goal of cost {b}, below the optimum {optimum}: not a solution of this instance"

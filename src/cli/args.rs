@@ -54,8 +54,9 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub slots: u8,
     /// Branch-and-bound workloads: how improved bounds travel (S-12):
-    /// reduce-tree (002 §4.5, default), broadcast (003 §14.7.1) or none.
-    #[arg(long, value_parser = ["reduce-tree", "broadcast", "none"])]
+    /// reduce-tree (002 §4.5, default), broadcast (003 §14.7.1) or none;
+    /// first-solution (002 §4.5): the first solution found stops every PE.
+    #[arg(long, value_parser = ["reduce-tree", "broadcast", "none", "first-solution"])]
     pub bound: Option<String>,
     /// Start with the root split locally into one part per PE (002 §3).
     #[arg(long)]
@@ -134,7 +135,7 @@ impl RunArgs {
             mutant: self.mutant,
         };
         if self.bound.is_some() && !workload.prunes() {
-            bail!("--bound is for branch-and-bound workloads that prune (knapsack, tsp, golomb), not `{workload}`");
+            bail!("--bound is for branch-and-bound workloads that prune (knapsack, tsp, golomb, the last puzzle15 iteration), not `{workload}`");
         }
         let spec = RunSpec { workload, split, protocols, driver };
         if let Err(why) = spec.validate() {

@@ -53,7 +53,8 @@ impl Protocols {
     pub fn with_mutant(self, mutant: Option<Mutant>) -> Protocols {
         let victim = if mutant == Some(Mutant::GrrNoIncrement) { Victim::GlobalRr } else { self.victim };
         let slots = if mutant == Some(Mutant::SlotOverwrite) { 2 } else { self.slots };
-        Protocols { mutant, victim, slots, ..self }
+        let bound = if mutant == Some(Mutant::StopNotForwarded) { BoundMode::FirstSolution } else { self.bound };
+        Protocols { mutant, victim, slots, bound, ..self }
     }
 
     /// Hands `driver` the constructor of this run's PEs.

@@ -10,7 +10,7 @@ use crate::mutants::{Mutant, Site};
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
 use crate::protocol::pacheco::Victim;
-use crate::protocol::BalancerKind;
+use crate::protocol::{BalancerKind, BoundMode};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
 use crate::sim::{MachineKind, Schedule, Shape, SimConfig};
@@ -63,7 +63,10 @@ impl RunSpec {
         }
         let Some(m) = self.mutant() else { return Ok(()) };
         if m.entry().site == Site::BoundPropagation && !self.workload.prunes() {
-            return Err(format!("mutant `{m}` acts in branch-and-bound's bound propagation: use a pruning workload (knapsack, tsp, golomb); it would have no effect in this run"));
+            return Err(format!("mutant `{m}` acts in branch-and-bound's bound propagation: use a pruning workload (knapsack, tsp, golomb, the last puzzle15 iteration); it would have no effect in this run"));
+        }
+        if m == Mutant::StopNotForwarded && self.protocols.bound != BoundMode::FirstSolution {
+            return Err(format!("mutant `{m}` acts in first-solution mode: add --bound first-solution"));
         }
         if m == Mutant::ServeOneDropRest && self.protocols.serve_all {
             return Err(format!("mutant `{m}` drops the requests a poll leaves queued; with --serve all none are left: it would have no effect in this run"));

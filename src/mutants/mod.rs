@@ -102,6 +102,8 @@ pub enum Mutant {
     SlotOverwrite,
     /// Branch-and-bound: PE 0 takes its root's lower bound for a solution found.
     PruneUnachieved,
+    /// First-solution mode: a PE that hears of the stop does not pass it to its tree children.
+    StopNotForwarded,
 }
 
 /// Where a mutant's bug is.
@@ -538,6 +540,16 @@ pub const CATALOGUE: &[Entry] = &[
         Site::BoundPropagation,
         &[(Catcher::Run, "prune_sound"), (Catcher::Explore, "prune_sound")],
     ),
+    entry(
+        Mutant::StopNotForwarded,
+        Info::ships(
+            "stop-not-forwarded",
+            "002 §4.5, S-12",
+            "first-solution mode: a PE that hears of the stop passes it up the tree but not to its children, who search on",
+        ),
+        Site::BoundPropagation,
+        &[(Catcher::Run, "stop_delay")],
+    ),
 ];
 
 impl Mutant {
@@ -648,6 +660,7 @@ impl Registered for Mutant {
         Mutant::EnergyFloat,
         Mutant::SlotOverwrite,
         Mutant::PruneUnachieved,
+        Mutant::StopNotForwarded,
     ];
 
     fn info(self) -> &'static Info {

@@ -57,7 +57,8 @@ pub fn pacheco(mutant: Option<Mutant>) -> pacheco::Rules {
 /// The bound propagation's rules with `mutant`'s broken one, if it has one there.
 pub fn bounds(mutant: Option<Mutant>) -> bound::Rules {
     match mutant {
-        Some(Mutant::PruneUnachieved) => bound::Rules { takes_relaxation: true },
+        Some(Mutant::PruneUnachieved) => bound::Rules { takes_relaxation: true, ..bound::Rules::PAPER },
+        Some(Mutant::StopNotForwarded) => bound::Rules { forwards_stop: false, ..bound::Rules::PAPER },
         _ => bound::Rules::PAPER,
     }
 }

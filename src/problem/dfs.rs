@@ -92,12 +92,14 @@ pub struct DfsStack<R: TreeRule> {
     gen: u32,
     /// Branch-and-bound: the cost of the best solution known.
     best: Option<u64>,
+    /// First-solution mode: the search stopped ([`Subproblem::discard`]).
+    discarded: bool,
 }
 
 impl<R: TreeRule> DfsStack<R> {
     /// A stack holding only `root` (generation 0).
     pub fn new(rule: R, root: R::Node, strategy: Strategy) -> Self {
-        DfsStack { nodes: vec![root], rule, strategy, gen: 0, best: None }
+        DfsStack { nodes: vec![root], rule, strategy, gen: 0, best: None, discarded: false }
     }
 
     /// Branch-and-bound (S-12): true if `node` is pruned (its bound is no
@@ -112,6 +114,12 @@ impl<R: TreeRule> DfsStack<R> {
             log.goal = least(log.goal, Some(c));
         }
         false
+    }
+
+    /// A part given away: `nodes`, with this stack's rule, strategy,
+    /// generation and incumbent.
+    fn part(&self, nodes: Vec<R::Node>) -> Self {
+        DfsStack { nodes, rule: self.rule.clone(), strategy: self.strategy, gen: self.gen, best: self.best, discarded: false }
     }
 
     /// Untried nodes on the stack.
@@ -146,6 +154,10 @@ impl<R: TreeRule> DfsStack<R> {
 
 impl<R: TreeRule> Subproblem for DfsStack<R> {
     fn work(&mut self, budget: u64, log: &mut WorkLog) -> u64 {
+        if self.discarded {
+            self.nodes.clear();
+            return 0;
+        }
         let mut done = 0;
         while done < budget {
             let Some(node) = self.nodes.pop() else { break };
@@ -162,7 +174,7 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
     }
 
     fn split(&mut self) -> Option<Self> {
-        if self.nodes.len() < 2 {
+        if self.nodes.len() < 2 || self.discarded {
             return None;
         }
         let given: Vec<bool> = (0..self.nodes.len()).map(|i| self.gives(i)).collect();
@@ -173,23 +185,17 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
         let (away, keep): (Vec<_>, Vec<_>) = self.nodes.iter().partition(|_| *flags.next().expect("one flag a node"));
         self.nodes = keep;
         self.gen += 1;
-        Some(DfsStack { nodes: away, rule: self.rule.clone(), strategy: self.strategy, gen: self.gen, best: self.best })
+        Some(self.part(away))
     }
 
     /// Gives away the top node alone (the deepest untried one).
     fn split_small(&mut self) -> Option<Self> {
-        if self.nodes.len() < 2 {
+        if self.nodes.len() < 2 || self.discarded {
             return None;
         }
         let top = self.nodes.pop().expect("two nodes");
         self.gen += 1;
-        Some(DfsStack {
-            nodes: vec![top],
-            rule: self.rule.clone(),
-            strategy: self.strategy,
-            gen: self.gen,
-            best: self.best,
-        })
+        Some(self.part(vec![top]))
     }
 
     fn is_empty(&self) -> bool {
@@ -212,5 +218,9 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
         if R::PRUNES {
             self.best = least(self.best, Some(v));
         }
+    }
+
+    fn discard(&mut self) {
+        self.discarded = R::PRUNES;
     }
 }

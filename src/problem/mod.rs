@@ -91,6 +91,12 @@ pub trait Subproblem: Clone + Send + std::fmt::Debug {
     /// Branch-and-bound with pruning: learn of a solution of cost `v`
     /// (found elsewhere); the incumbent becomes the better of the two.
     fn improve(&mut self, _v: u64) {}
+
+    /// Branch-and-bound in first-solution mode (002 §4.5): the search is
+    /// over; the next [`work`](Subproblem::work) drops every node without
+    /// working it (0 units), and nothing is split off before. Workloads
+    /// that do not prune never stop (the CLI refuses the mode for them).
+    fn discard(&mut self) {}
 }
 
 /// What a run of [`Subproblem::work`] did: the fingerprint of the items worked

@@ -104,4 +104,8 @@ impl Subproblem for Task {
     fn improve(&mut self, v: u64) {
         each!(self, t => t.improve(v))
     }
+
+    fn discard(&mut self) {
+        each!(self, t => t.discard())
+    }
 }

@@ -13,6 +13,11 @@
 //!   002 §4.5 warns of the contention when many are found at once).
 //! - `none`: each PE prunes with what it found itself, and with the
 //!   incumbent a subproblem brings along when it arrives.
+//! - `first-solution` (002 §4.5): "the first PE to find a solution sends
+//!   Stop": a tree broadcast (to the tree parent and children, each PE
+//!   passing it on to its other tree neighbours the first time it hears
+//!   it); a stopped PE drops what it holds and what reaches it later. All
+//!   PEs stop within O(T_rout log P) (`stop_delay`).
 //!
 //! An incumbent also travels with every subproblem given away (the part
 //! keeps its giver's best); a PE takes it in without passing it on (its
@@ -34,10 +39,12 @@ pub enum BoundMode {
     Broadcast,
     /// Not at all: local bounds only.
     None,
+    /// The first solution stops every PE (002 §4.5).
+    FirstSolution,
 }
 
 /// The names `--bound` takes.
-pub const BOUND_MODES: &str = "reduce-tree (default), broadcast, none";
+pub const BOUND_MODES: &str = "reduce-tree (default), broadcast, none, first-solution";
 
 impl FromStr for BoundMode {
     type Err = String;
@@ -46,6 +53,7 @@ impl FromStr for BoundMode {
             "reduce-tree" => Ok(BoundMode::ReduceTree),
             "broadcast" => Ok(BoundMode::Broadcast),
             "none" => Ok(BoundMode::None),
+            "first-solution" => Ok(BoundMode::FirstSolution),
             _ => Err(format!("unknown bound propagation `{s}`; valid: {BOUND_MODES}")),
         }
     }
@@ -57,22 +65,32 @@ impl fmt::Display for BoundMode {
             BoundMode::ReduceTree => "reduce-tree",
             BoundMode::Broadcast => "broadcast",
             BoundMode::None => "none",
+            BoundMode::FirstSolution => "first-solution",
         })
     }
 }
 
 /// The rules of the propagation (the mutants break one: `crate::mutants`);
 /// the default is the papers'.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// PE 0 starts with its subproblem's lower bound as its incumbent,
     /// a value no PE achieved (never, in the papers).
     pub takes_relaxation: bool,
+    /// First-solution mode: a PE that hears of the stop passes it on to
+    /// its tree children (always, in the papers).
+    pub forwards_stop: bool,
 }
 
 impl Rules {
     /// The papers' rules.
-    pub const PAPER: Rules = Rules { takes_relaxation: false };
+    pub const PAPER: Rules = Rules { takes_relaxation: false, forwards_stop: true };
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::PAPER
+    }
 }
 
 /// One PE's side of the propagation: the best cost it knows.
@@ -81,12 +99,13 @@ pub struct Propagation {
     mode: BoundMode,
     rules: Rules,
     best: Option<u64>,
+    stopped: bool,
 }
 
 impl Propagation {
     /// Propagation by `mode` under `rules`, nothing known yet.
     pub fn new(mode: BoundMode, rules: Rules) -> Propagation {
-        Propagation { mode, rules, best: None }
+        Propagation { mode, rules, best: None, stopped: false }
     }
 
     /// Time 0: PE `me` starts with `part` (whose least node bound is
@@ -116,11 +135,40 @@ impl Propagation {
         }
     }
 
-    /// The PE's own work found a solution of cost `v` (if any): spread it.
+    /// True once first-solution mode stopped this PE.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The PE's own work found a solution of cost `v` (if any): spread it
+    /// (first-solution mode: stop, and tell the others).
     pub fn found<T>(&mut self, ctx: &mut Ctx<T>, v: Option<u64>) {
         if self.improves(v) {
             self.spread(ctx, None);
         }
+        if self.mode == BoundMode::FirstSolution && v.is_some() && !self.stopped {
+            self.stop(ctx, None);
+        }
+    }
+
+    /// A `stop` message from `from`: true if it stopped this PE (the first
+    /// time it heard of one).
+    pub fn on_stop<T>(&mut self, ctx: &mut Ctx<T>, from: PeId) -> bool {
+        let first = !self.stopped;
+        if first {
+            self.stop(ctx, Some(from));
+        }
+        first
+    }
+
+    /// Stops, and passes the stop on to the tree neighbours but `from`
+    /// (`None`: this PE found the solution).
+    fn stop<T>(&mut self, ctx: &mut Ctx<T>, from: Option<PeId>) {
+        self.stopped = true;
+        let me = ctx.me;
+        let children = tree_children(me, ctx.pes).filter(|_| from.is_none() || self.rules.forwards_stop);
+        let neighbours: Vec<PeId> = tree_parent(me).into_iter().chain(children).filter(|&p| Some(p) != from).collect();
+        neighbours.into_iter().for_each(|p| ctx.send(p, Msg::Stop));
     }
 
     /// A subproblem arrived knowing `v`: taken in, not passed on.
@@ -143,7 +191,7 @@ impl Propagation {
     fn spread<T>(&self, ctx: &mut Ctx<T>, from: Option<PeId>) {
         let (v, me) = (self.best.expect("a best to spread"), ctx.me);
         match self.mode {
-            BoundMode::None => {}
+            BoundMode::None | BoundMode::FirstSolution => {}
             BoundMode::Broadcast if from.is_none() => {
                 (0..ctx.pes).filter(|&p| p != me).for_each(|p| ctx.send(p, Msg::Bound(v)));
             }

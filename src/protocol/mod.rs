@@ -21,7 +21,8 @@
 //! every work message sent and received and every transition to idle, may
 //! attach energy to work messages, and exchanges its own messages; the `Pe`
 //! also spreads the announcement down the reduction tree and, for
-//! branch-and-bound workloads, the bounds its work finds ([`bound`]).
+//! branch-and-bound workloads, the bounds its work finds, or in first-solution
+//! mode the stop ([`bound`]).
 
 pub mod bound;
 pub mod energy;
@@ -81,6 +82,8 @@ pub enum Msg<T> {
     Target(PeId),
     /// Branch-and-bound: the cost of a solution some PE found ([`bound`]).
     Bound(u64),
+    /// First-solution mode: a solution was found; stop ([`bound`]).
+    Stop,
     /// Global termination.
     Terminate,
 }
@@ -98,6 +101,7 @@ impl<T> Msg<T> {
             Msg::GetTarget => Kind::GetTarget,
             Msg::Target(_) => Kind::Target,
             Msg::Bound(_) => Kind::Bound,
+            Msg::Stop => Kind::Stop,
             Msg::Terminate => Kind::Terminate,
         }
     }
@@ -233,6 +237,14 @@ pub trait Balancer {
             t.improve(v);
         }
     }
+    /// First-solution mode: the search stopped; every subproblem the PE
+    /// holds is dropped ([`Subproblem::discard`]). By default the one
+    /// [`task_mut`](Balancer::task_mut) gives.
+    fn discard(&mut self) {
+        if let Some(t) = self.task_mut() {
+            t.discard();
+        }
+    }
     /// True while the PE holds a nonempty subproblem.
     fn has_work(&self) -> bool;
     /// Requests queued at this PE (what an arriving request finds).
@@ -326,6 +338,11 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
                     self.balancer.improve(v);
                 }
             }
+            Msg::Stop => {
+                if self.bounds.on_stop(ctx, from) {
+                    self.balancer.discard();
+                }
+            }
             Msg::GetTarget | Msg::Target(_) => self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, msg)),
             _ => {
                 let idle = !self.balancer.has_work();
@@ -384,10 +401,14 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
         self.share_best();
     }
 
-    /// Every subproblem the PE holds learns the best cost it knows.
+    /// Every subproblem the PE holds learns the best cost it knows (and is
+    /// dropped once first-solution mode stopped the search).
     fn share_best(&mut self) {
         if let Some(v) = self.bounds.best() {
             self.balancer.improve(v);
+        }
+        if self.bounds.stopped() {
+            self.balancer.discard();
         }
     }
 

@@ -296,6 +296,10 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
         self.slots().for_each(|t| t.improve(v));
     }
 
+    fn discard(&mut self) {
+        self.slots().for_each(|t| t.discard());
+    }
+
     fn has_work(&self) -> bool {
         holds(&self.task) || self.second.as_ref().is_some_and(holds)
     }

@@ -73,6 +73,31 @@ fn every_ida_iteration_is_checked() {
     }
 }
 
+/// First-solution mode (002 §4.5): the stop reaches every PE within
+/// 2·D·L (`stop_delay` applies and passes); an IDA* iteration's first
+/// solution is the optimum; a knapsack's first solution is a solution.
+#[test]
+fn first_solution_mode_stops_every_pe() {
+    for (balancer, w, pes) in [
+        ("pacheco", "puzzle15:moves=40,seed=1", "16"),
+        ("random-polling", "puzzle15:moves=40,seed=2", "7"),
+        ("random-polling", "knapsack:items=40,seed=1", "16"),
+    ] {
+        let v = simulate(&["--balancer", balancer, "--workload", w, "--pes", pes, "--bound", "first-solution"]);
+        for (name, p) in v["properties"].as_object().unwrap() {
+            assert_eq!(p["pass"], true, "{w} {name}: {}", p["detail"]);
+        }
+        let stop = v["properties"]["stop_delay"]["detail"].as_str().unwrap();
+        assert!(stop.starts_with("every PE heard of the stop"), "{w}: {stop}");
+        assert!(v["messages"]["stop"].as_u64().unwrap() >= pes.parse::<u64>().unwrap() - 1, "{w}: {}", v["messages"]);
+        if w.starts_with("puzzle15") {
+            assert_eq!(v["optimum"], v["sequential_optimum"], "{w}");
+        }
+        let (full, first) = (v["t_seq"].as_u64().unwrap(), v["nodes"].as_u64().unwrap());
+        assert!(first < full, "{w}: the search stopped early: {first} nodes vs {full}");
+    }
+}
+
 /// Every balancer, bound propagation, detector and seed on small machines.
 #[test]
 fn every_propagation_finds_the_optimum() {

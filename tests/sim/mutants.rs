@@ -34,6 +34,10 @@ fn args_for(e: &Entry) -> Vec<String> {
         Site::Balancer(BalancerKind::Pacheco) => vec!["simulate", "--balancer", "pacheco", "--workload", UTS],
         // A busy PE asks, and gets work, often enough only on a larger tree.
         _ if e.mutant == Mutant::SlotOverwrite => vec!["simulate", "--workload", "uts:default", "--slots", "2"],
+        // The last IDA* iteration: much work is left after the first solution.
+        _ if e.mutant == Mutant::StopNotForwarded => {
+            vec!["simulate", "--workload", "puzzle15:moves=40,seed=1", "--bound", "first-solution"]
+        }
         Site::BoundPropagation => vec!["simulate", "--workload", "knapsack:items=40,seed=1"],
         // 003 §14.7.4's Scatter divides energy by p = 3: not a float.
         _ if e.mutant == Mutant::EnergyFloat => {
