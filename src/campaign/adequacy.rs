@@ -5,7 +5,10 @@
 use std::time::Instant;
 
 use super::{bounds, explore, external, swarm, Case, Options, Progress, Verdict};
+use crate::base::rng::derive_seed;
 use crate::base::Registered;
+use crate::bounds::compare::{compare, MIN_RUNS};
+use crate::check::Metrics;
 use crate::harness::{Driver, Protocols, RunSpec};
 use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, DetectorKind};
@@ -34,6 +37,7 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
         Mutant::PruneUnachieved => ("knapsack:items=40,seed=1", 16, 5, vec![1, 2, 3]),
         // The last IDA* iteration: much work is left after the first solution.
         Mutant::StopNotForwarded => ("puzzle15:moves=40,seed=1", 16, 5, vec![1, 2, 3]),
+        Mutant::BoundLost => ("knapsack:items=40,seed=1", 16, 5, vec![1]),
         _ => ("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", 16, 5, vec![1, 2, 3]),
     };
     let balancer = match (m, m.entry().site) {
@@ -64,10 +68,12 @@ fn atomic_demos(m: Mutant, balancer: BalancerKind) -> Vec<RunSpec> {
     [1, 2, 3].into_iter().map(run).collect()
 }
 
-/// The matrix (nothing when the campaign checks one mutant itself).
+/// The matrix. When the campaign checks one mutant as the implementation
+/// under test, only a correct-but-wasteful one's comparison with the
+/// reference (which its runs, passing every property, cannot show).
 pub fn run(o: &Options, progress: &dyn Progress) -> Vec<Case> {
-    if o.mutant.is_some() {
-        return vec![];
+    if let Some(m) = o.mutant {
+        return under_test(o, m, progress);
     }
     let cells: Vec<(Mutant, Catcher)> = Mutant::ALL
         .iter()
@@ -85,6 +91,24 @@ pub fn run(o: &Options, progress: &dyn Progress) -> Vec<Case> {
         .collect()
 }
 
+/// `lbcheck check --mutant M` for a mutant caught by comparison: fails if
+/// its runs are worse than the reference's.
+fn under_test(o: &Options, m: Mutant, progress: &dyn Progress) -> Vec<Case> {
+    if !m.entry().caught_by(Catcher::Compare) || !o.selects("mutants", &format!("{m}/compare")) {
+        return vec![];
+    }
+    progress.start("mutants", 1);
+    let caught = cell(o, m, Catcher::Compare);
+    let verdict = if caught.verdict == Verdict::Pass { Verdict::Fail } else { Verdict::Pass };
+    let failed = match verdict {
+        Verdict::Fail => vec![m.entry().fails_under(Catcher::Compare).unwrap_or_default().to_string()],
+        _ => vec![],
+    };
+    let case = Case { verdict, failed, ..caught };
+    progress.done("mutants", &case);
+    vec![case]
+}
+
 /// One cell: does checker `c` catch mutant `m`?
 fn cell(o: &Options, m: Mutant, c: Catcher) -> Case {
     let name = format!("{m}/{}", c.name());
@@ -100,6 +124,7 @@ fn cell(o: &Options, m: Mutant, c: Catcher) -> Case {
         },
         Catcher::Explore => by_explore(m),
         Catcher::Bitonic => by_bitonic(m),
+        Catcher::Compare => by_compare(m),
     };
     let verdict = if caught { Verdict::Pass } else { Verdict::Fail };
     let failed = if caught { vec![] } else { vec![format!("{m} missed")] };
@@ -138,6 +163,38 @@ fn by_explore(m: Mutant) -> (bool, String, Option<String>) {
     };
     let case = explore::case(String::new(), &explore::instance(balancer, detector, Some(m)), 8);
     (case.failed.iter().any(|f| f == fails), case.detail, case.replay)
+}
+
+/// Caught if 20 runs of the mutant's first demonstration configuration,
+/// each passing every property, are significantly worse in the listed
+/// quantity than 20 reference runs (`lbcheck compare`, α = 0.01; seeds
+/// derived from 1).
+fn by_compare(m: Mutant) -> (bool, String, Option<String>) {
+    let fails = m.entry().fails_under(Catcher::Compare).unwrap_or_default();
+    let base = demos(m).swap_remove(0);
+    let batch = |mutant: Option<Mutant>, label: &str| -> Vec<(bool, Metrics)> {
+        (0..MIN_RUNS as u32)
+            .filter_map(|i| {
+                let mut spec = base.clone();
+                spec.protocols.mutant = mutant;
+                spec.driver.set_seed(derive_seed(1, label, i));
+                spec.run(None).ok().map(|r| (r.check.all_pass(), r.check.metrics))
+            })
+            .collect()
+    };
+    let (user, reference) = (batch(Some(m), "compare mutant"), batch(None, "compare"));
+    let passing = user.iter().filter(|(pass, _)| *pass).count();
+    let metrics = |b: Vec<(bool, Metrics)>| b.into_iter().map(|(_, m)| m).collect::<Vec<_>>();
+    let rows = compare(&metrics(user), &metrics(reference), 0.01);
+    let row = rows.iter().find(|c| c.quantity == fails);
+    let worse = row.is_some_and(|c| c.worse);
+    let detail = row.map_or(format!("no quantity `{fails}`"), |c| {
+        format!(
+            "{}: median {:.4} vs {:.4} ({}); {passing} of {MIN_RUNS} mutant runs pass every property",
+            c.quantity, c.median.0, c.median.1, c.verdict
+        )
+    });
+    (worse && passing == MIN_RUNS, detail, Some(base.replay()))
 }
 
 /// Caught if a parallel bitonic sort of 64 keys (with duplicates) on 8

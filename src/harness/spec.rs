@@ -68,6 +68,9 @@ impl RunSpec {
         if m == Mutant::StopNotForwarded && self.protocols.bound != BoundMode::FirstSolution {
             return Err(format!("mutant `{m}` acts in first-solution mode: add --bound first-solution"));
         }
+        if m == Mutant::BoundLost && self.protocols.bound != BoundMode::ReduceTree {
+            return Err(format!("mutant `{m}` acts where bounds are passed on, in --bound reduce-tree"));
+        }
         if m == Mutant::ServeOneDropRest && self.protocols.serve_all {
             return Err(format!("mutant `{m}` drops the requests a poll leaves queued; with --serve all none are left: it would have no effect in this run"));
         }

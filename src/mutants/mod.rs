@@ -104,6 +104,8 @@ pub enum Mutant {
     PruneUnachieved,
     /// First-solution mode: a PE that hears of the stop does not pass it to its tree children.
     StopNotForwarded,
+    /// Bound propagation: a PE takes in an improving bound from the tree but passes it on to no one.
+    BoundLost,
 }
 
 /// Where a mutant's bug is.
@@ -147,6 +149,9 @@ pub enum Catcher {
     Bitonic,
     /// The exhaustive explorer of tiny instances (`lbcheck explore`).
     Explore,
+    /// A batch of runs against the reference's (`lbcheck compare`): for a
+    /// mutant that is correct but wasteful, which every property passes.
+    Compare,
 }
 
 impl Catcher {
@@ -158,6 +163,7 @@ impl Catcher {
             Catcher::Loom => "loom",
             Catcher::Explore => "explore",
             Catcher::Bitonic => "bitonic",
+            Catcher::Compare => "compare",
         }
     }
 }
@@ -550,6 +556,16 @@ pub const CATALOGUE: &[Entry] = &[
         Site::BoundPropagation,
         &[(Catcher::Run, "stop_delay")],
     ),
+    entry(
+        Mutant::BoundLost,
+        Info::ships(
+            "bound-lost",
+            "002 §4.5, S-12",
+            "reduce-tree: a PE takes in a better bound from the tree but passes it on to no one; more nodes are examined, the optimum is still found",
+        ),
+        Site::BoundPropagation,
+        &[(Catcher::Compare, "efficiency")],
+    ),
 ];
 
 impl Mutant {
@@ -661,6 +677,7 @@ impl Registered for Mutant {
         Mutant::SlotOverwrite,
         Mutant::PruneUnachieved,
         Mutant::StopNotForwarded,
+        Mutant::BoundLost,
     ];
 
     fn info(self) -> &'static Info {

@@ -59,6 +59,7 @@ pub fn bounds(mutant: Option<Mutant>) -> bound::Rules {
     match mutant {
         Some(Mutant::PruneUnachieved) => bound::Rules { takes_relaxation: true, ..bound::Rules::PAPER },
         Some(Mutant::StopNotForwarded) => bound::Rules { forwards_stop: false, ..bound::Rules::PAPER },
+        Some(Mutant::BoundLost) => bound::Rules { forwards_bounds: false, ..bound::Rules::PAPER },
         _ => bound::Rules::PAPER,
     }
 }

@@ -119,7 +119,14 @@ impl<R: TreeRule> DfsStack<R> {
     /// A part given away: `nodes`, with this stack's rule, strategy,
     /// generation and incumbent.
     fn part(&self, nodes: Vec<R::Node>) -> Self {
-        DfsStack { nodes, rule: self.rule.clone(), strategy: self.strategy, gen: self.gen, best: self.best, discarded: false }
+        DfsStack {
+            nodes,
+            rule: self.rule.clone(),
+            strategy: self.strategy,
+            gen: self.gen,
+            best: self.best,
+            discarded: false,
+        }
     }
 
     /// Untried nodes on the stack.

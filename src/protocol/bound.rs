@@ -80,11 +80,14 @@ pub struct Rules {
     /// First-solution mode: a PE that hears of the stop passes it on to
     /// its tree children (always, in the papers).
     pub forwards_stop: bool,
+    /// A PE passes on a bound from another PE that improves its own best
+    /// (always, in the papers).
+    pub forwards_bounds: bool,
 }
 
 impl Rules {
     /// The papers' rules.
-    pub const PAPER: Rules = Rules { takes_relaxation: false, forwards_stop: true };
+    pub const PAPER: Rules = Rules { takes_relaxation: false, forwards_stop: true, forwards_bounds: true };
 }
 
 impl Default for Rules {
@@ -180,7 +183,7 @@ impl Propagation {
     /// (which is then passed on as the mode says).
     pub fn on_bound<T>(&mut self, ctx: &mut Ctx<T>, from: PeId, v: u64) -> bool {
         let better = self.improves(Some(v));
-        if better {
+        if better && self.rules.forwards_bounds {
             self.spread(ctx, Some(from));
         }
         better

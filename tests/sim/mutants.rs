@@ -84,6 +84,36 @@ fn the_same_runs_pass_without_a_mutant() {
     }
 }
 
+/// A mutant that is correct but wasteful (`bound-lost`, S-12): every
+/// property passes on every run (`optimum_found` is not fooled), and
+/// `lbcheck compare` finds its runs worse than the reference's in the
+/// quantity it is listed under.
+#[test]
+fn wasteful_mutants_pass_every_property_and_compare_worse() {
+    for e in CATALOGUE.iter().filter(|e| e.caught_by(Catcher::Compare)) {
+        let dir = std::env::temp_dir().join(format!("lbcheck-compare-{}-{}", e.info.name, std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut traces = vec![];
+        for seed in 1..=20 {
+            let trace = dir.join(format!("{seed}.jsonl")).to_string_lossy().into_owned();
+            let mut args = args_for(e);
+            args.extend(["--mutant", e.info.name, "--seed", &seed.to_string(), "--trace", &trace].map(String::from));
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (code, out, err) = lbcheck(&refs);
+            assert_eq!(code, 0, "{} seed {seed} must pass every property:\n{out}{err}", e.info.name);
+            traces.push(trace);
+        }
+        let mut args = vec!["compare".to_string()];
+        args.extend(traces);
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, out, err) = lbcheck(&refs);
+        let quantity = e.fails_under(Catcher::Compare).unwrap();
+        assert_eq!(code, 1, "{}: compare should find it worse:\n{out}{err}", e.info.name);
+        assert!(out.contains(&format!("({quantity}:")), "{}: worse in {quantity}:\n{out}", e.info.name);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 /// A mutant where it has no effect exits 2 and says where it acts.
 #[test]
 fn inapplicable_mutants_are_refused() {
@@ -95,6 +125,7 @@ fn inapplicable_mutants_are_refused() {
         (&["--mutant", "formula-no-square"], "lbcheck bounds"),
         (&["--mutant", "two-receives"], "--machine atomic"),
         (&["--mutant", "expand-twice"], "random-destination balancer"),
+        (&["--mutant", "prune-unachieved"], "pruning workload"),
     ];
     for (extra, says) in cases {
         let (code, _, err) = lbcheck(&[&sim[..], extra].concat());
