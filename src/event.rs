@@ -137,6 +137,9 @@ pub struct RunParams {
     /// Branch-and-bound workloads: how improved bounds travelled (S-12).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bound: Option<String>,
+    /// Random polling: the deactivated worker, `PE:FROM..TO` (002 §3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deactivate: Option<String>,
     /// The deliberate bug the run had, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mutant: Option<String>,
@@ -556,6 +559,7 @@ mod tests {
             victim: Some("global-rr".into()),
             slots: Some(2),
             bound: Some("broadcast".into()),
+            deactivate: Some("1:2..3".into()),
             mutant: Some("split-loses".into()),
             max_steps: Some(9),
             detect_horizon: Some(0),

@@ -8,6 +8,7 @@ use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::mutants::{Catcher, Mutant, Site};
 use lbcheck::problem::{dfs::Strategy, Workload};
 use lbcheck::protocol::pacheco::VICTIMS;
+use lbcheck::protocol::random_polling::Deactivation;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 
 /// Parses a registry name (the error lists the valid names).
@@ -58,6 +59,11 @@ pub struct RunArgs {
     /// first-solution (002 §4.5): the first solution found stops every PE.
     #[arg(long, value_parser = ["reduce-tree", "broadcast", "none", "first-solution"])]
     pub bound: Option<String>,
+    /// Random polling: a deactivated worker (002 §3), PE:FROM..TO in model
+    /// time: it does no work and sends no requests then, but answers each
+    /// request with its entire subproblem (or a reject). Simulator only.
+    #[arg(long, value_parser = |s: &str| s.parse::<Deactivation>())]
+    pub deactivate: Option<Deactivation>,
     /// Start with the root split locally into one part per PE (002 §3).
     #[arg(long)]
     pub initial_split: bool,
@@ -132,6 +138,7 @@ impl RunArgs {
             victim: self.victim.parse().map_err(anyhow::Error::msg)?,
             slots: self.slots,
             bound: self.bound.as_deref().unwrap_or("reduce-tree").parse().map_err(anyhow::Error::msg)?,
+            deactivate: self.deactivate,
             mutant: self.mutant,
         };
         if self.bound.is_some() && !workload.prunes() {

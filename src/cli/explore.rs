@@ -92,6 +92,9 @@ pub fn run(a: ExploreArgs) -> anyhow::Result<ExitCode> {
 
 /// The run and the exploration the arguments describe, validated.
 fn spec(a: &ExploreArgs) -> anyhow::Result<(RunSpec, ExploreConfig)> {
+    if a.run.deactivate.is_some() {
+        anyhow::bail!("--deactivate is not explored (its window would be ignored): use `lbcheck simulate`");
+    }
     let sim = SimConfig {
         pes: a.pes,
         seed: a.run.seed,

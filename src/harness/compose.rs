@@ -9,7 +9,11 @@ use crate::protocol::energy::Energy;
 use crate::protocol::four_counter::FourCounter;
 use crate::protocol::pacheco::{Pacheco, Victim};
 use crate::protocol::random_destination::RandomDestination;
-use crate::protocol::random_polling::RandomPolling;
+use crate::protocol::random_polling::{Deactivation, RandomPolling};
+
+/// The window `inactive-silent` is shown with when none is given: PE 1
+/// deactivated from the start for 10^5 time units.
+pub const SILENT_WINDOW: Deactivation = Deactivation { pe: 1, from: 0, to: 100_000 };
 use crate::protocol::{Balancer, BalancerKind, BoundMode, Detector, DetectorKind, Pe, PeId, Propagation};
 
 /// The protocols every PE of a run runs, with their parameters.
@@ -29,6 +33,8 @@ pub struct Protocols {
     pub slots: u8,
     /// Branch-and-bound: how improved bounds travel (S-12).
     pub bound: BoundMode,
+    /// Random polling: a deactivated worker (002 §3; S-17).
+    pub deactivate: Option<Deactivation>,
     /// The deliberate bug the protocols run with, if any.
     pub mutant: Option<Mutant>,
 }
@@ -44,6 +50,7 @@ impl Protocols {
             victim: Victim::Random,
             slots: 1,
             bound: BoundMode::default(),
+            deactivate: None,
             mutant: None,
         }
     }
@@ -54,7 +61,11 @@ impl Protocols {
         let victim = if mutant == Some(Mutant::GrrNoIncrement) { Victim::GlobalRr } else { self.victim };
         let slots = if mutant == Some(Mutant::SlotOverwrite) { 2 } else { self.slots };
         let bound = if mutant == Some(Mutant::StopNotForwarded) { BoundMode::FirstSolution } else { self.bound };
-        Protocols { mutant, victim, slots, bound, ..self }
+        let deactivate = match mutant {
+            Some(Mutant::InactiveSilent) => self.deactivate.or(Some(SILENT_WINDOW)),
+            _ => self.deactivate,
+        };
+        Protocols { mutant, victim, slots, bound, deactivate, ..self }
     }
 
     /// Hands `driver` the constructor of this run's PEs.
@@ -63,8 +74,10 @@ impl Protocols {
             BalancerKind::RandomPolling => {
                 let (rules, limit, all, slots) =
                     (seams::polling(self.mutant), self.queue_limit, self.serve_all, self.slots);
-                self.with_balancer(driver, move |_| {
-                    RandomPolling::<Task>::new(rules, limit).serving_all(all).with_slots(slots)
+                let off = self.deactivate;
+                self.with_balancer(driver, move |i| {
+                    let window = off.filter(|d| d.pe == i).map(|d| (d.from, d.to));
+                    RandomPolling::<Task>::new(rules, limit).serving_all(all).with_slots(slots).with_inactive(window)
                 })
             }
             BalancerKind::Pacheco => {

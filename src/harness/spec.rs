@@ -10,6 +10,7 @@ use crate::mutants::{Mutant, Site};
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
 use crate::protocol::pacheco::Victim;
+use crate::protocol::random_polling::Deactivation;
 use crate::protocol::{BalancerKind, BoundMode};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
@@ -55,6 +56,9 @@ impl RunSpec {
         if self.mutant() == Some(Mutant::SlotOverwrite) && self.protocols.slots != 2 {
             return Err("mutant `slot-overwrite` acts with two slots per PE: add --slots 2".into());
         }
+        if let Some(d) = self.protocols.deactivate {
+            self.deactivation_fits(d)?;
+        }
         if self.protocols.victim != Victim::Random && balancer != BalancerKind::Pacheco {
             return Err(format!("--victim is Pacheco's search's (003 §14.7.3), not balancer `{balancer}`'s"));
         }
@@ -67,6 +71,9 @@ impl RunSpec {
         }
         if m == Mutant::StopNotForwarded && self.protocols.bound != BoundMode::FirstSolution {
             return Err(format!("mutant `{m}` acts in first-solution mode: add --bound first-solution"));
+        }
+        if m == Mutant::InactiveSilent && self.protocols.deactivate.is_none() {
+            return Err(format!("mutant `{m}` acts in a deactivated worker: add --deactivate PE:FROM..TO"));
         }
         if m == Mutant::BoundLost && self.protocols.bound != BoundMode::ReduceTree {
             return Err(format!("mutant `{m}` acts where bounds are passed on, in --bound reduce-tree"));
@@ -86,6 +93,21 @@ impl RunSpec {
             Some(why) => Err(format!("{why}; it would have no effect in this run")),
             None => Ok(()),
         }
+    }
+
+    /// A deactivated worker (002 §3): random polling with one slot, on the
+    /// simulator (whose model time the window is in), an existing PE.
+    fn deactivation_fits(&self, d: Deactivation) -> Result<(), String> {
+        if self.protocols.balancer != BalancerKind::RandomPolling || self.protocols.slots != 1 {
+            return Err("--deactivate is random polling's deactivated worker (002 §3), with one slot".into());
+        }
+        if !matches!(self.driver, Driver::Sim(_)) {
+            return Err("--deactivate needs model time: use `lbcheck simulate` on the async machine".into());
+        }
+        if d.pe >= self.driver.pes() {
+            return Err(format!("--deactivate {d}: there is no PE {} among {} PEs", d.pe, self.driver.pes()));
+        }
+        Ok(())
     }
 
     /// Pacheco's search has its own start (Generate + Scatter) and answers
@@ -140,6 +162,7 @@ impl RunSpec {
             victim: (p.balancer == BalancerKind::Pacheco).then(|| p.victim.to_string()),
             slots: Some(p.slots).filter(|&s| s != 1),
             bound: self.workload.prunes().then(|| p.bound.to_string()),
+            deactivate: p.deactivate.map(|d| d.to_string()),
             mutant: p.mutant.map(|m| m.to_string()),
             ..RunParams::default()
         };
@@ -179,6 +202,7 @@ impl RunSpec {
         protocols.serve_all = r.serve_all;
         protocols.slots = r.slots.unwrap_or(1);
         protocols.bound = r.bound.as_deref().map(|b| field("run.bound", b)).transpose()?.unwrap_or_default();
+        protocols.deactivate = r.deactivate.as_deref().map(|d| field("run.deactivate", d)).transpose()?;
         protocols.victim = r.victim.as_deref().map(|v| field("run.victim", v)).transpose()?.unwrap_or_default();
         protocols.mutant = r.mutant.as_deref().map(|m| field("run.mutant", m)).transpose()?;
         let (workload, split) = (field("workload", &h.workload)?, field("split", &h.split)?);

@@ -106,6 +106,8 @@ pub enum Mutant {
     StopNotForwarded,
     /// Bound propagation: a PE takes in an improving bound from the tree but passes it on to no one.
     BoundLost,
+    /// Random polling: a deactivated PE does not answer requests.
+    InactiveSilent,
 }
 
 /// Where a mutant's bug is.
@@ -566,6 +568,16 @@ pub const CATALOGUE: &[Entry] = &[
         Site::BoundPropagation,
         &[(Catcher::Compare, "efficiency")],
     ),
+    entry(
+        Mutant::InactiveSilent,
+        Info::ships(
+            "inactive-silent",
+            "002 §3",
+            "a deactivated worker (--deactivate) leaves requests unanswered instead of sending its entire subproblem or a reject",
+        ),
+        RP,
+        &[(Catcher::Run, "requests_answered")],
+    ),
 ];
 
 impl Mutant {
@@ -583,6 +595,9 @@ impl Mutant {
             Site::Detectors(ds) if !ds.contains(&detector) => {
                 let names: Vec<_> = ds.iter().map(|d| d.name()).collect();
                 Some(format!("mutant `{name}` acts only with --termination {}", names.join(" or ")))
+            }
+            _ if threaded && self == Mutant::InactiveSilent => {
+                Some(format!("mutant `{name}` acts in a deactivated worker, whose window is in model time: use `lbcheck simulate`"))
             }
             _ if threaded && self.pauses() => {
                 Some(format!("mutant `{name}` pauses in model time, which real threads do not have: use `lbcheck simulate`"))
@@ -678,6 +693,7 @@ impl Registered for Mutant {
         Mutant::PruneUnachieved,
         Mutant::StopNotForwarded,
         Mutant::BoundLost,
+        Mutant::InactiveSilent,
     ];
 
     fn info(self) -> &'static Info {

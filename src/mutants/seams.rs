@@ -41,6 +41,7 @@ pub fn polling<T: Subproblem>(mutant: Option<Mutant>) -> Polling<T> {
         Some(Mutant::PollLazy) => Polling { serves_at: |n| n % LAZY_FACTOR == 0, ..paper },
         Some(Mutant::ServeOneDropRest) => Polling { keep_rest: false, ..paper },
         Some(Mutant::SlotOverwrite) => Polling { fills_empty_slot: false, ..paper },
+        Some(Mutant::InactiveSilent) => Polling { inactive_answers: false, ..paper },
         _ => paper,
     }
 }

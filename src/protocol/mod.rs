@@ -245,6 +245,14 @@ pub trait Balancer {
             t.discard();
         }
     }
+    /// A deactivated worker (002 §3; S-17): the model-time window
+    /// [from, to) in which the driver does not work on its subproblem.
+    fn inactive_window(&self) -> Option<(u64, u64)> {
+        None
+    }
+    /// The end of the [`inactive_window`](Balancer::inactive_window): the
+    /// driver calls this at `to`.
+    fn on_wake(&mut self, _ctx: &mut Ctx<Self::Task>) {}
     /// True while the PE holds a nonempty subproblem.
     fn has_work(&self) -> bool;
     /// Requests queued at this PE (what an arriving request finds).
@@ -381,6 +389,20 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
             self.detector.on_timer(ctx, idle);
         }
         self.after(ctx);
+    }
+
+    /// The end of the balancer's inactive window (002 §3): it may ask
+    /// for work again.
+    pub fn on_wake(&mut self, ctx: &mut Ctx<T>) {
+        if !self.terminated {
+            self.with_balancer(ctx, |b, ctx| b.on_wake(ctx));
+        }
+        self.after(ctx);
+    }
+
+    /// The balancer's inactive window, if it has one (002 §3; S-17).
+    pub fn inactive_window(&self) -> Option<(u64, u64)> {
+        self.balancer.inactive_window()
     }
 
     /// The subproblem to work on.

@@ -20,6 +20,14 @@
 //! from the nonempty slot of smallest generation (the largest parts). It is
 //! idle only with both slots empty. Latency is hidden behind work.
 //!
+//! A deactivated worker (002 §3, last paragraph; S-17, `--deactivate
+//! PE:FROM..TO`): from FROM until TO the PE does no work and sends no
+//! requests ("a guest job on an interactively used workstation"), but it
+//! "still answers load requests", and "sends its entire subproblem when it
+//! gets a request" (no split; a reject if it holds nothing). The driver
+//! holds its work meanwhile ([`Balancer::inactive_window`]) and wakes it at
+//! TO ([`Balancer::on_wake`]), when it asks for work if it has none.
+//!
 //! The steps a variant may change are [`Rules`]: the reference runs
 //! [`Rules::paper`]; a mutant ([`crate::mutants`]) swaps one rule for a
 //! broken one, so this file reads as the paper's pseudocode.
@@ -60,6 +68,8 @@ pub struct Rules<T> {
     /// Two slots: a reply fills the empty slot (else the first slot,
     /// overwriting what it holds).
     pub fills_empty_slot: bool,
+    /// A deactivated PE answers requests (else they vanish).
+    pub inactive_answers: bool,
 }
 
 impl<T> Clone for Rules<T> {
@@ -85,6 +95,7 @@ impl<T: Subproblem> Rules<T> {
             serves_at: |_| true,
             keep_rest: true,
             fills_empty_slot: true,
+            inactive_answers: true,
         }
     }
 }
@@ -115,6 +126,43 @@ pub struct RandomPolling<T> {
     outstanding: bool,
     /// Two slots: how many held work after the last handler.
     filled: usize,
+    /// Deactivated in model time [from, to) (002 §3).
+    inactive: Option<(u64, u64)>,
+}
+
+/// A deactivated worker's window (S-17): PE `pe` from `from` until `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deactivation {
+    /// The PE.
+    pub pe: PeId,
+    /// Model time it stops working.
+    pub from: u64,
+    /// Model time it works again (after `from`).
+    pub to: u64,
+}
+
+impl std::str::FromStr for Deactivation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Deactivation, String> {
+        let bad = || format!("--deactivate `{s}`: expected PE:FROM..TO with integers FROM < TO");
+        let (pe, window) = s.split_once(':').ok_or_else(bad)?;
+        let (from, to) = window.split_once("..").ok_or_else(bad)?;
+        let d = Deactivation {
+            pe: pe.parse().map_err(|_| bad())?,
+            from: from.parse().map_err(|_| bad())?,
+            to: to.parse().map_err(|_| bad())?,
+        };
+        if d.from >= d.to {
+            return Err(bad());
+        }
+        Ok(d)
+    }
+}
+
+impl std::fmt::Display for Deactivation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}..{}", self.pe, self.from, self.to)
+    }
 }
 
 impl<T: Subproblem> RandomPolling<T> {
@@ -131,6 +179,27 @@ impl<T: Subproblem> RandomPolling<T> {
             second: None,
             outstanding: false,
             filled: 0,
+            inactive: None,
+        }
+    }
+
+    /// The same PE, deactivated during `window` (002 §3; S-17).
+    pub fn with_inactive(self, window: Option<(u64, u64)>) -> Self {
+        RandomPolling { inactive: window, ..self }
+    }
+
+    fn is_inactive(&self, now: u64) -> bool {
+        self.inactive.is_some_and(|(from, to)| (from..to).contains(&now))
+    }
+
+    /// A deactivated PE's answer: its entire subproblem, or a reject.
+    fn answer_inactive(&mut self, ctx: &mut Ctx<T>, from: PeId) {
+        if !self.rules.inactive_answers {
+            return;
+        }
+        match self.task.take().filter(|t| !t.is_empty()) {
+            Some(task) => ctx.send(from, Msg::Work { task, energy: None }),
+            None => ctx.send(from, Msg::Reject),
         }
     }
 
@@ -186,8 +255,8 @@ impl<T: Subproblem> RandomPolling<T> {
 
     /// Sends a request to the victim (none if P = 1).
     fn ask(&mut self, ctx: &mut Ctx<T>) {
-        if ctx.pes < 2 {
-            return;
+        if ctx.pes < 2 || self.is_inactive(ctx.now) {
+            return; // a deactivated PE asks when it wakes
         }
         let victim = (self.rules.victim)(ctx.me, ctx.pes, ctx.rng);
         self.outstanding = true;
@@ -210,6 +279,9 @@ impl<T: Subproblem> RandomPolling<T> {
     }
 
     fn on_request(&mut self, ctx: &mut Ctx<T>, from: PeId) {
+        if self.is_inactive(ctx.now) {
+            return self.answer_inactive(ctx, from);
+        }
         let full = self.queue_limit.is_some_and(|l| self.queue.len() >= l as usize);
         if (self.rules.queues)(ctx.me, self.has_work()) && !full {
             self.queue.push_back(from);
@@ -298,6 +370,16 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
 
     fn discard(&mut self) {
         self.slots().for_each(|t| t.discard());
+    }
+
+    fn inactive_window(&self) -> Option<(u64, u64)> {
+        self.inactive
+    }
+
+    fn on_wake(&mut self, ctx: &mut Ctx<T>) {
+        if !self.has_work() && !self.outstanding {
+            self.ask(ctx);
+        }
     }
 
     fn has_work(&self) -> bool {

@@ -7,7 +7,10 @@
 //! T_rout = L + o + g; all 0 by default); a split charges T_split to the splitter, whose next
 //! slice starts T_split later, and the part sent arrives T_split + latency
 //! after the poll; a busy PE queues requests until its next poll, while
-//! detector messages are handled on arrival (they cost no time).
+//! detector messages are handled on arrival (they cost no time). A
+//! deactivated worker (002 §3; [`Balancer::inactive_window`]) starts no
+//! slice in its window: its work waits, *parked*, until the window ends
+//! (or until it gives all of it away, when it goes idle at once).
 
 use rand::seq::index::sample;
 use rand_chacha::ChaCha8Rng;
@@ -67,6 +70,7 @@ enum Item<T> {
     Deliver { to: PeId, from: PeId, id: u64, msg: Msg<T> },
     SliceEnd { pe: PeId },
     Timer { pe: PeId },
+    Wake { pe: PeId },
 }
 
 struct Slice {
@@ -86,6 +90,8 @@ struct Slot<B, D> {
     debt: u64,
     /// The earliest time this PE's next message may leave (the gap g).
     next_send: u64,
+    /// Busy, but deactivated: no slice until it wakes.
+    parked: bool,
 }
 
 struct Sim<'s, T, B, D> {
@@ -125,6 +131,7 @@ where
             slice: None,
             debt: 0,
             next_send: 0,
+            parked: false,
         })
         .collect();
     let mut sim = Sim {
@@ -174,6 +181,9 @@ where
         for (i, (task, share)) in assign(root, self.cfg.pes, self.cfg.initial_split).into_iter().enumerate() {
             let delay = task.as_ref().map_or(0, |t| u64::from(t.generation()).saturating_mul(self.cfg.t_split));
             self.call(i as PeId, |pe, ctx| pe.start(ctx, task, share));
+            if let Some((_, to)) = self.slots[i].pe.inactive_window() {
+                self.agenda.push(to, Item::Wake { pe: i as PeId });
+            }
             self.maybe_busy(i as PeId, delay);
         }
     }
@@ -201,6 +211,7 @@ where
                     let cost = self.call(pe, |p, ctx| p.on_timer(ctx));
                     self.maybe_busy(pe, cost);
                 }
+                Item::Wake { pe } => self.wake(pe),
             }
             self.note_quiet();
         }
@@ -291,7 +302,31 @@ where
         let queue = (kind == Kind::Request).then(|| self.slots[to as usize].pe.balancer.queued_requests());
         (self.sink)(Event::Recv { t: self.now, pe: to, from, id, kind, queue, data: None });
         let cost = self.call_after(to, self.cfg.o, |pe, ctx| pe.on_message(ctx, from, msg));
+        let slot = &mut self.slots[to as usize];
+        if slot.parked && !slot.pe.has_work() {
+            slot.parked = false; // a deactivated PE gave all its work away
+            let debt = std::mem::take(&mut slot.debt);
+            return self.go_idle(to, debt + cost);
+        }
         self.maybe_busy(to, cost);
+    }
+
+    /// The end of a deactivated PE's window: its parked work resumes (or
+    /// it goes idle), and it may ask for work.
+    fn wake(&mut self, pe: PeId) {
+        let slot = &mut self.slots[pe as usize];
+        if std::mem::take(&mut slot.parked) {
+            let debt = std::mem::take(&mut slot.debt);
+            match slot.pe.has_work() {
+                true => {
+                    let at = self.later(self.now, Some(debt));
+                    self.start_slice(pe, at);
+                }
+                false => self.go_idle(pe, debt),
+            }
+        }
+        let cost = self.call(pe, |p, ctx| p.on_wake(ctx));
+        self.maybe_busy(pe, cost);
     }
 
     /// Emits `busy` and starts working if the PE just got work; a PE busy
@@ -311,6 +346,10 @@ where
 
     fn start_slice(&mut self, pe: PeId, at: u64) {
         let (dt, slot) = (self.cfg.dt, &mut self.slots[pe as usize]);
+        if slot.pe.inactive_window().is_some_and(|(from, to)| (from..to).contains(&at)) {
+            slot.parked = true;
+            return;
+        }
         let task = slot.pe.task_mut().expect("a busy PE has a task");
         let mut log = WorkLog::default();
         let gen = task.generation();
@@ -330,11 +369,17 @@ where
             let at = self.later(self.now, Some(cost));
             self.start_slice(pe, at);
         } else {
-            self.slots[pe as usize].busy = false;
-            self.holding -= 1;
-            (self.sink)(Event::Idle { t: self.now, pe });
-            let cost = self.call_after(pe, debt, |p, ctx| p.on_exhausted(ctx));
-            self.maybe_busy(pe, cost);
+            self.go_idle(pe, debt);
         }
+    }
+
+    /// A busy PE ran out of work: `idle`, and its balancer is told (after
+    /// `debt` of PE time).
+    fn go_idle(&mut self, pe: PeId, debt: u64) {
+        self.slots[pe as usize].busy = false;
+        self.holding -= 1;
+        (self.sink)(Event::Idle { t: self.now, pe });
+        let cost = self.call_after(pe, debt, |p, ctx| p.on_exhausted(ctx));
+        self.maybe_busy(pe, cost);
     }
 }

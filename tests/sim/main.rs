@@ -6,6 +6,7 @@ mod bitonic;
 mod bnb;
 mod campaign;
 mod compare;
+mod deactivate;
 mod explore;
 mod mutants;
 mod pacheco;
