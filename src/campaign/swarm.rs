@@ -5,6 +5,7 @@
 //! split, queue limit), so one campaign covers many corners.
 
 use crate::protocol::pacheco::Victim;
+use crate::protocol::random_polling::Deactivation;
 use std::time::{Duration, Instant};
 
 use rand::seq::IndexedRandom;
@@ -237,10 +238,19 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
     let queue_limit = rng.random_bool(0.2).then(|| rng.random_range(1..=3));
     let serve_all = rng.random_bool(0.3) && o.mutant != Some(Mutant::ServeOneDropRest); // it needs serve-one
     let mut protocols = Protocols { serve_all, bound, ..protocols(b, d, o.mutant, queue_limit) };
-    if rng.random_bool(0.3) {
-        protocols.slots = 2; // 002 §3's two subproblems per PE
+    match protocols.deactivate.as_mut() {
+        Some(d) => d.pe %= sim.pes, // the mutant's window, on a PE that exists
+        None if rng.random_bool(0.15) => protocols.deactivate = Some(deactivation(&mut rng, sim.pes)),
+        None if rng.random_bool(0.3) => protocols.slots = 2, // 002 §3's two subproblems per PE
+        None => {}
     }
     budgeted(spec(&workload, protocols, Driver::Sim(sim)))
+}
+
+/// A deactivated worker's window (002 §3; S-17): a random PE, early on.
+fn deactivation(rng: &mut ChaCha8Rng, pes: u32) -> Deactivation {
+    let from = rng.random_range(0..200);
+    Deactivation { pe: rng.random_range(0..pes), from, to: from + rng.random_range(1..=2000) }
 }
 
 /// A small branch-and-bound instance (S-12): knapsack, TSP, Golomb or the

@@ -237,6 +237,12 @@ pub trait Balancer {
             t.improve(v);
         }
     }
+    /// Branch-and-bound: the best cost any subproblem the PE holds (or
+    /// just worked to exhaustion) knows. By default the one
+    /// [`task_mut`](Balancer::task_mut) gives.
+    fn incumbent(&mut self) -> Option<u64> {
+        self.task_mut().and_then(|t| t.incumbent())
+    }
     /// First-solution mode: the search stopped; every subproblem the PE
     /// holds is dropped ([`Subproblem::discard`]). By default the one
     /// [`task_mut`](Balancer::task_mut) gives.
@@ -418,7 +424,7 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
     /// Branch-and-bound: a solution the last work slice found is spread
     /// (before the balancer acts: an exhausted subproblem may be dropped).
     fn after_work(&mut self, ctx: &mut Ctx<T>) {
-        let found = self.balancer.task_mut().and_then(|t| t.incumbent());
+        let found = self.balancer.incumbent();
         self.bounds.found(ctx, found);
         self.share_best();
     }

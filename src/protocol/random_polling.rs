@@ -241,6 +241,10 @@ impl<T: Subproblem> RandomPolling<T> {
             }
             _ => {
                 assert!(self.second.is_some() || self.task.is_none(), "PE {me} received work while holding work");
+                let mut task = task;
+                if let Some(v) = self.task.as_ref().and_then(|t| t.incumbent()) {
+                    task.improve(v); // what the emptied slot found is not forgotten
+                }
                 self.task = Some(task);
                 self.filled = self.slots().count();
             }
@@ -370,6 +374,12 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
 
     fn discard(&mut self) {
         self.slots().for_each(|t| t.discard());
+    }
+
+    /// The best of both slots, emptied ones included.
+    fn incumbent(&mut self) -> Option<u64> {
+        let second = self.second.iter().flatten();
+        self.task.iter().chain(second).filter_map(|t| t.incumbent()).min()
     }
 
     fn inactive_window(&self) -> Option<(u64, u64)> {

@@ -98,6 +98,22 @@ fn first_solution_mode_stops_every_pe() {
     }
 }
 
+/// Two slots (002 §3): a solution found in a slot that the slice
+/// exhausted still stops the search (the swarm found it forgotten once:
+/// the PE searched on, and `stop_delay` failed).
+#[test]
+fn a_solution_in_an_emptied_slot_still_stops_the_search() {
+    let mut args = vec!["--workload", "puzzle15:moves=27,seed=287,iteration=3", "--pes", "4", "--slots", "2"];
+    args.extend(["--termination", "four-counter", "--seed", "10663237503401698810", "--dt", "40", "--t-rout", "5"]);
+    args.extend(["--t-poll", "1", "--latency", "2..5", "--latency-shape", "bimodal:0.1", "--schedule", "slow-control"]);
+    args.extend(["--fifo-links", "--bound", "first-solution"]);
+    let v = simulate(&args);
+    for (name, p) in v["properties"].as_object().unwrap() {
+        assert_eq!(p["pass"], true, "{name}: {}", p["detail"]);
+    }
+    assert!(v["messages"]["stop"].as_u64().unwrap() > 0);
+}
+
 /// Every balancer, bound propagation, detector and seed on small machines.
 #[test]
 fn every_propagation_finds_the_optimum() {
