@@ -59,7 +59,8 @@ impl Protocols {
     /// (`grr-no-increment`: global round robin; `slot-overwrite`: two slots).
     pub fn with_mutant(self, mutant: Option<Mutant>) -> Protocols {
         let victim = if mutant == Some(Mutant::GrrNoIncrement) { Victim::GlobalRr } else { self.victim };
-        let slots = if mutant == Some(Mutant::SlotOverwrite) { 2 } else { self.slots };
+        let two = matches!(mutant, Some(Mutant::SlotOverwrite | Mutant::SplitDeepestSlot));
+        let slots = if two { 2 } else { self.slots };
         let bound = if mutant == Some(Mutant::StopNotForwarded) { BoundMode::FirstSolution } else { self.bound };
         let deactivate = match mutant {
             Some(Mutant::InactiveSilent) => self.deactivate.or(Some(SILENT_WINDOW)),

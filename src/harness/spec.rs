@@ -53,8 +53,10 @@ impl RunSpec {
         if self.protocols.slots != 1 && balancer != BalancerKind::RandomPolling {
             return Err(format!("--slots 2 is random polling's (002 §3), not balancer `{balancer}`'s"));
         }
-        if self.mutant() == Some(Mutant::SlotOverwrite) && self.protocols.slots != 2 {
-            return Err("mutant `slot-overwrite` acts with two slots per PE: add --slots 2".into());
+        if let Some(m @ (Mutant::SlotOverwrite | Mutant::SplitDeepestSlot)) = self.mutant() {
+            if self.protocols.slots != 2 {
+                return Err(format!("mutant `{m}` acts with two slots per PE: add --slots 2"));
+            }
         }
         if let Some(d) = self.protocols.deactivate {
             self.deactivation_fits(d)?;

@@ -108,6 +108,8 @@ pub enum Mutant {
     BoundLost,
     /// Random polling: a deactivated PE does not answer requests.
     InactiveSilent,
+    /// Random polling with two slots: a request is served from the slot of largest generation.
+    SplitDeepestSlot,
 }
 
 /// Where a mutant's bug is.
@@ -578,6 +580,16 @@ pub const CATALOGUE: &[Entry] = &[
         RP,
         &[(Catcher::Run, "requests_answered")],
     ),
+    entry(
+        Mutant::SplitDeepestSlot,
+        Info::ships(
+            "split-deepest-slot",
+            "002 §3",
+            "two slots per PE: a request is served from the slot of largest generation (the smallest part), not the smallest",
+        ),
+        RP,
+        &[(Catcher::Compare, "messages_per_pe")],
+    ),
 ];
 
 impl Mutant {
@@ -694,6 +706,7 @@ impl Registered for Mutant {
         Mutant::StopNotForwarded,
         Mutant::BoundLost,
         Mutant::InactiveSilent,
+        Mutant::SplitDeepestSlot,
     ];
 
     fn info(self) -> &'static Info {

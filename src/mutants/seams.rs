@@ -42,6 +42,7 @@ pub fn polling<T: Subproblem>(mutant: Option<Mutant>) -> Polling<T> {
         Some(Mutant::ServeOneDropRest) => Polling { keep_rest: false, ..paper },
         Some(Mutant::SlotOverwrite) => Polling { fills_empty_slot: false, ..paper },
         Some(Mutant::InactiveSilent) => Polling { inactive_answers: false, ..paper },
+        Some(Mutant::SplitDeepestSlot) => Polling { splits_oldest_slot: false, ..paper },
         _ => paper,
     }
 }

@@ -70,6 +70,9 @@ pub struct Rules<T> {
     pub fills_empty_slot: bool,
     /// A deactivated PE answers requests (else they vanish).
     pub inactive_answers: bool,
+    /// Two slots: a request is served from the slot of smallest
+    /// generation, the largest part (else from the largest generation).
+    pub splits_oldest_slot: bool,
 }
 
 impl<T> Clone for Rules<T> {
@@ -96,6 +99,7 @@ impl<T: Subproblem> Rules<T> {
             keep_rest: true,
             fills_empty_slot: true,
             inactive_answers: true,
+            splits_oldest_slot: true,
         }
     }
 }
@@ -217,9 +221,12 @@ impl<T: Subproblem> RandomPolling<T> {
     /// What a server gives: a part of the nonempty slot of smallest
     /// generation, else (it cannot be split) of the other.
     fn give(&mut self) -> Gift<T> {
-        let give = self.rules.give;
+        let (give, oldest) = (self.rules.give, self.rules.splits_oldest_slot);
         let mut slots: Vec<&mut T> = self.slots().collect();
         slots.sort_by_key(|t| t.generation());
+        if !oldest {
+            slots.reverse();
+        }
         slots.into_iter().map(give).find(|g| !matches!(g, Gift::Nothing)).unwrap_or(Gift::Nothing)
     }
 

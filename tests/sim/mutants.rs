@@ -32,6 +32,9 @@ fn args_for(e: &Entry) -> Vec<String> {
             atomic("random-destination", "synthetic:size=4096").to_vec()
         }
         Site::Balancer(BalancerKind::Pacheco) => vec!["simulate", "--balancer", "pacheco", "--workload", UTS],
+        _ if e.mutant == Mutant::SplitDeepestSlot => {
+            vec!["simulate", "--workload", "synthetic:size=100000,split=balanced", "--slots", "2"]
+        }
         _ if e.mutant == Mutant::InactiveSilent => vec!["simulate", "--workload", UTS, "--deactivate", "1:0..100000"],
         // A busy PE asks, and gets work, often enough only on a larger tree.
         _ if e.mutant == Mutant::SlotOverwrite => vec!["simulate", "--workload", "uts:default", "--slots", "2"],
