@@ -48,6 +48,7 @@ fn profile_bound() -> usize {
 }
 
 struct Case {
+    balancer: BalancerKind,
     workload: &'static str,
     detector: DetectorKind,
     pes: u32,
@@ -66,11 +67,12 @@ impl Case {
     fn new(detector: DetectorKind, pes: u32) -> Case {
         let (seeds, fewer) = (if full() { 4 } else { 2 }, pes.saturating_sub(2) as usize);
         let (initial_split, cap, mutant) = (false, None, None);
-        Case { workload: TINY, detector, pes, initial_split, seeds, fewer, cap, mutant }
+        let balancer = BalancerKind::RandomPolling;
+        Case { balancer, workload: TINY, detector, pes, initial_split, seeds, fewer, cap, mutant }
     }
 
     fn spec(&self, seed: u64) -> RunSpec {
-        let mut protocols = Protocols::new(BalancerKind::RandomPolling, self.detector);
+        let mut protocols = Protocols::new(self.balancer, self.detector);
         protocols.mutant = self.mutant;
         RunSpec {
             workload: self.workload.parse().expect("workload"),
@@ -225,4 +227,14 @@ fn lost_wakeup_is_caught() {
 fn sleep_flag_outside_lock_is_caught() {
     let case = Case { mutant: Some(Mutant::SleepFlagOutsideLock), ..Case::new(DetectorKind::Energy, mutant_pes()) };
     caught("sleep_flag_outside_lock_is_caught", case, "deadlock");
+}
+
+/// Pacheco's search without Send_all_rejects (003 §14.7.3) at P = 3: after
+/// the Scatter, idle PEs keep each other's requests queued while waiting
+/// for work themselves, and never answer them.
+#[test]
+fn no_send_all_rejects_is_caught() {
+    let base = Case::new(DetectorKind::Energy, 3);
+    let case = Case { balancer: BalancerKind::Pacheco, mutant: Some(Mutant::NoSendAllRejects), ..base };
+    caught("no_send_all_rejects_is_caught", case, "requests_answered");
 }

@@ -508,7 +508,7 @@ pub const CATALOGUE: &[Entry] = &[
             "Work_remains without Send_all_rejects: an idle PE keeps requests queued until it gets work (busy deadlock)",
         ),
         PACHECO,
-        &[(Catcher::Run, "requests_answered"), (Catcher::Explore, "requests_answered")],
+        &[(Catcher::Run, "requests_answered"), (Catcher::Loom, "requests_answered"), (Catcher::Explore, "requests_answered")],
     ),
     entry(
         Mutant::GrrNoIncrement,
