@@ -309,6 +309,11 @@ pub enum Event {
         /// PE had found a solution that good).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pruned_with: Option<u64>,
+        /// Branch-and-bound with pruning, when lbcheck watches it (S-12):
+        /// the fingerprint of the nodes the slice expanded whose bound is
+        /// below the sequential optimum (`critical_expanded`).
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "opt_fp_string")]
+        critical: Option<Fingerprint>,
     },
     /// `pe` split its subproblem; both parts now have generation `gen`.
     Split {
@@ -431,6 +436,26 @@ mod fp_string {
     }
 }
 
+/// An optional [`fp_string`].
+mod opt_fp_string {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::problem::Fingerprint;
+
+    pub fn serialize<S: Serializer>(fp: &Option<Fingerprint>, s: S) -> Result<S::Ok, S::Error> {
+        match fp {
+            Some(fp) => s.collect_str(fp),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Fingerprint>, D::Error> {
+        let s = String::deserialize(d)?;
+        let fp = Fingerprint::parse(&s).ok_or_else(|| serde::de::Error::custom(format!("bad fingerprint `{s}`")))?;
+        Ok(Some(fp))
+    }
+}
+
 /// Matches the time field `t` of every timed variant (header: `$header`).
 macro_rules! with_time {
     ($e:expr, $t:ident => $body:expr, header => $header:expr) => {
@@ -456,7 +481,18 @@ impl Event {
     /// generation `gen`, as `log` recorded them (no vertex `cost`: that is
     /// the atomic machine's, one vertex per event).
     pub fn work(t: u64, pe: u32, units: u64, gen: u32, log: &WorkLog) -> Event {
-        Event::Work { t, pe, units, gen, fp: log.fp, cost: None, goal: log.goal, pruned_with: log.pruned_with }
+        let critical = Some(log.critical).filter(|c| c.units > 0);
+        Event::Work {
+            t,
+            pe,
+            units,
+            gen,
+            fp: log.fp,
+            cost: None,
+            goal: log.goal,
+            pruned_with: log.pruned_with,
+            critical,
+        }
     }
 
     /// The event's time (0 for the header).
@@ -517,7 +553,17 @@ mod tests {
         let mut fp = Fingerprint::EMPTY;
         fp.add_range(0, 10);
         let events = vec![
-            Event::Work { t: 5, pe: 1, units: 10, gen: 2, fp, cost: None, goal: None, pruned_with: None },
+            Event::Work {
+                t: 5,
+                pe: 1,
+                units: 10,
+                gen: 2,
+                fp,
+                cost: None,
+                goal: None,
+                pruned_with: None,
+                critical: None,
+            },
             Event::Send {
                 t: 6,
                 from: 1,
@@ -584,7 +630,17 @@ mod tests {
         let data = || Some(Box::new(serde_json::json!({"count": -1, "colour": "black"})));
         vec![
             Event::Header(header),
-            Event::Work { t: 1, pe: 0, units: 1, gen: 0, fp, cost: Some(3), goal: Some(3), pruned_with: Some(4) },
+            Event::Work {
+                t: 1,
+                pe: 0,
+                units: 1,
+                gen: 0,
+                fp,
+                cost: Some(3),
+                goal: Some(3),
+                pruned_with: Some(4),
+                critical: Some(fp),
+            },
             Event::Split { t: 1, pe: 0, gen: 1 },
             Event::Send {
                 t: 1,

@@ -47,10 +47,10 @@
 //! };
 //! let mut fp = Fingerprint::EMPTY;
 //! fp.add_range(0, 10);
-//! let mut checker = Checker::new(&header, Reference { fp, t_seq: 10, critical: None, pruning: None });
+//! let mut checker = Checker::new(&header, Reference { fp, t_seq: 10, critical: None, pruning: None, pruned_critical: None });
 //! let events = [
 //!     Event::Busy { t: 0, pe: 0 },
-//!     Event::Work { t: 10, pe: 0, units: 10, gen: 0, fp, cost: None, goal: None, pruned_with: None },
+//!     Event::Work { t: 10, pe: 0, units: 10, gen: 0, fp, cost: None, goal: None, pruned_with: None, critical: None },
 //!     Event::Idle { t: 10, pe: 0 },
 //!     Event::Announce { t: 10, pe: 0 },
 //!     Event::Terminated { t: 10, pe: 0 },
@@ -129,7 +129,7 @@ const CASCADES: [(&str, &[&str]); 5] = [
     ),
     (work::WorkConserved::NAME, &[lower_bound::LowerBound::NAME, fig3::Fig3Transfers::NAME]),
     (requests::RequestsAnswered::NAME, &[service::ServiceLatency::NAME]),
-    (prune::PruneSound::NAME, &[optimum::OptimumFound::NAME]),
+    (prune::PruneSound::NAME, &[optimum::OptimumFound::NAME, critical::CriticalExpanded::NAME]),
 ];
 
 /// What property `name` checks: its file's documentation, as text (`None`
@@ -173,6 +173,10 @@ pub struct Reference {
     /// `work_conserved` does not apply and `lower_bound` counts the run's
     /// own work.
     pub pruning: Option<u64>,
+    /// A pruning workload: the fingerprint of its critical nodes, those
+    /// whose bound beats the optimum, which every correct run expands
+    /// (`critical_expanded`; the bounds are monotone along paths).
+    pub pruned_critical: Option<Fingerprint>,
 }
 
 impl Reference {
@@ -310,7 +314,7 @@ impl Checker {
             service: service::ServiceLatency::new(header),
             detector: detector::DetectorConformance::new(header),
             atomic: atomic::AtomicConformance::new(header),
-            critical: critical::CriticalExpanded::new(reference),
+            critical: critical::CriticalExpanded::new(reference, header),
             optimum: optimum::OptimumFound::new(reference, stop::first_solution(header)),
             lower_bound: lower_bound::LowerBound::new(header, reference.pruning.is_some()),
             fig3: fig3::Fig3Transfers::new(header),

@@ -60,7 +60,7 @@ mod tests {
     use crate::problem::Fingerprint;
 
     fn slice(t: u64, pe: u32, goal: Option<u64>, pruned_with: Option<u64>) -> Event {
-        Event::Work { t, pe, units: 1, gen: 0, fp: Fingerprint::EMPTY, cost: None, goal, pruned_with }
+        Event::Work { t, pe, units: 1, gen: 0, fp: Fingerprint::EMPTY, cost: None, goal, pruned_with, critical: None }
     }
 
     fn verdict(events: Vec<Event>) -> Verdict {

@@ -32,7 +32,17 @@ pub fn fp(lo: u64, hi: u64) -> Fingerprint {
 
 /// A `work` event on items `lo..hi`.
 pub fn work(t: u64, pe: u32, gen: u32, lo: u64, hi: u64) -> Event {
-    Event::Work { t, pe, units: hi - lo, gen, fp: fp(lo, hi), cost: None, goal: None, pruned_with: None }
+    Event::Work {
+        t,
+        pe,
+        units: hi - lo,
+        gen,
+        fp: fp(lo, hi),
+        cost: None,
+        goal: None,
+        pruned_with: None,
+        critical: None,
+    }
 }
 
 /// A `send` without energy.
@@ -114,7 +124,7 @@ pub fn two_pes() -> Vec<Event> {
 
 /// The reference matching the `work` events of `events`.
 pub fn reference_of(events: &[Event]) -> Reference {
-    let mut r = Reference { fp: Fingerprint::EMPTY, t_seq: 0, critical: None, pruning: None };
+    let mut r = Reference { fp: Fingerprint::EMPTY, t_seq: 0, critical: None, pruning: None, pruned_critical: None };
     for e in events {
         if let Event::Work { units, fp, .. } = e {
             r.fp += *fp;

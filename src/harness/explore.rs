@@ -107,7 +107,7 @@ impl RunSpec {
         replay: &str,
     ) -> explore::Explored {
         let header = self.explore_header(seed, replay);
-        let (root, mutant) = (self.workload.root(self.split), self.mutant());
+        let (root, mutant) = (self.root(&reference), self.mutant());
         let check = Check { header: &header, reference, mutant };
         match self.driver {
             Driver::Sim(sim) => {

@@ -15,7 +15,7 @@ use crate::event::{Event, TraceHeader};
 use crate::mutants::log::Garble;
 use crate::mutants::{seams, Mutant};
 use crate::problem::dfs::Strategy;
-use crate::problem::{sequential, Fingerprint, Task, Workload, WorkloadFamily};
+use crate::problem::{sequential, Fingerprint, Subproblem, Task, Workload, WorkloadFamily};
 use crate::protocol::random_destination;
 use crate::protocol::BalancerKind;
 use crate::protocol::{Balancer, Detector, Pe, PeId};
@@ -91,7 +91,18 @@ impl AtomicFacts {
 pub fn reference(workload: &Workload, split: Strategy) -> Reference {
     let seq = sequential::run(workload.root(split));
     let pruning = workload.prunes().then_some(seq.log.goal).flatten();
-    Reference { fp: seq.log.fp, t_seq: seq.work, critical: workload.critical(), pruning }
+    let pruned_critical = pruning.map(|o| critical_nodes(workload, split, o));
+    Reference { fp: seq.log.fp, t_seq: seq.work, critical: workload.critical(), pruning, pruned_critical }
+}
+
+/// The fingerprint of the nodes of a pruning workload whose bound is below
+/// its optimum `o`: the sequential branch-and-bound started with `o` as
+/// its incumbent expands exactly those (S-12, `critical_expanded`).
+fn critical_nodes(workload: &Workload, split: Strategy, o: u64) -> Fingerprint {
+    let mut root = workload.root(split);
+    root.improve(o);
+    root.watch_critical(o);
+    sequential::run(root).log.critical
 }
 
 /// The reference a trace is checked against: the expected fingerprint
@@ -109,7 +120,7 @@ pub fn reference_of_header(h: &TraceHeader, expected: Option<&str>) -> Result<Re
                 fp.units
             ));
         }
-        return Ok(Reference { fp, t_seq: fp.units, critical: None, pruning: None });
+        return Ok(Reference { fp, t_seq: fp.units, critical: None, pruning: None, pruned_critical: None });
     }
     if h.workload == "custom" || h.workload.starts_with("custom:") {
         return Err(
@@ -180,14 +191,17 @@ impl RunSpec {
         let started = Instant::now();
         let mut atomic = None;
         let (outcome, units) = match &self.driver {
-            Driver::Sim(cfg) => (self.simulate(pes, &seams::work_loop(self.mutant(), cfg), &mut sink), None),
+            Driver::Sim(cfg) => {
+                let root = self.root(&reference);
+                (self.simulate(pes, &seams::work_loop(self.mutant(), cfg), root, &mut sink), None)
+            }
             Driver::Atomic(cfg) => {
                 let (out, explored) = self.atomic(pes, cfg, &mut sink);
                 atomic = Some(AtomicFacts::new(cfg.pes, &out, self.shape(&reference), explored));
                 (out.outcome, None)
             }
             Driver::Threads(cfg) => {
-                let run = self.threads(pes, cfg, true);
+                let run = self.threads(pes, cfg, self.root(&reference), true);
                 let mut outcome = replay_events(run.events.as_deref().unwrap_or_default(), &mut sink);
                 if run.timed_out {
                     outcome.stop = Stop::Deadline;
@@ -204,14 +218,29 @@ impl RunSpec {
     /// run` without `--check`). `None` for the simulator, which always checks.
     pub fn run_unchecked(&self) -> Option<ThreadRun> {
         match &self.driver {
-            Driver::Threads(cfg) => Some(self.threads(&self.protocols.balancer, cfg, false)),
+            Driver::Threads(cfg) => {
+                Some(self.threads(&self.protocols.balancer, cfg, self.workload.root(self.split), false))
+            }
             Driver::Sim(_) | Driver::Atomic(_) => None,
         }
     }
 
-    fn simulate(&self, pes: &impl Compose, cfg: &SimConfig, sink: &mut dyn FnMut(&Event)) -> Outcome {
+    /// The run's root subproblem; for a pruning workload watched for
+    /// `critical_expanded` (its nodes with a bound below the optimum
+    /// logged), and pruning as the mutant says.
+    pub(super) fn root(&self, reference: &Reference) -> Task {
+        let mut root = self.workload.root(self.split);
+        if let Some(o) = reference.pruning {
+            root.watch_critical(o);
+        }
+        if let Some(slack) = seams::prune_slack(self.mutant()) {
+            root.loosen_pruning(slack);
+        }
+        root
+    }
+
+    fn simulate(&self, pes: &impl Compose, cfg: &SimConfig, root: Task, sink: &mut dyn FnMut(&Event)) -> Outcome {
         let mut by_value = |e: Event| sink(&e);
-        let root = self.workload.root(self.split);
         pes.compose(&self.protocols, SimDrive { cfg, root, sink: &mut by_value })
     }
 
@@ -252,9 +281,9 @@ impl RunSpec {
         seams::network(self.mutant(), rules)
     }
 
-    fn threads(&self, pes: &impl Compose, cfg: &ThreadConfig, record: bool) -> ThreadRun {
+    fn threads(&self, pes: &impl Compose, cfg: &ThreadConfig, root: Task, record: bool) -> ThreadRun {
         let cfg = ThreadConfig { record, mutant: self.mutant(), ..*cfg };
-        pes.compose(&self.protocols, ThreadsDrive { cfg, root: self.workload.root(self.split) })
+        pes.compose(&self.protocols, ThreadsDrive { cfg, root })
     }
 }
 

@@ -110,6 +110,8 @@ pub enum Mutant {
     InactiveSilent,
     /// Random polling with two slots: a request is served from the slot of largest generation.
     SplitDeepestSlot,
+    /// Branch-and-bound: a node is pruned when its bound + 1 reaches the incumbent.
+    PruneOffByOne,
 }
 
 /// Where a mutant's bug is.
@@ -590,6 +592,16 @@ pub const CATALOGUE: &[Entry] = &[
         RP,
         &[(Catcher::Compare, "messages_per_pe")],
     ),
+    entry(
+        Mutant::PruneOffByOne,
+        Info::ships(
+            "prune-off-by-one",
+            "002 §4.5, S-12",
+            "a node is pruned when its bound + 1 reaches the incumbent: nodes whose bound beats the optimum by one are cut, though the incumbent is a real solution",
+        ),
+        Site::BoundPropagation,
+        &[(Catcher::Run, "critical_expanded")],
+    ),
 ];
 
 impl Mutant {
@@ -707,6 +719,7 @@ impl Registered for Mutant {
         Mutant::BoundLost,
         Mutant::InactiveSilent,
         Mutant::SplitDeepestSlot,
+        Mutant::PruneOffByOne,
     ];
 
     fn info(self) -> &'static Info {

@@ -56,6 +56,12 @@ pub fn pacheco(mutant: Option<Mutant>) -> pacheco::Rules {
     }
 }
 
+/// How much sooner `mutant` prunes (`prune-off-by-one`: bound + 1 ≥
+/// incumbent), if it changes branch-and-bound's pruning.
+pub fn prune_slack(mutant: Option<Mutant>) -> Option<u64> {
+    (mutant == Some(Mutant::PruneOffByOne)).then_some(1)
+}
+
 /// The bound propagation's rules with `mutant`'s broken one, if it has one there.
 pub fn bounds(mutant: Option<Mutant>) -> bound::Rules {
     match mutant {

@@ -94,20 +94,42 @@ pub struct DfsStack<R: TreeRule> {
     best: Option<u64>,
     /// First-solution mode: the search stopped ([`Subproblem::discard`]).
     discarded: bool,
+    /// `critical_expanded`: log the nodes expanded with a bound below this.
+    critical_below: Option<u64>,
+    /// Prune when bound + slack ≥ incumbent (0; the mutant's 1).
+    slack: u64,
 }
 
 impl<R: TreeRule> DfsStack<R> {
     /// A stack holding only `root` (generation 0).
     pub fn new(rule: R, root: R::Node, strategy: Strategy) -> Self {
-        DfsStack { nodes: vec![root], rule, strategy, gen: 0, best: None, discarded: false }
+        DfsStack {
+            nodes: vec![root],
+            rule,
+            strategy,
+            gen: 0,
+            best: None,
+            discarded: false,
+            critical_below: None,
+            slack: 0,
+        }
     }
 
     /// Branch-and-bound (S-12): true if `node` is pruned (its bound is no
-    /// better than the incumbent); otherwise records it if it is a solution.
+    /// better than the incumbent); otherwise records it if it is a solution,
+    /// and if watched and its bound beats the optimum, as critical.
     fn pruned(&mut self, node: &R::Node, log: &mut WorkLog) -> bool {
-        if let Some(best) = self.best.filter(|&b| self.rule.bound(node) >= b) {
-            log.pruned_with = least(log.pruned_with, Some(best));
-            return true;
+        let bound = (self.best.is_some() || self.critical_below.is_some()).then(|| self.rule.bound(node));
+        if let (Some(best), Some(b)) = (self.best, bound) {
+            if b.saturating_add(self.slack) >= best {
+                log.pruned_with = least(log.pruned_with, Some(best));
+                return true;
+            }
+        }
+        if let (Some(o), Some(b)) = (self.critical_below, bound) {
+            if b < o {
+                log.critical.add_item(self.rule.id(node), 1);
+            }
         }
         if let Some(c) = self.rule.solution(node) {
             self.best = least(self.best, Some(c));
@@ -126,7 +148,15 @@ impl<R: TreeRule> DfsStack<R> {
             gen: self.gen,
             best: self.best,
             discarded: false,
+            critical_below: self.critical_below,
+            slack: self.slack,
         }
+    }
+
+    /// The rule and the untried nodes (tests of the rules).
+    #[cfg(test)]
+    pub(crate) fn rule_and_nodes(&self) -> (&R, &[R::Node]) {
+        (&self.rule, &self.nodes)
     }
 
     /// Untried nodes on the stack.
@@ -229,5 +259,13 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
 
     fn discard(&mut self) {
         self.discarded = R::PRUNES;
+    }
+
+    fn watch_critical(&mut self, optimum: u64) {
+        self.critical_below = Some(optimum).filter(|_| R::PRUNES);
+    }
+
+    fn loosen_pruning(&mut self, slack: u64) {
+        self.slack = slack;
     }
 }

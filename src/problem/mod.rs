@@ -97,6 +97,15 @@ pub trait Subproblem: Clone + Send + std::fmt::Debug {
     /// working it (0 units), and nothing is split off before. Workloads
     /// that do not prune never stop (the CLI refuses the mode for them).
     fn discard(&mut self) {}
+
+    /// Branch-and-bound, instrumentation for `critical_expanded` (S-12):
+    /// from now on, log the nodes expanded whose bound is below `optimum`
+    /// in [`WorkLog::critical`] (parts split off inherit it).
+    fn watch_critical(&mut self, _optimum: u64) {}
+
+    /// Branch-and-bound: prune `slack` sooner (bound + slack ≥ incumbent).
+    /// Only the mutant `prune-off-by-one` calls it.
+    fn loosen_pruning(&mut self, _slack: u64) {}
 }
 
 /// What a run of [`Subproblem::work`] did: the fingerprint of the items worked
@@ -113,6 +122,9 @@ pub struct WorkLog {
     pub goal: Option<u64>,
     /// Branch-and-bound: the least incumbent a node was pruned with (S-12).
     pub pruned_with: Option<u64>,
+    /// Branch-and-bound, when watched ([`Subproblem::watch_critical`]):
+    /// the fingerprint of the nodes expanded whose bound beats the optimum.
+    pub critical: Fingerprint,
 }
 
 impl WorkLog {
@@ -123,6 +135,7 @@ impl WorkLog {
         self.max_depth = self.max_depth.max(o.max_depth);
         self.goal = least(self.goal, o.goal);
         self.pruned_with = least(self.pruned_with, o.pruned_with);
+        self.critical += o.critical;
     }
 }
 

@@ -108,4 +108,12 @@ impl Subproblem for Task {
     fn discard(&mut self) {
         each!(self, t => t.discard())
     }
+
+    fn watch_critical(&mut self, optimum: u64) {
+        each!(self, t => t.watch_critical(optimum))
+    }
+
+    fn loosen_pruning(&mut self, slack: u64) {
+        each!(self, t => t.loosen_pruning(slack))
+    }
 }

@@ -60,9 +60,6 @@ fn unknown_and_planned_names_exit_2_listing_the_valid_ones() {
         assert_eq!(code, 2, "{extra:?}: {err}");
         assert!(err.contains(says), "{extra:?}: {err}");
     }
-    let (code, _, err) = lbcheck(&["tree", "puzzle15:moves=20"]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("planned (issue 14)"), "{err}");
 }
 
 /// A failing simulation's trace: `check-trace` fails it too and prints the

@@ -27,3 +27,38 @@ use crate::base::hash::mix64;
 pub(crate) fn child_id(parent: u64, choice: u64) -> u64 {
     mix64(parent ^ mix64(choice.wrapping_add(0x5bd1_e995)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::golomb::GolombConfig;
+    use super::knapsack::KnapsackConfig;
+    use super::puzzle15::Puzzle15Config;
+    use super::tsp::TspConfig;
+    use crate::problem::dfs::{DfsStack, Strategy, TreeRule};
+
+    /// Bound(child) ≥ bound(parent) over the first `max` nodes of the tree:
+    /// the precondition of `critical_expanded` (a node whose bound beats
+    /// the optimum has only such ancestors).
+    fn monotone<R: TreeRule>(stack: DfsStack<R>, max: usize) {
+        let (rule, roots) = stack.rule_and_nodes();
+        let (mut todo, mut kids) = (roots.to_vec(), vec![]);
+        for _ in 0..max {
+            let Some(n) = todo.pop() else { return };
+            rule.expand(&n, &mut kids);
+            for c in &kids {
+                assert!(rule.bound(c) >= rule.bound(&n), "{n:?} → {c:?}");
+            }
+            todo.append(&mut kids);
+        }
+    }
+
+    #[test]
+    fn every_bound_is_monotone_along_paths() {
+        for seed in 0..4 {
+            monotone(KnapsackConfig { items: 30, seed }.root(Strategy::BottomHalf), 20_000);
+            monotone(TspConfig { cities: 9, seed }.root(Strategy::BottomHalf), 20_000);
+            monotone(Puzzle15Config::new(30, seed, None).unwrap().root(Strategy::BottomHalf), 20_000);
+        }
+        monotone(GolombConfig { marks: 7 }.root(Strategy::BottomHalf), 50_000);
+    }
+}

@@ -176,7 +176,7 @@ where
         let (gen, cost, mut log) = (task.generation(), task.cost(), WorkLog::default());
         let units = task.work(1, &mut log);
         let goal = cost.filter(|_| log.leaves > 0);
-        (self.sink)(Event::Work { t, pe: q, units, gen, fp: log.fp, cost, goal, pruned_with: None });
+        (self.sink)(Event::Work { t, pe: q, units, gen, fp: log.fp, cost, goal, pruned_with: None, critical: None });
         if let Some(c) = cost {
             self.costs.push((t, c));
         }
