@@ -2,7 +2,7 @@
 //! with its paper reference and its false-alarm probability α.
 //!
 //! Error control: the family-wise α is [`FAMILY_ALPHA`] = 1e-6, split by
-//! Bonferroni over the [`STAT_TESTS`] statistical tests (α = 1e-6/8 each);
+//! Bonferroni over the [`STAT_TESTS`] statistical tests (α = 1e-6/9 each);
 //! `formula` and `lower_bound_eq1` are exact (no α).
 //!
 //! Fitted constants (C of 001 Thm 1, c of 001 Lemma 3, the traffic constant)
@@ -10,7 +10,10 @@
 //! run the reference; the *test* runs (other seeds; the mutant under test if
 //! any) are checked against (1 + [`MARGIN`]) times that constant.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
+use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 use super::papers::{lemma3_union, LEMMA3_C, QUEUE_MEAN_BOUND};
 use super::stats::{bonferroni, mean_upper, trend, TailTest};
@@ -23,7 +26,7 @@ pub use formula::{formula_violations, GRID};
 /// Family-wise false-alarm probability of one `lbcheck bounds` run.
 pub const FAMILY_ALPHA: f64 = 1e-6;
 /// Statistical tests in the family (Bonferroni).
-pub const STAT_TESTS: usize = 8;
+pub const STAT_TESTS: usize = 9;
 /// Test runs are checked against (1 + MARGIN) × the calibrated constant.
 pub const MARGIN: f64 = 0.5;
 /// The upper quantile a fitted constant stands for: at most this fraction
@@ -120,6 +123,7 @@ pub fn evaluate(samples: &[Sample], mutant: Option<Mutant>) -> (Constants, Vec<C
         lemma3(&test),
         slope("gen_depth_trend", "001 Lemma 3: requests/(P·h) no upward trend", &gen, k.c_gen, alpha()),
         queue_claim(&test),
+        victims_claim(&test),
         quantile("traffic", "002 Thm 1: messages/(P·h) bounded", &traffic, k.c_traffic, alpha()),
         slope("traffic_trend", "002 Thm 1: messages/(P·h) no upward trend", &traffic, k.c_traffic, alpha()),
         invariants(test.iter().map(|s| (&s.failures[..], s.replay.as_str()))),
@@ -234,6 +238,50 @@ fn queue_claim(test: &[&Sample]) -> Claim {
         alpha: Some(alpha()),
         pass: upper <= QUEUE_MEAN_BOUND,
     }
+}
+
+/// Uniform victims (001 Fig. 1: "a uniformly random PE"): pooled over the
+/// test runs of each P ≥ 3, the requests' offsets (to − from) mod P are
+/// uniform on 1 … P − 1 whatever the requesters, so a χ² goodness-of-fit
+/// test with P − 2 degrees of freedom at α/(number of P tested) each (P
+/// with fewer than 5 expected per offset are skipped). It is what makes
+/// V(P), the requests until every PE has received one, the coupon
+/// collector's ≈ P·H_P (S-14); global round robin's exact V(P) = P is the
+/// `round_robin` property.
+fn victims_claim(test: &[&Sample]) -> Claim {
+    let mut by_p: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
+    for s in test.iter().filter(|s| s.pes >= 3) {
+        let pooled = by_p.entry(s.pes).or_insert_with(|| vec![0; s.victims.len()]);
+        pooled.iter_mut().zip(&s.victims).for_each(|(a, b)| *a += b);
+    }
+    by_p.retain(|_, c| c.iter().sum::<u64>() >= 5 * c.len() as u64);
+    let each = alpha() / by_p.len().max(1) as f64;
+    let tested: Vec<(u32, f64, f64)> = by_p.iter().map(|(&p, c)| (p, chi_square(c), chi_square_p(c))).collect();
+    let worst = tested.iter().copied().min_by(|a, b| a.2.total_cmp(&b.2));
+    let measured = worst
+        .map_or("no P with enough requests".into(), |(p, x, pv)| format!("min p = {pv:.2e} (χ² = {x:.1} at P = {p})"));
+    Claim {
+        name: "victims_uniform",
+        reference: "001 Fig. 1, S-14: uniform victims, V(P) ≈ P·H_P",
+        n: tested.len() as u64,
+        measured,
+        bound: format!("p ≥ {each:.1e} at each P"),
+        ci: "χ², P − 2 degrees of freedom".into(),
+        alpha: Some(alpha()),
+        pass: worst.is_some_and(|w| w.2 >= each),
+    }
+}
+
+/// Pearson's χ² of `counts` against the uniform distribution.
+fn chi_square(counts: &[u64]) -> f64 {
+    let e = counts.iter().sum::<u64>() as f64 / counts.len() as f64;
+    counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum()
+}
+
+/// The p-value of [`chi_square`] (P[χ²(k − 1) ≥ x]).
+fn chi_square_p(counts: &[u64]) -> f64 {
+    let df = (counts.len() - 1) as f64;
+    ChiSquared::new(df).map_or(0.0, |d| d.sf(chi_square(counts)))
 }
 
 /// Every property of `check/` on every test run, given as (the

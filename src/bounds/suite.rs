@@ -6,7 +6,7 @@ use super::observe::GenDepth;
 use super::papers::{lower_bound_eq1, Machine};
 use super::plan::{Cell, Profile, BALANCER, T_POLL};
 use crate::base::rng::derive_seed;
-use crate::event::Event;
+use crate::event::{Event, Kind};
 use crate::harness::Driver;
 use crate::mutants::Mutant;
 use crate::sim::Stop;
@@ -47,6 +47,9 @@ pub struct Sample {
     pub queue_mean: Option<f64>,
     /// Balancer messages (request, reject, work) / (P·h).
     pub traffic: f64,
+    /// Requests by victim offset: index d − 1 counts requests from PE i
+    /// to PE (i + d) mod P, d = 1 … P − 1.
+    pub victims: Vec<u64>,
     /// T_par ≥ max(T_seq/P, max_gen·T_split) with the reference T_seq (000 eq. (1)).
     pub lower_ok: bool,
     /// The lower bound 000 eq. (1) gives.
@@ -123,11 +126,18 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
     let (dt, t_rout, t_split) = job.cell.machine;
     let mut depth = GenDepth::new(job.cell.pes, h, dt + t_split + 2 * t_rout);
     let (mut works, mut idles) = (0u64, 0u64);
+    let pes = job.cell.pes;
+    let mut victims = vec![0u64; pes.saturating_sub(1) as usize];
     let report = spec
         .run_observed(None, &mut |e| {
             depth.observe(e);
             works += u64::from(matches!(e, Event::Work { .. }));
             idles += u64::from(matches!(e, Event::Idle { .. }));
+            if let Event::Send { from, to, kind: Kind::Request, .. } = *e {
+                if let Some(v) = victims.get_mut(((to + pes - from) % pes) as usize - 1) {
+                    *v += 1;
+                }
+            }
         })
         .expect("no trace to write");
     let m = &report.check.metrics;
@@ -150,6 +160,7 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
         queue_mean: m.queue.mean,
         polls: works - idles,
         traffic: balancer_msgs as f64 / pe_h,
+        victims,
         lower_ok: t_par.is_none_or(|t| t as f64 >= lower),
         lower,
         failures: match capped {

@@ -3,7 +3,7 @@
 //! bounds (src/bounds/), through `lbcheck bounds --quick` (the CI profile).
 //!
 //! α: each `lbcheck bounds` run controls its family-wise false-alarm
-//! probability at 1e-6 (Bonferroni over its 7 statistical tests, α = 1.4e-7
+//! probability at 1e-6 (Bonferroni over its 9 statistical tests, α = 1.1e-7
 //! each); the reference test below makes one such run, so
 //! `reference_passes_at_family_alpha_1e_6` fails a correct balancer with
 //! probability ≤ 1e-6. Each mutant test shows the claim it targets failing
@@ -27,6 +27,7 @@ fn reference_passes_at_family_alpha_1e_6() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("fitted constants") && out.contains("C = ") && out.contains("c = "), "{out}");
     assert!(out.contains("replay: lbcheck bounds --balancer random-polling --quick --seed-base 1"), "{out}");
+    assert!(out.contains("victims_uniform (") && out.contains("χ²"), "{out}");
 }
 
 /// Each bounds mutant of the catalogue fails the claim it is listed under
@@ -49,6 +50,10 @@ fn every_bounds_mutant_fails_its_claim() {
         if name == "poll-neighbour" {
             // 001 Lemma 3 as stated (S-23) fails too: a ring of requests leaves pieces unsplit.
             assert!(err.contains("FAILED lemma3 ("), "poll-neighbour should fail lemma3:\n{err}");
+        }
+        if name == "poll-neighbour" || name == "poll-hotspot" {
+            // Their victims are not uniform (001 Fig. 1): the χ² claim fails.
+            assert!(err.contains("FAILED victims_uniform ("), "{name} should fail victims_uniform:\n{err}");
         }
         let suite = Suite::ALL.iter().find(|s| s.refuses(e.mutant).is_none()).unwrap();
         assert!(err.contains(&format!("--balancer {} --quick", suite.name())), "{name} ran in its suite:\n{err}");
