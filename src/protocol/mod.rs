@@ -25,6 +25,7 @@
 //! mode the stop ([`bound`]).
 
 pub mod bound;
+pub mod deactivation;
 pub mod energy;
 pub mod four_counter;
 pub mod initial;

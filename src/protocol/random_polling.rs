@@ -37,6 +37,7 @@ use std::collections::VecDeque;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+pub use super::deactivation::Deactivation;
 use super::{Balancer, Command, Ctx, Msg, PeId};
 use crate::problem::Subproblem;
 
@@ -132,41 +133,6 @@ pub struct RandomPolling<T> {
     filled: usize,
     /// Deactivated in model time [from, to) (002 §3).
     inactive: Option<(u64, u64)>,
-}
-
-/// A deactivated worker's window (S-17): PE `pe` from `from` until `to`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Deactivation {
-    /// The PE.
-    pub pe: PeId,
-    /// Model time it stops working.
-    pub from: u64,
-    /// Model time it works again (after `from`).
-    pub to: u64,
-}
-
-impl std::str::FromStr for Deactivation {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Deactivation, String> {
-        let bad = || format!("--deactivate `{s}`: expected PE:FROM..TO with integers FROM < TO");
-        let (pe, window) = s.split_once(':').ok_or_else(bad)?;
-        let (from, to) = window.split_once("..").ok_or_else(bad)?;
-        let d = Deactivation {
-            pe: pe.parse().map_err(|_| bad())?,
-            from: from.parse().map_err(|_| bad())?,
-            to: to.parse().map_err(|_| bad())?,
-        };
-        if d.from >= d.to {
-            return Err(bad());
-        }
-        Ok(d)
-    }
-}
-
-impl std::fmt::Display for Deactivation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}..{}", self.pe, self.from, self.to)
-    }
 }
 
 impl<T: Subproblem> RandomPolling<T> {

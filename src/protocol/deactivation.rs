@@ -1,0 +1,39 @@
+//! A deactivated worker's window (002 §3, last paragraph; S-17): the
+//! `--deactivate PE:FROM..TO` of random polling ([`super::random_polling`]).
+
+use super::PeId;
+
+/// A deactivated worker's window (S-17): PE `pe` from `from` until `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deactivation {
+    /// The PE.
+    pub pe: PeId,
+    /// Model time it stops working.
+    pub from: u64,
+    /// Model time it works again (after `from`).
+    pub to: u64,
+}
+
+impl std::str::FromStr for Deactivation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Deactivation, String> {
+        let bad = || format!("--deactivate `{s}`: expected PE:FROM..TO with integers FROM < TO");
+        let (pe, window) = s.split_once(':').ok_or_else(bad)?;
+        let (from, to) = window.split_once("..").ok_or_else(bad)?;
+        let d = Deactivation {
+            pe: pe.parse().map_err(|_| bad())?,
+            from: from.parse().map_err(|_| bad())?,
+            to: to.parse().map_err(|_| bad())?,
+        };
+        if d.from >= d.to {
+            return Err(bad());
+        }
+        Ok(d)
+    }
+}
+
+impl std::fmt::Display for Deactivation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}..{}", self.pe, self.from, self.to)
+    }
+}
