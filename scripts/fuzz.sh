@@ -13,7 +13,12 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked -q
 fi
 for target in sim_run trace_parser; do
-  cargo fuzz build -O "$target" 2>&1 | tail -n 3
+  if ! out=$(cargo fuzz build -O "$target" 2>&1); then
+    echo "$out" | grep -E -A 6 "^error" | head -n 40
+    echo "fuzz target $target does not build"
+    exit 1
+  fi
+  echo "$out" | tail -n 1
   mkdir -p "fuzz/corpus/$target"
   echo "fuzzing $target for ${seconds}s"
   log=$(mktemp)

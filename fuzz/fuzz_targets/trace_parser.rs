@@ -20,6 +20,6 @@ fuzz_target!(|data: &[u8]| {
         if h.pes == 0 || h.pes > 1 << 16 {
             return Err("PE count out of range".into());
         }
-        Ok(Reference { fp: Fingerprint::EMPTY, t_seq: 0, critical: None, pruning: None })
+        Ok(Reference { fp: Fingerprint::EMPTY, t_seq: 0, critical: None, pruning: None, pruned_critical: None })
     });
 });
