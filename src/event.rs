@@ -116,6 +116,11 @@ pub struct RunParams {
     /// Every link delivers in send order.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fifo_links: bool,
+    /// The network (000 §2.1, §4): `hypercube`, `mesh:R`, `fat-tree`,
+    /// `butterfly`, `ccc`; a message takes its latency once per hop
+    /// (absent: a crossbar, one hop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topology: Option<String>,
     /// `[count, factor]`: slow PEs (simulator).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slow: Option<(u32, u64)>,
@@ -598,6 +603,7 @@ mod tests {
             shape: Some("bimodal:0.1".into()),
             schedule: Some("slow-control".into()),
             fifo_links: true,
+            topology: Some("mesh:2".into()),
             slow: Some((1, 2)),
             initial_split: true,
             queue_limit: Some(1),

@@ -17,7 +17,7 @@ use lbcheck::report;
 use lbcheck::sim::atomic::{Arbiter, AtomicConfig};
 use lbcheck::sim::explore::search::Limits;
 use lbcheck::sim::explore::{ExploreConfig, MAX_PES};
-use lbcheck::sim::{MachineKind, SimConfig};
+use lbcheck::sim::{MachineKind, SimConfig, Topology};
 use serde_json::{json, Value};
 
 use super::args::{default, kind, RunArgs};
@@ -54,6 +54,11 @@ pub struct ExploreArgs {
     /// T_split: time a split costs the splitting PE.
     #[arg(long, default_value_t = 0)]
     t_split: u64,
+    /// The network (000 §2.1, §4): crossbar, hypercube, mesh:R, fat-tree,
+    /// butterfly or ccc (P a power of two); a message takes its latency
+    /// once per hop.
+    #[arg(long, default_value_t = Topology::Crossbar, value_parser = |s: &str| s.parse::<Topology>())]
+    topology: Topology,
     /// How long a run may stay unannounced after the computation is over
     /// (0: automatic, 10·(⌊log2 P⌋ + 1)·(Δt + T_split + latency + 1)).
     #[arg(long, default_value_t = 0)]
@@ -102,6 +107,7 @@ fn spec(a: &ExploreArgs) -> anyhow::Result<(RunSpec, ExploreConfig)> {
         t_rout: a.t_rout,
         t_split: a.t_split,
         latency: a.latency.as_deref().map(parse_range).transpose()?,
+        topology: a.topology,
         horizon: a.detect_horizon,
         ..SimConfig::default()
     };
@@ -111,6 +117,9 @@ fn spec(a: &ExploreArgs) -> anyhow::Result<(RunSpec, ExploreConfig)> {
     }
     cfg.validate().map_err(anyhow::Error::msg)?;
     let machine = machine(a);
+    if machine != MachineKind::Async && a.topology != Topology::Crossbar {
+        anyhow::bail!("--topology is a network of 001's machine (--machine async); 004's machines have none");
+    }
     let driver = match machine {
         MachineKind::Async => Driver::Sim(sim),
         _ => Driver::Atomic(AtomicConfig {
@@ -165,6 +174,7 @@ fn replay(a: &ExploreArgs, seed: u64, seeds: u64) -> String {
     opt(&mut cmd, "--machine", a.machine.map(|m| m.to_string()));
     opt(&mut cmd, "--arbiter", Some(a.arbiter).filter(|_| machine(a) == MachineKind::Atomic).map(|x| x.to_string()));
     opt(&mut cmd, "--latency", a.latency.clone());
+    opt(&mut cmd, "--topology", Some(a.topology).filter(|&t| t != Topology::Crossbar).map(|t| t.to_string()));
     opt(&mut cmd, "--queue-limit", r.queue_limit.map(|q| q.to_string()));
     opt(&mut cmd, "--serve", Some(r.serve.clone()).filter(|s| s == "all"));
     opt(&mut cmd, "--victim", Some(r.victim.clone()).filter(|v| v != "random"));

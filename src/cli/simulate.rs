@@ -12,7 +12,7 @@ use lbcheck::problem::spec;
 use lbcheck::protocol::DetectorKind;
 use lbcheck::report::{self, verdicts};
 use lbcheck::sim::atomic::{Arbiter, AtomicConfig};
-use lbcheck::sim::{MachineKind, Schedule, Shape, SimConfig, Stop};
+use lbcheck::sim::{MachineKind, Schedule, Shape, SimConfig, Stop, Topology};
 
 use super::args::{default, kind, RunArgs};
 use super::output;
@@ -69,6 +69,11 @@ pub struct SimulateArgs {
     /// Keep every link FIFO: a message never overtakes an earlier one on its (from, to) link.
     #[arg(long)]
     fifo_links: bool,
+    /// The network (000 §2.1, §4): crossbar, hypercube, mesh:R, fat-tree,
+    /// butterfly or ccc (all but the crossbar need P a power of two); a
+    /// message takes its latency once per hop.
+    #[arg(long, default_value_t = Topology::Crossbar, value_parser = |s: &str| s.parse::<Topology>())]
+    topology: Topology,
     /// COUNT:FACTOR: COUNT (<= P) random PEs take FACTOR (1..=10^6) time units per work unit.
     #[arg(long, value_name = "COUNT:FACTOR")]
     slow: Option<String>,
@@ -116,6 +121,9 @@ pub fn spec(a: &SimulateArgs) -> anyhow::Result<RunSpec> {
 fn driver(a: &SimulateArgs) -> anyhow::Result<Driver> {
     let complete = match a.machine {
         MachineKind::Async => return Ok(Driver::Sim(sim_config(a)?)),
+        _ if a.topology != Topology::Crossbar => {
+            bail!("--topology is a network of 001's machine (--machine async); 004's machines have none")
+        }
         MachineKind::Atomic => false,
         MachineKind::Complete => true,
     };
@@ -149,7 +157,8 @@ fn stop_note(spec: &RunSpec, outcome: &lbcheck::sim::Outcome) -> Option<String> 
 fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
     if a.swarm {
         let drawn = swarm::machine_of_seed(a.run.seed);
-        return Ok(SimConfig { pes: a.pes, max_steps: a.max_steps, horizon: a.detect_horizon, ..drawn });
+        let topology = a.topology;
+        return Ok(SimConfig { pes: a.pes, max_steps: a.max_steps, horizon: a.detect_horizon, topology, ..drawn });
     }
     Ok(SimConfig {
         pes: a.pes,
@@ -164,6 +173,7 @@ fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
         shape: a.latency_shape,
         schedule: a.schedule,
         fifo_links: a.fifo_links,
+        topology: a.topology,
         slow: a.slow.as_deref().map(parse_slow).transpose()?,
         initial_split: a.run.initial_split,
         max_steps: a.max_steps,

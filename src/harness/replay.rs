@@ -5,7 +5,7 @@ use std::fmt::Write;
 use super::driver::Driver;
 use super::spec::RunSpec;
 use crate::sim::atomic::AtomicConfig;
-use crate::sim::{Schedule, Shape, SimConfig};
+use crate::sim::{Schedule, Shape, SimConfig, Topology};
 
 impl RunSpec {
     /// The command line that reproduces this run: event for event in the
@@ -73,6 +73,7 @@ fn sim_flags(cmd: &mut String, c: &SimConfig) {
     if c.fifo_links {
         cmd.push_str(" --fifo-links");
     }
+    flag(cmd, "--topology", Some(c.topology).filter(|&t| t != Topology::Crossbar));
     flag(cmd, "--slow", c.slow.map(|(n, f)| format!("{n}:{f}")));
 }
 

@@ -14,7 +14,7 @@ use crate::protocol::random_polling::Deactivation;
 use crate::protocol::{BalancerKind, BoundMode};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
-use crate::sim::{MachineKind, Schedule, Shape, SimConfig};
+use crate::sim::{MachineKind, Schedule, Shape, SimConfig, Topology};
 
 use super::driver::{Driver, DriverKind};
 
@@ -179,6 +179,7 @@ impl RunSpec {
                 shape: (c.shape != Shape::Uniform).then(|| c.shape.to_string()),
                 schedule: (c.schedule != Schedule::Plain).then(|| c.schedule.to_string()),
                 fifo_links: c.fifo_links,
+                topology: (c.topology != Topology::Crossbar).then(|| c.topology.to_string()),
                 slow: c.slow,
                 max_steps: Some(c.max_steps),
                 detect_horizon: Some(c.horizon),
@@ -253,6 +254,7 @@ fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
                 shape: r.shape.as_deref().map(|x| field("run.shape", x)).transpose()?.unwrap_or_default(),
                 schedule: r.schedule.as_deref().map(|x| field("run.schedule", x)).transpose()?.unwrap_or_default(),
                 fifo_links: r.fifo_links,
+                topology: r.topology.as_deref().map(|x| field("run.topology", x)).transpose()?.unwrap_or_default(),
                 slow: r.slow,
                 initial_split,
                 max_steps: r.max_steps.unwrap_or(d.max_steps),

@@ -13,6 +13,7 @@ use std::str::FromStr;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use super::topology::{Hops, Topology};
 use crate::event::Kind;
 use crate::protocol::PeId;
 
@@ -80,26 +81,36 @@ impl Schedule {
     }
 }
 
-/// The network of one run: its latency draws and, for FIFO links, each
+/// The network of one run: its latency draws, its topology (a message
+/// takes its latency once per hop, 000 §2.1) and, for FIFO links, each
 /// link's last delivery time.
 pub struct Network {
     range: (u64, u64),
     shape: Shape,
     schedule: Schedule,
     fifo: Option<HashMap<(PeId, PeId), u64>>,
+    /// Hop distances; `None`: a crossbar (one hop).
+    hops: Option<Hops>,
     rng: ChaCha8Rng,
 }
 
 impl Network {
     /// Latencies in `range` (a = b: fixed), drawn from `rng`.
     pub fn new(range: (u64, u64), shape: Shape, schedule: Schedule, fifo_links: bool, rng: ChaCha8Rng) -> Network {
-        Network { range, shape, schedule, fifo: fifo_links.then(HashMap::new), rng }
+        Network { range, shape, schedule, fifo: fifo_links.then(HashMap::new), hops: None, rng }
+    }
+
+    /// This network on `topology` (a crossbar needs no table).
+    pub fn on(self, topology: Topology, pes: u32) -> Network {
+        let hops = (topology != Topology::Crossbar).then(|| topology.distances(pes));
+        Network { hops, ..self }
     }
 
     /// How long a message of `kind` from `from` to `to`, leaving at
-    /// `leaves`, travels (on a FIFO link, at least until the link's previous
-    /// message arrived). A fixed latency draws nothing, so the default
-    /// machine's streams are unchanged.
+    /// `leaves`, travels: its latency (drawn once) × its hops, and on a
+    /// FIFO link at least until the link's previous message arrived. A
+    /// fixed latency draws nothing, so the default machine's streams are
+    /// unchanged.
     pub fn delay(&mut self, from: PeId, to: PeId, kind: Kind, leaves: u64) -> u64 {
         let (a, b) = self.range;
         let latency = match self.schedule.forced(kind, self.range) {
@@ -107,6 +118,7 @@ impl Network {
             None if a == b => a,
             None => self.shape.draw(self.range, &mut self.rng),
         };
+        let latency = self.hops.as_ref().map_or(latency, |h| latency.saturating_mul(h.hops(from, to).max(1)));
         let Some(last) = self.fifo.as_mut().map(|f| f.entry((from, to)).or_insert(0)) else { return latency };
         let at = leaves.saturating_add(latency).max(*last);
         *last = at;
@@ -220,6 +232,14 @@ mod tests {
         assert_eq!(slow.delay(0, 1, Kind::Work, 10), 1);
         let mut work = net((1, 9), Shape::Uniform, Schedule::SlowWork, false);
         assert_eq!((work.delay(0, 1, Kind::Work, 0), work.delay(0, 1, Kind::Energy, 0)), (9, 1));
+    }
+
+    #[test]
+    fn a_message_takes_its_latency_once_per_hop() {
+        let mut n = net((3, 3), Shape::Uniform, Schedule::Plain, false).on(Topology::Hypercube, 16);
+        assert_eq!((n.delay(0, 1, Kind::Request, 0), n.delay(0, 15, Kind::Work, 0)), (3, 12));
+        let mut s = net((1, 9), Shape::Uniform, Schedule::SlowControl, false).on(Topology::FatTree, 8);
+        assert_eq!(s.delay(0, 4, Kind::Energy, 0), 9 * 6);
     }
 
     #[test]

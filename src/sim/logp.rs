@@ -145,7 +145,8 @@ where
             cfg.schedule,
             cfg.fifo_links,
             stream(cfg.seed, 0, Purpose::Latency),
-        ),
+        )
+        .on(cfg.topology, cfg.pes),
         now: 0,
         next_id: 0,
         holding: 0,

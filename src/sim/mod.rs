@@ -20,9 +20,11 @@ pub mod explore;
 pub mod latency;
 pub mod logp;
 pub mod script;
+pub mod topology;
 
 pub use latency::{Schedule, Shape};
 pub use logp::{run, Outcome, Stop};
+pub use topology::Topology;
 
 use crate::base::registry::Info;
 use crate::registry;
@@ -97,6 +99,8 @@ pub struct SimConfig {
     pub schedule: Schedule,
     /// Messages on one link (from, to) arrive in the order they were sent.
     pub fifo_links: bool,
+    /// The network (000 §2.1, §4): a message takes its latency × hops.
+    pub topology: Topology,
     /// `(count, factor)`: `count` PEs, chosen at random, take `factor` time
     /// units per work unit (the others take 1).
     pub slow: Option<(u32, u64)>,
@@ -140,6 +144,7 @@ impl SimConfig {
                 return Err(format!("--slow {count}:{factor} is out of range: valid COUNT in 0..={p} (P), FACTOR in 1..={MAX_SLOW_FACTOR}"));
             }
         }
+        self.topology.fits(self.pes)?;
         if self.max_steps == 0 {
             return Err("--max-steps = 0 is out of range: valid 1..=2^64-1".into());
         }
@@ -164,17 +169,28 @@ impl SimConfig {
     }
 
     /// The detection horizon in time units: `horizon`, or automatically
-    /// 1000 × (Δt + T_split + the largest latency + 1) × (⌈log2 P⌉ + 2),
-    /// far above the O(T_rout log P) delay of 001 Lemma 6. Within the
-    /// ranges of [`SimConfig::validate`] it is below 10^14.
+    /// 1000 × (Δt + T_split + the largest latency × the diameter + 1) ×
+    /// (⌈log2 P⌉ + 2), far above the O(T_rout log P) delay of 001 Lemma 6.
+    /// Computed with saturating arithmetic (a long line of a mesh at the
+    /// largest latencies may reach 2^64 − 1: no horizon).
     pub fn detect_horizon(&self) -> u64 {
         if self.horizon > 0 {
             return self.horizon;
         }
-        let latency = self.latency.map_or(self.t_rout, |(_, b)| b);
+        let latency = self.latency.map_or(self.t_rout, |(_, b)| b).saturating_mul(self.diameter());
         let log_p = u64::from(u32::BITS - (self.pes.max(1) - 1).leading_zeros());
         let per_level = self.dt.saturating_add(self.t_split).saturating_add(latency).saturating_add(1);
         per_level.saturating_mul(1000).saturating_mul(log_p + 2)
+    }
+}
+
+impl SimConfig {
+    /// The network's diameter d in hops (1 on the crossbar).
+    pub fn diameter(&self) -> u64 {
+        match self.topology {
+            Topology::Crossbar => 1,
+            t => t.distances(self.pes).diameter().max(1),
+        }
     }
 }
 
@@ -193,6 +209,7 @@ impl Default for SimConfig {
             shape: Shape::Uniform,
             schedule: Schedule::Plain,
             fifo_links: false,
+            topology: Topology::Crossbar,
             slow: None,
             initial_split: false,
             max_steps: 2_000_000_000,

@@ -32,6 +32,7 @@ use crate::event::Event;
 use crate::problem::{Fingerprint, Subproblem};
 use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::sim::script::Script;
+use crate::sim::topology::Hops;
 use crate::sim::{Schedule, Shape, SimConfig};
 use search::{Found, Limits, Model, Step, Violation};
 use world::World;
@@ -76,8 +77,8 @@ impl ExploreConfig {
     }
 
     /// The horizon: how long after the computation is over a run may go
-    /// unannounced — the configured one, else 10·(D + 1)·(Δt + T_split + b + 1)
-    /// with D = ⌊log2 P⌋ and b the largest latency, above every detector's
+    /// unannounced — the configured one, else 10·(D + 1)·(Δt + T_split + b·d + 1)
+    /// with D = ⌊log2 P⌋, b the largest latency and d the diameter, above every detector's
     /// delay bound (`detection_delay_bound`, S-20) at these parameters.
     pub fn horizon(&self) -> u64 {
         if self.sim.horizon > 0 {
@@ -85,7 +86,7 @@ impl ExploreConfig {
         }
         let s = &self.sim;
         let depth = u64::from(s.pes.max(1).ilog2());
-        10 * (depth + 1) * (s.dt + s.t_split + latency_range(s).1 + 1)
+        10 * (depth + 1) * (s.dt + s.t_split + latency_range(s).1 * s.diameter() + 1)
     }
 }
 
@@ -95,9 +96,11 @@ fn latency_range(sim: &SimConfig) -> (u64, u64) {
 }
 
 /// What a transition needs to know of the run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Params {
     sim: SimConfig,
+    /// Hop distances of the topology (a message takes its latency per hop).
+    hops: Hops,
     horizon: u64,
     /// The sequential run's work (`None` under branch-and-bound pruning,
     /// where a run examines other nodes: the checker's `optimum_found`
@@ -136,9 +139,10 @@ where
     B: Balancer<Task = T> + Clone + std::fmt::Debug,
     D: Detector<T> + Clone + std::fmt::Debug,
 {
-    let params = Params { sim: cfg.sim, horizon: cfg.horizon(), reference };
+    let hops = cfg.sim.topology.distances(cfg.sim.pes);
+    let params = Params { sim: cfg.sim, hops, horizon: cfg.horizon(), reference };
     let start = |script: &mut Script, events: Option<&mut Vec<Event>>| {
-        World::start(params, root.clone(), &make, script, events)
+        World::start(params.clone(), root.clone(), &make, script, events)
     };
     let found = search::search(cfg.limits, |s| start(s, None), |path| check(&events_of(&start, path, false)));
     let trace = found.violation.is_some().then(|| events_of(&start, &found.path, true));

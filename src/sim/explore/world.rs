@@ -259,7 +259,7 @@ where
         self.work_in_flight += u64::from(msg.kind() == Kind::Work);
         self.ghost.sent(from, to, &msg);
         let (a, b) = self.params.latency();
-        let latency = a + io.script.choose((b - a + 1) as usize) as u64;
+        let latency = (a + io.script.choose((b - a + 1) as usize) as u64) * self.params.hops.hops(from, to).max(1);
         let at = self.now.saturating_add(cost).saturating_add(latency);
         self.pending.push(Pending::new(at, Item::Deliver { to, from, id: self.next_id, msg }));
     }
