@@ -13,7 +13,7 @@ use crate::harness::{Driver, Protocols, RunSpec};
 use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::atomic::AtomicConfig;
-use crate::sim::SimConfig;
+use crate::sim::{SimConfig, Topology};
 
 /// The runs a mutant caught by a single run is shown on (as in
 /// `tests/sim/mutants.rs`): UTS on 16 PEs, seeds 1-3; the one-wave bug,
@@ -50,8 +50,10 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
         _ => BalancerKind::RandomPolling,
     };
     let protocols = Protocols::new(balancer, detector).with_mutant(Some(m));
+    // hops-ignored acts on a topology (P = 16 is a 4-cube).
+    let topology = if m == Mutant::HopsIgnored { Topology::Hypercube } else { Topology::Crossbar };
     let run = |seed| {
-        let sim = SimConfig { pes, seed, t_split, ..SimConfig::default() };
+        let sim = SimConfig { pes, seed, t_split, topology, ..SimConfig::default() };
         let workload = workload.parse().expect("a valid workload");
         RunSpec { workload, split: Default::default(), protocols, driver: Driver::Sim(sim) }
     };

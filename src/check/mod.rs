@@ -26,6 +26,9 @@
 //! | `lower_bound`           | `lower_bound.rs`       | 000 eq. (1), 001 §1.2 |
 //! | `fig3_transfers`        | `fig3.rs`              | 000 §6.1, 002 Thm 1 |
 //! | `round_robin`           | `round_robin.rs`       | 003 §14.7.3         |
+//! | `prune_sound`           | `prune.rs`             | 002 §4.5, S-12      |
+//! | `stop_delay`            | `stop.rs`              | 002 §4.5, S-12      |
+//! | `hop_latency`           | `hops.rs`              | 000 §2.1, S-1       |
 //!
 //! A failure that an earlier failure explains (a malformed trace breaks
 //! everything after it; an early announcement or lost work also breaks the
@@ -72,6 +75,7 @@ mod detector;
 mod early_termination;
 mod energy;
 mod fig3;
+mod hops;
 mod idset;
 mod lower_bound;
 mod metrics;
@@ -98,7 +102,7 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 17] = [
+pub const PROPERTIES: [&str; 18] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -116,6 +120,7 @@ pub const PROPERTIES: [&str; 17] = [
     round_robin::RoundRobin::NAME,
     prune::PruneSound::NAME,
     stop::StopDelay::NAME,
+    hops::HopLatency::NAME,
 ];
 
 /// Which failures may be consequences of which: a failure of a property on
@@ -153,6 +158,7 @@ pub fn explain(name: &str) -> Option<String> {
         "round_robin" => include_str!("round_robin.rs"),
         "prune_sound" => include_str!("prune.rs"),
         "stop_delay" => include_str!("stop.rs"),
+        "hop_latency" => include_str!("hops.rs"),
         _ => return None,
     };
     let doc = source.lines().map_while(|l| l.strip_prefix("//!")).map(|l| l.strip_prefix(' ').unwrap_or(l));
@@ -293,6 +299,7 @@ pub struct Checker {
     round_robin: round_robin::RoundRobin,
     prune: prune::PruneSound,
     stop: stop::StopDelay,
+    hops: hops::HopLatency,
     metrics: metrics::Collector,
 }
 
@@ -321,6 +328,7 @@ impl Checker {
             round_robin: round_robin::RoundRobin::new(header),
             prune: prune::PruneSound::default(),
             stop: stop::StopDelay::new(header),
+            hops: hops::HopLatency::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
         }
     }
@@ -344,6 +352,7 @@ impl Checker {
         self.round_robin.observe(line, event);
         self.prune.observe(line, event);
         self.stop.observe(line, event);
+        self.hops.observe(line, event);
         self.metrics.observe(event);
     }
 
@@ -369,6 +378,7 @@ impl Checker {
         put(round_robin::RoundRobin::NAME, self.round_robin.finish(&metrics));
         put(prune::PruneSound::NAME, self.prune.finish(&metrics));
         put(stop::StopDelay::NAME, self.stop.finish(&metrics));
+        put(hops::HopLatency::NAME, self.hops.finish(&metrics));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();
         report

@@ -72,6 +72,7 @@ fn mutant_info(m: Mutant) -> MutantInfo {
         Site::AtomicMachine => "machine atomic".into(),
         Site::Scatter => "message scattering".into(),
         Site::SimWorkLoop => "machine async (work loop)".into(),
+        Site::SimNetwork => "machine async (network)".into(),
         Site::Bitonic => "bitonic sort".into(),
         Site::BoundPropagation => "bound propagation (branch-and-bound workloads)".into(),
     };

@@ -77,6 +77,9 @@ impl RunSpec {
         if m == Mutant::InactiveSilent && self.protocols.deactivate.is_none() {
             return Err(format!("mutant `{m}` acts in a deactivated worker: add --deactivate PE:FROM..TO"));
         }
+        if m == Mutant::HopsIgnored && !matches!(self.driver, Driver::Sim(c) if c.topology != Topology::Crossbar) {
+            return Err(format!("mutant `{m}` acts in the network of a topology: add --topology hypercube (or mesh:R, fat-tree, butterfly, ccc)"));
+        }
         if m == Mutant::BoundLost && self.protocols.bound != BoundMode::ReduceTree {
             return Err(format!("mutant `{m}` acts where bounds are passed on, in --bound reduce-tree"));
         }

@@ -112,6 +112,8 @@ pub enum Mutant {
     SplitDeepestSlot,
     /// Branch-and-bound: a node is pruned when its bound + 1 reaches the incumbent.
     PruneOffByOne,
+    /// 001's simulated machine on a topology: every message takes one hop.
+    HopsIgnored,
 }
 
 /// Where a mutant's bug is.
@@ -137,6 +139,9 @@ pub enum Site {
     SimWorkLoop,
     /// In bitonic sort's merge-split (`lbcheck bitonic`, 003 §14.4).
     Bitonic,
+    /// In the network of 001's simulated machine (`lbcheck simulate
+    /// --topology`): acts in runs on a topology other than the crossbar.
+    SimNetwork,
     /// In the bound propagation of branch-and-bound (S-12): acts in runs
     /// of a pruning workload (knapsack, tsp, golomb), whatever the balancer.
     BoundPropagation,
@@ -602,6 +607,16 @@ pub const CATALOGUE: &[Entry] = &[
         Site::BoundPropagation,
         &[(Catcher::Run, "critical_expanded")],
     ),
+    entry(
+        Mutant::HopsIgnored,
+        Info::ships(
+            "hops-ignored",
+            "000 §2.1; S-1",
+            "the simulator delivers every message in one hop while the run declares a topology: long-distance polls cost what a crossbar's do",
+        ),
+        Site::SimNetwork,
+        &[(Catcher::Run, "hop_latency")],
+    ),
 ];
 
 impl Mutant {
@@ -632,7 +647,7 @@ impl Mutant {
             Site::Formulas => Some(format!("mutant `{name}` breaks the bound formulas: use `lbcheck bounds`")),
             Site::Scatter => Some(format!("mutant `{name}` acts in message scattering: use `lbcheck bounds --balancer scatter`")),
             Site::Bitonic => Some(format!("mutant `{name}` acts in bitonic sort: use `lbcheck bitonic`")),
-            Site::SimWorkLoop if threaded || balancer.atomic() => {
+            Site::SimWorkLoop | Site::SimNetwork if threaded || balancer.atomic() => {
                 Some(format!("mutant `{name}` acts in the work loop of 001's simulated machine: use `lbcheck simulate` or `lbcheck bounds`"))
             }
             Site::AtomicMachine if !balancer.atomic() => Some(format!(
@@ -720,6 +735,7 @@ impl Registered for Mutant {
         Mutant::InactiveSilent,
         Mutant::SplitDeepestSlot,
         Mutant::PruneOffByOne,
+        Mutant::HopsIgnored,
     ];
 
     fn info(self) -> &'static Info {

@@ -178,10 +178,12 @@ pub fn network(mutant: Option<Mutant>, rules: Network) -> Network {
 }
 
 /// 001's simulated machine as the mutant runs it: `poll-every-unit` slices
-/// one unit at a time while the run (its header) declares `cfg.dt`.
+/// one unit at a time while the run (its header) declares `cfg.dt`;
+/// `hops-ignored` runs a crossbar while the header declares `cfg.topology`.
 pub fn work_loop(mutant: Option<Mutant>, cfg: &crate::sim::SimConfig) -> crate::sim::SimConfig {
     match mutant {
         Some(Mutant::PollEveryUnit) => crate::sim::SimConfig { dt: 1, ..*cfg },
+        Some(Mutant::HopsIgnored) => crate::sim::SimConfig { topology: crate::sim::Topology::Crossbar, ..*cfg },
         _ => *cfg,
     }
 }

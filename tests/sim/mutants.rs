@@ -43,6 +43,7 @@ fn args_for(e: &Entry) -> Vec<String> {
             vec!["simulate", "--workload", "puzzle15:moves=40,seed=1", "--bound", "first-solution"]
         }
         _ if e.mutant == Mutant::PruneOffByOne => vec!["simulate", "--workload", "tsp:cities=12,seed=1"],
+        _ if e.mutant == Mutant::HopsIgnored => vec!["simulate", "--workload", UTS, "--topology", "hypercube"],
         Site::BoundPropagation => vec!["simulate", "--workload", "knapsack:items=40,seed=1"],
         // 003 §14.7.4's Scatter divides energy by p = 3: not a float.
         _ if e.mutant == Mutant::EnergyFloat => {

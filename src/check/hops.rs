@@ -1,0 +1,126 @@
+//! `hop_latency` (000 §2.1: "k hops ⇒ time k"; S-1): on a network
+//! topology every message takes at least its least latency once per hop,
+//! so its `recv` comes at least hops(from, to) × a after its `send`, where
+//! a is the header's `run.latency[0]` (or `run.t_rout`) and hops the
+//! distance of `run.topology` (hypercube, mesh:R, fat-tree, butterfly,
+//! ccc; `src/sim/topology.rs`). A driver that ignores the topology
+//! delivers long-distance messages early, and the balancer's costs are
+//! then those of a crossbar.
+//!
+//! Applies to traces in model time (`clock` = `work`) whose header names a
+//! topology; otherwise the verdict says "not applicable".
+
+use std::collections::HashMap;
+
+use super::{Metrics, Property, Verdict};
+use crate::event::{Clock, Event, TraceHeader};
+use crate::sim::topology::{Hops, Topology};
+
+/// State of the `hop_latency` check.
+pub(super) struct HopLatency {
+    /// The distances and the least latency per hop; `Err`: why not applicable.
+    net: Result<(Hops, u64), String>,
+    /// Send time of each message in flight.
+    sent: HashMap<u64, u64>,
+    checked: u64,
+    violation: Option<(usize, String)>,
+}
+
+/// The network a header declares, if the check applies.
+fn network(header: &TraceHeader) -> Result<(Hops, u64), String> {
+    let run = header.run.as_ref().ok_or("the header has no `run` record")?;
+    let name = run.topology.as_deref().ok_or("no topology (a crossbar: one hop)")?;
+    let topology: Topology = name.parse().map_err(|e| format!("header `run.topology`: {e}"))?;
+    if header.clock != Clock::Work {
+        return Err("times are not model time".into());
+    }
+    topology.fits(header.pes)?;
+    let least = run.latency.map_or(run.t_rout.unwrap_or(1), |[a, _]| a);
+    Ok((topology.distances(header.pes), least))
+}
+
+impl HopLatency {
+    /// For the run of `header`.
+    pub(super) fn new(header: &TraceHeader) -> HopLatency {
+        HopLatency { net: network(header), sent: HashMap::new(), checked: 0, violation: None }
+    }
+}
+
+impl Property for HopLatency {
+    const NAME: &'static str = "hop_latency";
+
+    fn observe(&mut self, line: usize, event: &Event) {
+        let Ok((hops, least)) = &self.net else { return };
+        match *event {
+            Event::Send { t, id, .. } => {
+                self.sent.insert(id, t);
+            }
+            Event::Recv { t, pe, from, id, .. } => {
+                let Some(sent) = self.sent.remove(&id) else { return };
+                self.checked += 1;
+                let (n, min) = (hops.hops(from, pe), hops.hops(from, pe).saturating_mul(*least));
+                if t.saturating_sub(sent) < min && self.violation.is_none() {
+                    let why = format!(
+                        "line {line}: message {id} from PE {from} to PE {pe} ({n} hops of {}) took {} < {n} × {least}",
+                        hops.topology(),
+                        t.saturating_sub(sent)
+                    );
+                    self.violation = Some((line, why));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(self, _: &Metrics) -> Verdict {
+        match (self.net, self.violation) {
+            (Err(why), _) => Verdict::pass(format!("not applicable: {why}")),
+            (Ok(_), Some((line, why))) => Verdict::fail(why, Some(line)),
+            (Ok((hops, least)), None) => Verdict::pass(format!(
+                "{} messages each took ≥ hops × {least} on the {} (diameter {})",
+                self.checked,
+                hops.topology(),
+                hops.diameter()
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::testutil;
+    use crate::event::Kind;
+
+    fn header(topology: Option<&str>) -> TraceHeader {
+        let mut h = testutil::header(8);
+        let run = h.run.get_or_insert_with(Default::default);
+        run.t_rout = Some(5);
+        run.topology = topology.map(str::to_string);
+        h
+    }
+
+    fn check(h: &TraceHeader, took: u64) -> Verdict {
+        let mut p = HopLatency::new(h);
+        p.observe(2, &Event::Send { t: 10, from: 0, to: 7, id: 1, kind: Kind::Request, energy: None, data: None });
+        p.observe(
+            3,
+            &Event::Recv { t: 10 + took, pe: 7, from: 0, id: 1, kind: Kind::Request, queue: None, data: None },
+        );
+        p.finish(&Metrics::default())
+    }
+
+    #[test]
+    fn a_message_faster_than_its_hops_fails() {
+        let h = header(Some("hypercube")); // PE 0 to PE 7: 3 hops
+        assert!(check(&h, 15).pass);
+        let v = check(&h, 14);
+        assert!(!v.pass && v.detail.contains("3 hops of hypercube") && v.line == Some(3), "{}", v.detail);
+    }
+
+    #[test]
+    fn no_topology_is_not_applicable() {
+        let v = check(&header(None), 1);
+        assert!(v.pass && v.detail.starts_with("not applicable"), "{}", v.detail);
+    }
+}
