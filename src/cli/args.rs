@@ -139,6 +139,7 @@ impl RunArgs {
             slots: self.slots,
             bound: self.bound.as_deref().unwrap_or("reduce-tree").parse().map_err(anyhow::Error::msg)?,
             deactivate: self.deactivate,
+            topology: driver.topology(),
             mutant: self.mutant,
         };
         if self.bound.is_some() && !workload.prunes() {

@@ -15,6 +15,7 @@ use crate::protocol::random_polling::{Deactivation, RandomPolling};
 /// deactivated from the start for 10^5 time units.
 pub const SILENT_WINDOW: Deactivation = Deactivation { pe: 1, from: 0, to: 100_000 };
 use crate::protocol::{Balancer, BalancerKind, BoundMode, Detector, DetectorKind, Pe, PeId, Propagation};
+use crate::sim::Topology;
 
 /// The protocols every PE of a run runs, with their parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +36,9 @@ pub struct Protocols {
     pub bound: BoundMode,
     /// Random polling: a deactivated worker (002 §3; S-17).
     pub deactivate: Option<Deactivation>,
+    /// The network whose neighbours neighbourhood polling asks (the
+    /// simulator's topology, set by [`Protocols::on`]).
+    pub topology: Topology,
     /// The deliberate bug the protocols run with, if any.
     pub mutant: Option<Mutant>,
 }
@@ -51,8 +55,14 @@ impl Protocols {
             slots: 1,
             bound: BoundMode::default(),
             deactivate: None,
+            topology: Topology::Crossbar,
             mutant: None,
         }
+    }
+
+    /// These protocols on a machine of `topology`.
+    pub fn on(self, topology: Topology) -> Protocols {
+        Protocols { topology, ..self }
     }
 
     /// These protocols with `mutant`, and what it needs to act
@@ -72,13 +82,20 @@ impl Protocols {
     /// Hands `driver` the constructor of this run's PEs.
     pub fn drive<V: Drive>(&self, driver: V) -> V::Output {
         match self.balancer {
-            BalancerKind::RandomPolling => {
+            BalancerKind::RandomPolling | BalancerKind::NeighbourPolling => {
                 let (rules, limit, all, slots) =
                     (seams::polling(self.mutant), self.queue_limit, self.serve_all, self.slots);
-                let off = self.deactivate;
+                let (off, near) = (self.deactivate, self.balancer == BalancerKind::NeighbourPolling);
+                let topology = self.topology;
                 self.with_balancer(driver, move |i| {
                     let window = off.filter(|d| d.pe == i).map(|d| (d.from, d.to));
-                    RandomPolling::<Task>::new(rules, limit).serving_all(all).with_slots(slots).with_inactive(window)
+                    let pe = RandomPolling::<Task>::new(rules, limit).serving_all(all).with_slots(slots);
+                    let pe = pe.with_inactive(window);
+                    if near {
+                        pe.polling_neighbours(topology)
+                    } else {
+                        pe
+                    }
                 })
             }
             BalancerKind::Pacheco => {

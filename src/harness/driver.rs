@@ -52,6 +52,14 @@ pub enum Driver {
 }
 
 impl Driver {
+    /// The network of the machine (the crossbar but for 001's machine on a topology).
+    pub fn topology(&self) -> crate::sim::Topology {
+        match self {
+            Driver::Sim(c) => c.topology,
+            Driver::Atomic(_) | Driver::Threads(_) => crate::sim::Topology::Crossbar,
+        }
+    }
+
     /// The registry kind of this driver (threads under `--cfg loom` are loom).
     pub fn kind(&self) -> DriverKind {
         match self {

@@ -241,7 +241,8 @@ impl RunSpec {
 
     fn simulate(&self, pes: &impl Compose, cfg: &SimConfig, root: Task, sink: &mut dyn FnMut(&Event)) -> Outcome {
         let mut by_value = |e: Event| sink(&e);
-        pes.compose(&self.protocols, SimDrive { cfg, root, sink: &mut by_value })
+        let protocols = self.protocols.on(self.driver.topology()); // the declared network, whatever the mutant runs
+        pes.compose(&protocols, SimDrive { cfg, root, sink: &mut by_value })
     }
 
     /// (n, h, optimum) of the run's tree: the critical subtree of a

@@ -211,8 +211,9 @@ impl RunSpec {
         protocols.deactivate = r.deactivate.as_deref().map(|d| field("run.deactivate", d)).transpose()?;
         protocols.victim = r.victim.as_deref().map(|v| field("run.victim", v)).transpose()?.unwrap_or_default();
         protocols.mutant = r.mutant.as_deref().map(|m| field("run.mutant", m)).transpose()?;
-        let (workload, split) = (field("workload", &h.workload)?, field("split", &h.split)?);
-        Ok(Some(RunSpec { workload, split, protocols, driver: driver_of(h, r)? }))
+        let (workload, split, driver) = (field("workload", &h.workload)?, field("split", &h.split)?, driver_of(h, r)?);
+        protocols.topology = driver.topology();
+        Ok(Some(RunSpec { workload, split, protocols, driver }))
     }
 }
 

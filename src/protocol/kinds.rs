@@ -32,6 +32,12 @@ registry! {
             "003 §14.7, §14.7.2-§14.7.3",
             "Generate + Scatter, Service_requests answering all, Send_all_rejects, New_request by random, local or global round robin",
         ),
+        /// Neighbourhood polling ([`super::random_polling`] asking network neighbours).
+        NeighbourPolling => Info::ships(
+            "neighbour-polling",
+            "000 §1.1",
+            "random polling that asks only network neighbours of --topology (the nearest PEs); busy clusters form",
+        ),
     }
     planned: [
         Info::planned("sync-random-polling", "001 §1.3", "synchronous random polling in global phases", 12),
@@ -41,7 +47,6 @@ registry! {
             "poll along a dimension per phase, random permutations, on hypercube, butterfly, mesh or fat tree",
             12,
         ),
-        Info::planned("neighbour-polling", "000 §1.1", "requests to network neighbours only", 12),
         Info::planned("simd-phase", "000 §1.1", "SIMD phases with a trigger and prefix-sum matching", 12),
     ]
 }
@@ -92,7 +97,7 @@ mod tests {
         let err = "poll-and-shuffle".parse::<BalancerKind>().unwrap_err().to_string();
         assert!(
             err.contains("planned (issue 12)")
-                && err.contains("valid: random-polling, random-destination, priority-bnb, pacheco"),
+                && err.contains("valid: random-polling, random-destination, priority-bnb, pacheco, neighbour-polling"),
             "{err}"
         );
         let err = "nope".parse::<DetectorKind>().unwrap_err().to_string();

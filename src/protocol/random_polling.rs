@@ -28,6 +28,11 @@
 //! holds its work meanwhile ([`Balancer::inactive_window`]) and wakes it at
 //! TO ([`Balancer::on_wake`]), when it asks for work if it has none.
 //!
+//! Neighbourhood polling (000 §1.1, [25]; `--balancer neighbour-polling`)
+//! is the same PE asking a uniformly random *network neighbour* of the
+//! run's topology (the PEs at the least hop distance) instead of any PE:
+//! busy clusters form and work spreads only a hop at a time.
+//!
 //! The steps a variant may change are [`Rules`]: the reference runs
 //! [`Rules::paper`]; a mutant ([`crate::mutants`]) swaps one rule for a
 //! broken one, so this file reads as the paper's pseudocode.
@@ -40,6 +45,7 @@ use rand_chacha::ChaCha8Rng;
 pub use super::deactivation::Deactivation;
 use super::{Balancer, Command, Ctx, Msg, PeId};
 use crate::problem::Subproblem;
+use crate::sim::topology::Topology;
 
 /// What a server gives for a request.
 #[derive(Debug)]
@@ -133,6 +139,11 @@ pub struct RandomPolling<T> {
     filled: usize,
     /// Deactivated in model time [from, to) (002 §3).
     inactive: Option<(u64, u64)>,
+    /// Neighbourhood polling (000 §1.1): ask a uniformly random network
+    /// neighbour of this topology, not any PE.
+    near: Option<Topology>,
+    /// The neighbours, once known (the PE count comes with the first ask).
+    neighbours: Vec<PeId>,
 }
 
 impl<T: Subproblem> RandomPolling<T> {
@@ -150,7 +161,25 @@ impl<T: Subproblem> RandomPolling<T> {
             outstanding: false,
             filled: 0,
             inactive: None,
+            near: None,
+            neighbours: Vec::new(),
         }
+    }
+
+    /// The same PE asking only its network neighbours on `topology`
+    /// (000 §1.1's neighbourhood polling; `--balancer neighbour-polling`).
+    pub fn polling_neighbours(self, topology: Topology) -> Self {
+        RandomPolling { near: Some(topology), ..self }
+    }
+
+    /// The PE an idle PE asks: a uniformly random network neighbour, or
+    /// the victim rule's choice (001 Fig. 1: a uniformly random PE).
+    fn victim(&mut self, ctx: &mut Ctx<T>) -> PeId {
+        let Some(topology) = self.near else { return (self.rules.victim)(ctx.me, ctx.pes, ctx.rng) };
+        if self.neighbours.is_empty() {
+            self.neighbours = topology.neighbours(ctx.me, ctx.pes);
+        }
+        self.neighbours[ctx.rng.random_range(0..self.neighbours.len())]
     }
 
     /// The same PE, deactivated during `window` (002 §3; S-17).
@@ -235,7 +264,7 @@ impl<T: Subproblem> RandomPolling<T> {
         if ctx.pes < 2 || self.is_inactive(ctx.now) {
             return; // a deactivated PE asks when it wakes
         }
-        let victim = (self.rules.victim)(ctx.me, ctx.pes, ctx.rng);
+        let victim = self.victim(ctx);
         self.outstanding = true;
         ctx.send(victim, Msg::Request);
     }

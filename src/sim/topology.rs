@@ -83,15 +83,47 @@ impl Topology {
         Hops { topology: self, pes, table }
     }
 
-    /// The PEs one hop class away from `me`: those at the least positive
-    /// distance (hypercube: the D partners; mesh: the axis neighbours; fat
-    /// tree: the sibling leaf; crossbar: every other PE), ascending.
+    /// The PEs one hop class away from `me` on `pes` PEs: those at the
+    /// least positive distance (000 §1.1's network neighbours), ascending.
+    /// Hypercube: the D partners; mesh: the axis neighbours; fat tree: the
+    /// sibling leaf; CCC: the cube partner of position 0; butterfly: the
+    /// rows two links away (bits 0 and D − 1, and for D = 2 also both);
+    /// crossbar: every other PE.
     pub fn neighbours(self, me: PeId, pes: u32) -> Vec<PeId> {
-        let hops = self.distances(pes);
-        let all = (0..pes).filter(|&p| p != me);
-        let least = all.clone().map(|p| hops.hops(me, p)).min().unwrap_or(1);
-        all.filter(|&p| hops.hops(me, p) == least).collect()
+        let d = pes.trailing_zeros();
+        let xor = |masks: &mut dyn Iterator<Item = u32>| masks.map(|m| me ^ m).collect::<Vec<_>>();
+        let mut out = match self {
+            Topology::Crossbar => (0..pes).filter(|&p| p != me).collect(),
+            _ if pes < 2 => vec![],
+            Topology::Hypercube => xor(&mut (0..d).map(|i| 1 << i)),
+            Topology::FatTree | Topology::Ccc => vec![me ^ 1],
+            Topology::Butterfly if d == 2 => xor(&mut (1..4)), // two levels: the wrap-around reaches row 3 too
+            Topology::Butterfly => xor(&mut [1, 1 << (d - 1)].into_iter()),
+            Topology::Mesh { r } => mesh_neighbours(me, r, d),
+        };
+        out.sort_unstable();
+        out.dedup();
+        out
     }
+}
+
+/// The axis neighbours of `me` in the r-dimensional mesh of 2^d PEs.
+fn mesh_neighbours(me: PeId, r: u8, d: u32) -> Vec<PeId> {
+    let mut out = Vec::new();
+    for j in 0..u32::from(r).min(d) {
+        let (bits, c) = (axis_bits(d, j, r), mesh_coordinate(me, j, r, d));
+        let mut with = |c: u64| {
+            let cleared = (0..bits).fold(me, |pe, k| pe & !(1 << (j + k * u32::from(r))));
+            out.push((0..bits).fold(cleared, |pe, k| pe | (((c >> k) & 1) as u32) << (j + k * u32::from(r))));
+        };
+        if c > 0 {
+            with(c - 1);
+        }
+        if c + 1 < 1 << bits {
+            with(c + 1);
+        }
+    }
+    out
 }
 
 /// The hop distances of one topology on P PEs.
@@ -304,6 +336,22 @@ mod tests {
             assert_eq!(most, Some(expected), "j = {j}");
             let bound = u64::from(r) * (1 << j.div_ceil(u32::from(r))) - u64::from(r);
             assert!(expected <= bound && (j % u32::from(r) != 0 || expected == bound), "j = {j}");
+        }
+    }
+
+    /// The closed forms are the PEs at the least positive distance.
+    #[test]
+    fn neighbours_are_at_the_least_distance() {
+        for pes in [1, 2, 4, 16, 32] {
+            for t in all().into_iter().chain([Topology::Mesh { r: 1 }, Topology::Mesh { r: 3 }]) {
+                let h = t.distances(pes);
+                for me in 0..pes {
+                    let others = (0..pes).filter(|&p| p != me);
+                    let least = others.clone().map(|p| h.hops(me, p)).min();
+                    let nearest: Vec<PeId> = others.filter(|&p| Some(h.hops(me, p)) == least).collect();
+                    assert_eq!(t.neighbours(me, pes), nearest, "{t} P={pes} PE {me}");
+                }
+            }
         }
     }
 
