@@ -16,6 +16,7 @@ mod reproduce;
 mod run_cli;
 mod scatter;
 mod threads;
+mod topology;
 mod trace;
 mod two_slots;
 mod validation;

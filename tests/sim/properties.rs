@@ -3,7 +3,7 @@
 use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::problem::dfs::Strategy as Split;
 use lbcheck::protocol::BalancerKind;
-use lbcheck::sim::{Schedule, Shape, SimConfig};
+use lbcheck::sim::{Schedule, Shape, SimConfig, Topology};
 use proptest::prelude::*;
 
 use super::{assert_all_pass, scenario, DETECTORS};
@@ -20,15 +20,27 @@ const WORKLOADS: &[&str] = &[
     "loop:n=300,cost=heavy,seed=9",
 ];
 
+/// The networks drawn (000 §2.1, §4; all but the crossbar round P up to a power of two).
+const TOPOLOGIES: [Topology; 6] = [
+    Topology::Crossbar,
+    Topology::Crossbar,
+    Topology::Hypercube,
+    Topology::Mesh { r: 2 },
+    Topology::FatTree,
+    Topology::Butterfly,
+];
+
 fn arb_scenario() -> impl Strategy<Value = RunSpec> {
     (
         (0..WORKLOADS.len(), 0..3usize, 1..=64u32, any::<u64>(), 0..4usize),
         (1..40u64, 1..30u64, 0..30u64, proptest::option::of((1..20u64, 0..40u64))),
         (any::<bool>(), proptest::option::of(1..4u32), proptest::option::of((1..8u32, 1..6u64))),
-        (0..3usize, 0..3usize, any::<bool>(), 0..3u64, 0..3u64, 0..3u64),
+        (0..3usize, 0..3usize, any::<bool>(), 0..3u64, 0..3u64, 0..3u64, 0..TOPOLOGIES.len()),
     )
         .prop_map(
             |((w, d, pes, seed, split), (dt, t_rout, t_split, lat), (initial_split, queue_limit, slow), net)| {
+                let topology = TOPOLOGIES[net.6];
+                let pes = if topology == Topology::Crossbar { pes } else { pes.next_power_of_two() };
                 let mut protocols = Protocols::new(BalancerKind::RandomPolling, DETECTORS[d]);
                 protocols.queue_limit = queue_limit;
                 let workload: lbcheck::problem::Workload = WORKLOADS[w].parse().unwrap();
@@ -50,6 +62,7 @@ fn arb_scenario() -> impl Strategy<Value = RunSpec> {
                     o: net.3,
                     g: net.4,
                     t_poll: net.5,
+                    topology,
                 };
                 let sim = SimConfig { max_steps: sim.max_steps + sim.polling_steps(t_atomic), ..sim };
                 let split = [Split::BottomOne, Split::BottomHalf, Split::AllHalf, Split::Cutoff(3)][split];
