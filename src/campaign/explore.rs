@@ -74,9 +74,10 @@ pub fn case_composed(name: String, (spec, replay): &(RunSpec, String), seeds: u6
 pub fn instance(balancer: BalancerKind, detector: DetectorKind, mutant: Option<Mutant>) -> (RunSpec, String) {
     let workload = match balancer {
         _ if mutant.is_some_and(|m| m.entry().site == Site::BoundPropagation) => "knapsack:items=4,seed=1",
-        BalancerKind::RandomPolling | BalancerKind::Pacheco | BalancerKind::NeighbourPolling => {
-            "synthetic:size=8,atomic=1"
-        }
+        BalancerKind::RandomPolling
+        | BalancerKind::Pacheco
+        | BalancerKind::NeighbourPolling
+        | BalancerKind::SyncRandomPolling => "synthetic:size=8,atomic=1",
         BalancerKind::RandomDestination => "synthetic:size=16",
         BalancerKind::PriorityBnb => "kz:depth=4",
     };

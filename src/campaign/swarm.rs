@@ -21,7 +21,7 @@ use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, BoundMode, DetectorKind};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
-use crate::sim::{Schedule, Shape, SimConfig};
+use crate::sim::{Schedule, Shape, SimConfig, Topology};
 
 /// Workloads of the swarm: every family, small enough for seconds in all.
 const WORKLOADS: &[&str] = &[
@@ -98,7 +98,7 @@ pub fn threads(o: &Options, progress: &dyn Progress) -> Vec<Case> {
     }
     let mut jobs = Vec::new();
     let mut skipped = Vec::new();
-    for (b, d) in pairs().into_iter().filter(|(b, _)| !b.atomic()) {
+    for (b, d) in pairs().into_iter().filter(|(b, _)| !b.atomic() && !b.needs_model_time()) {
         match o.mutant.and_then(|m| m.not_applicable(b, d, true)) {
             Some(why) => skipped.push(Case::skip("threads", format!("{b}/{d}"), why)),
             None => jobs.extend(thread_specs(o, &format!("{b}/{d}"), b, d)),
@@ -233,7 +233,13 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
         if p.victim == Victim::Random {
             p.victim = *[Victim::Random, Victim::LocalRr, Victim::GlobalRr].choose(&mut rng).expect("victims");
         }
-        return budgeted(spec(&workload, p, Driver::Sim(SimConfig { initial_split: false, ..sim })));
+        let sim = on_network(&mut rng, SimConfig { initial_split: false, ..sim }, b);
+        return budgeted(spec(&workload, p, Driver::Sim(sim)));
+    }
+    if !b.polls_randomly() || b == BalancerKind::NeighbourPolling {
+        // Random polling's options (queue limit, serve all, slots, a deactivated worker) are its own.
+        let p = Protocols { bound, ..protocols(b, d, o.mutant, None) };
+        return budgeted(spec(&workload, p, Driver::Sim(on_network(&mut rng, sim, b))));
     }
     let queue_limit = rng.random_bool(0.2).then(|| rng.random_range(1..=3));
     let serve_all = rng.random_bool(0.3) && o.mutant != Some(Mutant::ServeOneDropRest); // it needs serve-one
@@ -244,7 +250,21 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
         None if rng.random_bool(0.3) => protocols.slots = 2, // 002 §3's two subproblems per PE
         None => {}
     }
-    budgeted(spec(&workload, protocols, Driver::Sim(sim)))
+    budgeted(spec(&workload, protocols, Driver::Sim(on_network(&mut rng, sim, b))))
+}
+
+/// The machine on a network drawn last (000 §2.1, §4), so that every
+/// earlier draw keeps its value: when P is a power of two, a topology in
+/// three runs of ten (neighbourhood polling: every run, no fat tree, whose
+/// nearest PEs are pairs).
+fn on_network(rng: &mut ChaCha8Rng, sim: SimConfig, b: BalancerKind) -> SimConfig {
+    let near = b == BalancerKind::NeighbourPolling;
+    if !sim.pes.is_power_of_two() || !(near || rng.random_bool(0.3)) {
+        return sim;
+    }
+    let all = [Topology::Hypercube, Topology::Mesh { r: 2 }, Topology::FatTree, Topology::Butterfly, Topology::Ccc];
+    let choices = if near { &all[..2] } else { &all[..] };
+    SimConfig { topology: *choices.choose(rng).expect("topologies"), ..sim }
 }
 
 /// A deactivated worker's window (002 §3; S-17): a random PE, early on.

@@ -139,9 +139,10 @@ impl RunArgs {
             slots: self.slots,
             bound: self.bound.as_deref().unwrap_or("reduce-tree").parse().map_err(anyhow::Error::msg)?,
             deactivate: self.deactivate,
-            topology: driver.topology(),
             mutant: self.mutant,
-        };
+            ..Protocols::new(self.balancer, self.detector(detector))
+        }
+        .on(&driver);
         if self.bound.is_some() && !workload.prunes() {
             bail!("--bound is for branch-and-bound workloads that prune (knapsack, tsp, golomb, the last puzzle15 iteration), not `{workload}`");
         }

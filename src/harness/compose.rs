@@ -3,6 +3,7 @@
 //! with the mutant's broken rule at its seam ([`seams`]). Drivers are
 //! generic over that type; they receive it through [`Drive`].
 
+use super::driver::Driver;
 use crate::mutants::{seams, Mutant};
 use crate::problem::Task;
 use crate::protocol::energy::Energy;
@@ -10,6 +11,7 @@ use crate::protocol::four_counter::FourCounter;
 use crate::protocol::pacheco::{Pacheco, Victim};
 use crate::protocol::random_destination::RandomDestination;
 use crate::protocol::random_polling::{Deactivation, RandomPolling};
+use crate::protocol::sync_polling::{Rounds, SyncRandomPolling};
 
 /// The window `inactive-silent` is shown with when none is given: PE 1
 /// deactivated from the start for 10^5 time units.
@@ -39,6 +41,9 @@ pub struct Protocols {
     /// The network whose neighbours neighbourhood polling asks (the
     /// simulator's topology, set by [`Protocols::on`]).
     pub topology: Topology,
+    /// Synchronous random polling's rounds (from the simulator's machine,
+    /// set by [`Protocols::on`]).
+    pub rounds: Rounds,
     /// The deliberate bug the protocols run with, if any.
     pub mutant: Option<Mutant>,
 }
@@ -56,13 +61,19 @@ impl Protocols {
             bound: BoundMode::default(),
             deactivate: None,
             topology: Topology::Crossbar,
+            rounds: Rounds { length: 1, gather: 0 },
             mutant: None,
         }
     }
 
-    /// These protocols on a machine of `topology`.
-    pub fn on(self, topology: Topology) -> Protocols {
-        Protocols { topology, ..self }
+    /// These protocols on `driver`'s machine: its topology, and the rounds
+    /// it allows synchronous random polling (001 §1.3).
+    pub fn on(self, driver: &Driver) -> Protocols {
+        let rounds = match driver {
+            Driver::Sim(c) => c.sync_rounds(),
+            _ => self.rounds,
+        };
+        Protocols { topology: driver.topology(), rounds, ..self }
     }
 
     /// These protocols with `mutant`, and what it needs to act
@@ -97,6 +108,10 @@ impl Protocols {
                         pe
                     }
                 })
+            }
+            BalancerKind::SyncRandomPolling => {
+                let (rules, rounds) = (seams::sync_polling(self.mutant), self.rounds);
+                self.with_balancer(driver, move |_| SyncRandomPolling::<Task>::new(rules, rounds))
             }
             BalancerKind::Pacheco => {
                 let (rules, victim) = (seams::pacheco(self.mutant), self.victim);

@@ -112,7 +112,7 @@ impl RunSpec {
         match self.driver {
             Driver::Sim(sim) => {
                 let cfg = ExploreConfig { sim: SimConfig { seed, ..sim }, limits };
-                pes.compose(&self.protocols.on(sim.topology), ExploreDrive { cfg, root, check })
+                pes.compose(&self.protocols.on(&self.driver), ExploreDrive { cfg, root, check })
             }
             Driver::Atomic(c) => {
                 let cfg = AtomicConfig { seed, max_runs: limits.max_states, ..c };

@@ -241,7 +241,7 @@ impl RunSpec {
 
     fn simulate(&self, pes: &impl Compose, cfg: &SimConfig, root: Task, sink: &mut dyn FnMut(&Event)) -> Outcome {
         let mut by_value = |e: Event| sink(&e);
-        let protocols = self.protocols.on(self.driver.topology()); // the declared network, whatever the mutant runs
+        let protocols = self.protocols.on(&self.driver); // the declared machine, whatever the mutant runs
         pes.compose(&protocols, SimDrive { cfg, root, sink: &mut by_value })
     }
 

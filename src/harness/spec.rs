@@ -47,6 +47,9 @@ impl RunSpec {
                 false => format!("balancer `{balancer}` runs on 004's atomic machine: use `lbcheck simulate --machine atomic` (or complete)"),
             });
         }
+        if balancer.needs_model_time() && matches!(self.driver, Driver::Threads(_)) {
+            return Err(format!("balancer `{balancer}` runs in rounds of model time (001 §1.3): use `lbcheck simulate` or `lbcheck explore`, not real threads"));
+        }
         if self.protocols.serve_all && balancer != BalancerKind::RandomPolling {
             return Err(format!("--serve all is random polling's (003 §14.7.2), not balancer `{balancer}`'s"));
         }
@@ -212,7 +215,7 @@ impl RunSpec {
         protocols.victim = r.victim.as_deref().map(|v| field("run.victim", v)).transpose()?.unwrap_or_default();
         protocols.mutant = r.mutant.as_deref().map(|m| field("run.mutant", m)).transpose()?;
         let (workload, split, driver) = (field("workload", &h.workload)?, field("split", &h.split)?, driver_of(h, r)?);
-        protocols.topology = driver.topology();
+        let protocols = protocols.on(&driver);
         Ok(Some(RunSpec { workload, split, protocols, driver }))
     }
 }

@@ -114,6 +114,8 @@ pub enum Mutant {
     PruneOffByOne,
     /// 001's simulated machine on a topology: every message takes one hop.
     HopsIgnored,
+    /// Synchronous random polling: a PE with two or more requests in a round rejects them all.
+    SyncServeNoneWhenMany,
 }
 
 /// Where a mutant's bug is.
@@ -617,6 +619,16 @@ pub const CATALOGUE: &[Entry] = &[
         Site::SimNetwork,
         &[(Catcher::Run, "hop_latency")],
     ),
+    entry(
+        Mutant::SyncServeNoneWhenMany,
+        Info::ships(
+            "sync-serve-none-when-many",
+            "001 §1.3; S-13",
+            "synchronous random polling: a PE that received two or more requests in a round rejects them all: correct, but work spreads slowly",
+        ),
+        Site::Balancer(BalancerKind::SyncRandomPolling),
+        &[(Catcher::Compare, "efficiency")],
+    ),
 ];
 
 impl Mutant {
@@ -736,6 +748,7 @@ impl Registered for Mutant {
         Mutant::SplitDeepestSlot,
         Mutant::PruneOffByOne,
         Mutant::HopsIgnored,
+        Mutant::SyncServeNoneWhenMany,
     ];
 
     fn info(self) -> &'static Info {

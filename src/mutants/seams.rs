@@ -177,6 +177,15 @@ pub fn network(mutant: Option<Mutant>, rules: Network) -> Network {
     }
 }
 
+/// Synchronous random polling's rules with `mutant`'s broken one, if it has one there.
+pub fn sync_polling(mutant: Option<Mutant>) -> crate::protocol::sync_polling::SyncRules {
+    use crate::protocol::sync_polling::SyncRules;
+    match mutant {
+        Some(Mutant::SyncServeNoneWhenMany) => SyncRules { serves_when_many: false },
+        _ => SyncRules::PAPER,
+    }
+}
+
 /// 001's simulated machine as the mutant runs it: `poll-every-unit` slices
 /// one unit at a time while the run (its header) declares `cfg.dt`;
 /// `hops-ignored` runs a crossbar while the header declares `cfg.topology`.

@@ -32,6 +32,12 @@ registry! {
             "003 §14.7, §14.7.2-§14.7.3",
             "Generate + Scatter, Service_requests answering all, Send_all_rejects, New_request by random, local or global round robin",
         ),
+        /// Synchronous random polling ([`super::sync_polling`]).
+        SyncRandomPolling => Info::ships(
+            "sync-random-polling",
+            "001 §1.3",
+            "synchronous random polling: rounds of Δt + 2·T_rout·d + T_split; idle PEs ask at a round's start, a busy PE serves one request a round",
+        ),
         /// Neighbourhood polling ([`super::random_polling`] asking network neighbours).
         NeighbourPolling => Info::ships(
             "neighbour-polling",
@@ -40,7 +46,6 @@ registry! {
         ),
     }
     planned: [
-        Info::planned("sync-random-polling", "001 §1.3", "synchronous random polling in global phases", 12),
         Info::planned(
             "poll-and-shuffle",
             "000 §3-§5, Fig. 2, Fig. 4",
@@ -57,6 +62,19 @@ impl BalancerKind {
     /// away at each step.
     pub fn atomic(self) -> bool {
         matches!(self, BalancerKind::RandomDestination | BalancerKind::PriorityBnb)
+    }
+
+    /// True for the balancers that need a global clock in model time
+    /// (synchronous rounds, 001 §1.3): the simulators run them, real
+    /// threads do not.
+    pub fn needs_model_time(self) -> bool {
+        self == BalancerKind::SyncRandomPolling
+    }
+
+    /// True for random polling and the balancers built on its PE
+    /// (neighbourhood polling), which take its options.
+    pub fn polls_randomly(self) -> bool {
+        matches!(self, BalancerKind::RandomPolling | BalancerKind::NeighbourPolling)
     }
 }
 
@@ -97,7 +115,7 @@ mod tests {
         let err = "poll-and-shuffle".parse::<BalancerKind>().unwrap_err().to_string();
         assert!(
             err.contains("planned (issue 12)")
-                && err.contains("valid: random-polling, random-destination, priority-bnb, pacheco, neighbour-polling"),
+                && err.contains("valid: random-polling, random-destination, priority-bnb, pacheco, sync-random-polling, neighbour-polling"),
             "{err}"
         );
         let err = "nope".parse::<DetectorKind>().unwrap_err().to_string();

@@ -33,6 +33,7 @@ pub mod kinds;
 pub mod pacheco;
 pub mod random_destination;
 pub mod random_polling;
+pub mod sync_polling;
 
 use rand_chacha::ChaCha8Rng;
 
@@ -260,6 +261,10 @@ pub trait Balancer {
     /// The end of the [`inactive_window`](Balancer::inactive_window): the
     /// driver calls this at `to`.
     fn on_wake(&mut self, _ctx: &mut Ctx<Self::Task>) {}
+    /// A timer the PE set ([`Command::Timer`]) expired (the balancer's or
+    /// the detector's: each checks its own). Synchronous random polling
+    /// starts its rounds so (001 §1.3).
+    fn on_timer(&mut self, _ctx: &mut Ctx<Self::Task>) {}
     /// True while the PE holds a nonempty subproblem.
     fn has_work(&self) -> bool;
     /// Requests queued at this PE (what an arriving request finds).
@@ -389,11 +394,12 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
         self.after(ctx);
     }
 
-    /// A timer expired.
+    /// A timer expired (the detector's or the balancer's).
     pub fn on_timer(&mut self, ctx: &mut Ctx<T>) {
         if !self.terminated {
             let idle = !self.balancer.has_work();
             self.detector.on_timer(ctx, idle);
+            self.with_balancer(ctx, |b, ctx| b.on_timer(ctx));
         }
         self.after(ctx);
     }

@@ -27,6 +27,7 @@ pub use logp::{run, Outcome, Stop};
 pub use topology::Topology;
 
 use crate::base::registry::Info;
+use crate::protocol::sync_polling::Rounds;
 use crate::registry;
 
 registry! {
@@ -185,6 +186,17 @@ impl SimConfig {
 }
 
 impl SimConfig {
+    /// The rounds of synchronous random polling on this machine (001 §1.3,
+    /// S-13): T_gather = the longest latency × the diameter + 2o (a
+    /// request sent at a round's start has arrived), T_round = Δt + T_poll
+    /// + 2·T_gather + T_split (the reply arrives within the round).
+    pub fn sync_rounds(&self) -> Rounds {
+        let latency = self.latency.map_or(self.t_rout, |(_, b)| b);
+        let gather = latency.saturating_mul(self.diameter()).saturating_add(2 * self.o);
+        let length = self.dt + self.t_poll + self.t_split + 2 * gather;
+        Rounds { length, gather }
+    }
+
     /// The network's diameter d in hops (1 on the crossbar).
     pub fn diameter(&self) -> u64 {
         match self.topology {

@@ -32,6 +32,11 @@ fn args_for(e: &Entry) -> Vec<String> {
             atomic("random-destination", "synthetic:size=4096").to_vec()
         }
         Site::Balancer(BalancerKind::Pacheco) => vec!["simulate", "--balancer", "pacheco", "--workload", UTS],
+        // Many requests meet at a busy PE only on a larger machine.
+        Site::Balancer(BalancerKind::SyncRandomPolling) => {
+            let w = "synthetic:size=200000,split=uniform";
+            vec!["simulate", "--balancer", "sync-random-polling", "--workload", w, "--pes", "64"]
+        }
         _ if e.mutant == Mutant::SplitDeepestSlot => {
             vec!["simulate", "--workload", "synthetic:size=100000,split=balanced", "--slots", "2"]
         }
