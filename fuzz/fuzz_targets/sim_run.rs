@@ -6,6 +6,7 @@ use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::problem::dfs::Strategy;
+use lbcheck::protocol::initial::InitialSplit;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::sim::{Schedule, Shape, SimConfig};
 
@@ -33,7 +34,11 @@ fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
         t_split: u.int_in_range(0..=20u64)?,
         latency: if u.arbitrary()? { Some((a, a + u.int_in_range(0..=30u64)?)) } else { None },
         slow: if u.arbitrary()? { Some((u.int_in_range(1..=4u32.min(pes))?, u.int_in_range(1..=8u64)?)) } else { None },
-        initial_split: u.arbitrary()?,
+        initial_split: match u.int_in_range(0..=2u8)? {
+            0 => InitialSplit::Root,
+            1 => InitialSplit::Bfs,
+            _ => InitialSplit::Random(u.int_in_range(1..=8u32)?),
+        },
         max_steps: 0, // set below from the workload's largest atomic item
         horizon: 0,
         shape: match u.int_in_range(0..=2u8)? {

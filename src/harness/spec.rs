@@ -9,6 +9,7 @@ use crate::event::{RunParams, TraceHeader, TRACE_VERSION};
 use crate::mutants::{Mutant, Site};
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
+use crate::protocol::initial::InitialSplit;
 use crate::protocol::pacheco::Victim;
 use crate::protocol::random_polling::Deactivation;
 use crate::protocol::{BalancerKind, BoundMode};
@@ -159,6 +160,7 @@ impl RunSpec {
             seed: self.driver.seed(),
             dt: self.driver.dt(),
             initial_split: self.driver.initial_split(),
+            initial_random: self.driver.initial().random(),
             queue_limit: p.queue_limit,
             serve_all: p.serve_all,
             victim: (p.balancer == BalancerKind::Pacheco).then(|| p.victim.to_string()),
@@ -223,7 +225,8 @@ where
 /// The driver a header's `run` record describes.
 fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
     let kind: DriverKind = field("run.driver", &r.driver)?;
-    let (pes, seed, dt, initial_split) = (h.pes, r.seed, r.dt, r.initial_split);
+    let (pes, seed, dt) = (h.pes, r.seed, r.dt);
+    let initial_split = InitialSplit::of_header(r.initial_split, r.initial_random)?;
     let machine: MachineKind = field("run.machine", r.machine.as_deref().unwrap_or("async"))?;
     Ok(match kind {
         DriverKind::Sim | DriverKind::Explorer if machine != MachineKind::Async => {

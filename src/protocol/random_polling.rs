@@ -341,6 +341,16 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
         }
     }
 
+    /// The next initial piece goes into the first slot (both are empty).
+    fn resume(&mut self, _ctx: &mut Ctx<T>, next: T) {
+        let mut next = next;
+        if let Some(v) = self.incumbent() {
+            next.improve(v); // what the emptied slots found is not forgotten
+        }
+        self.task = Some(next);
+        self.filled = self.slots().count();
+    }
+
     fn improve(&mut self, v: u64) {
         self.slots().for_each(|t| t.improve(v));
     }
