@@ -83,8 +83,9 @@ fn polling(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>)
     progress.start("bounds", claims.len());
     let cases: Vec<Case> = claims.iter().map(|c| case(c, secs, &replay)).collect();
     cases.iter().for_each(|c| progress.done("bounds", c));
-    let test =
-        |f: fn(&Sample) -> f64| samples.iter().filter(|s| s.phase == Phase::Test).map(|s| (s.pes, f(s))).collect();
+    let test = |f: fn(&Sample) -> f64| {
+        samples.iter().filter(|s| s.phase == Phase::Test && s.trim.is_none()).map(|s| (s.pes, f(s))).collect()
+    };
     let figures = Figures {
         r: test(|s| s.r),
         traffic: test(|s| s.traffic),

@@ -81,6 +81,9 @@ impl RunSpec {
         if m == Mutant::BoundLost && self.protocols.bound != BoundMode::ReduceTree {
             return Err(format!("mutant `{m}` acts where bounds are passed on, in --bound reduce-tree"));
         }
+        if m == Mutant::QueueLimitIgnored && self.protocols.queue_limit.is_none() {
+            return Err(format!("mutant `{m}` ignores queue trimming: add --queue-limit N or sqrt"));
+        }
         if m == Mutant::ServeOneDropRest && self.protocols.serve_all {
             return Err(format!("mutant `{m}` drops the requests a poll leaves queued; with --serve all none are left: it would have no effect in this run"));
         }

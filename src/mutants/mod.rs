@@ -112,6 +112,8 @@ pub enum Mutant {
     SplitDeepestSlot,
     /// Branch-and-bound: a node is pruned when its bound + 1 reaches the incumbent.
     PruneOffByOne,
+    /// Random polling: queue trimming (001 §4) is configured but never applied.
+    QueueLimitIgnored,
 }
 
 /// Where a mutant's bug is.
@@ -602,6 +604,16 @@ pub const CATALOGUE: &[Entry] = &[
         Site::BoundPropagation,
         &[(Catcher::Run, "critical_expanded")],
     ),
+    entry(
+        Mutant::QueueLimitIgnored,
+        Info::ships(
+            "queue-limit-ignored",
+            "001 §4, Thm 2; S-18",
+            "random polling with --queue-limit: a request finding the limit queued is queued anyway, so slow PEs' queues grow past ⌈√P⌉",
+        ),
+        RP,
+        &[(Catcher::Bounds, "queue_trim")],
+    ),
 ];
 
 impl Mutant {
@@ -720,6 +732,7 @@ impl Registered for Mutant {
         Mutant::InactiveSilent,
         Mutant::SplitDeepestSlot,
         Mutant::PruneOffByOne,
+        Mutant::QueueLimitIgnored,
     ];
 
     fn info(self) -> &'static Info {

@@ -74,6 +74,9 @@ pub struct Rules<T> {
     /// Two slots: a request is served from the slot of smallest
     /// generation, the largest part (else from the largest generation).
     pub splits_oldest_slot: bool,
+    /// Queue trimming (001 §4): a request finding `queue_limit` queued is
+    /// rejected on arrival (else it is queued all the same).
+    pub trims: bool,
 }
 
 impl<T> Clone for Rules<T> {
@@ -101,6 +104,7 @@ impl<T: Subproblem> Rules<T> {
             fills_empty_slot: true,
             inactive_answers: true,
             splits_oldest_slot: true,
+            trims: true,
         }
     }
 }
@@ -259,7 +263,7 @@ impl<T: Subproblem> RandomPolling<T> {
         if self.is_inactive(ctx.now) {
             return self.answer_inactive(ctx, from);
         }
-        let full = self.queue_limit.is_some_and(|l| self.queue.len() >= l as usize);
+        let full = self.rules.trims && self.queue_limit.is_some_and(|l| self.queue.len() >= l as usize);
         if (self.rules.queues)(ctx.me, self.has_work()) && !full {
             self.queue.push_back(from);
         } else if self.rules.reject_refused {

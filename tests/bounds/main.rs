@@ -3,7 +3,7 @@
 //! bounds (src/bounds/), through `lbcheck bounds --quick` (the CI profile).
 //!
 //! α: each `lbcheck bounds` run controls its family-wise false-alarm
-//! probability at 1e-6 (Bonferroni over its 9 statistical tests, α = 1.1e-7
+//! probability at 1e-6 (Bonferroni over its 10 statistical tests, α = 1e-7
 //! each); the reference test below makes one such run, so
 //! `reference_passes_at_family_alpha_1e_6` fails a correct balancer with
 //! probability ≤ 1e-6. Each mutant test shows the claim it targets failing
