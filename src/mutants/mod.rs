@@ -522,7 +522,7 @@ pub const CATALOGUE: &[Entry] = &[
             "global round robin: PE 0 never increments its target, so every idle PE asks the same PE (a hot spot)",
         ),
         PACHECO,
-        &[(Catcher::Run, "round_robin"), (Catcher::Explore, "round_robin")],
+        &[(Catcher::Run, "round_robin"), (Catcher::Bounds, "v_p"), (Catcher::Explore, "round_robin")],
     ),
     entry(
         Mutant::EnergyFloat,
