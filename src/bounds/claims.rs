@@ -314,8 +314,8 @@ fn queue_trim(samples: &[Sample]) -> Claim {
     Claim::exact("queue_trim", reference, trimmed.len() as u64, measured, "≤ ⌈√P⌉ trimmed; > on some untrimmed", pass)
 }
 
-/// 001 Thm 2 (S-18; w.h.p.): T_par ≤ (1 + ε)·T_seq/P + Õ(T_atomic + h(1/ε
-/// + T_split + T_rout)) when queues longer than Θ(√P) are avoided, even
+/// 001 Thm 2 (S-18; w.h.p.): T_par ≤ (1 + ε)·T_seq/P +
+/// Õ(T_atomic + h(1/ε + T_split + T_rout)) when queues longer than Θ(√P) are avoided, even
 /// with h ≈ log P ≪ P log P. On Thm 2's trimmed cells (slow PEs, whose
 /// capacity replaces P), R over capacity is held to the constant fitted on
 /// trimmed calibration runs with the w.h.p. proxy Q0 = 1/P: under the null

@@ -33,8 +33,8 @@ pub struct Sample {
     pub trim: Option<bool>,
     /// Largest queue met by an arriving request (`recv` events' `queue`).
     pub queue_max: Option<u32>,
-    /// Thm 2's R: (T_par − (1 + ε)·T_seq/cap) / (T_atomic + h(Δt + T_rout
-    /// + T_split)), cap = the PEs' capacity Σ 1/speed (slow PEs count
+    /// Thm 2's R: (T_par − (1 + ε)·T_seq/cap) / (T_atomic +
+    /// h(Δt + T_rout + T_split)), cap = the PEs' capacity Σ 1/speed (slow PEs count
     /// 1/factor); +∞ if unfinished.
     pub r_cap: f64,
     /// T_par (the last `terminated`); `None` if the run did not finish.

@@ -97,7 +97,7 @@ fn the_trace_header_replays_the_run() {
 #[test]
 fn split_duplicates_fails_work_conserved() {
     let mut s = random(WORKLOADS[0], DETECTORS[0], 5, 4, 2);
-    s.protocols = s.protocols.clone().with_mutant(Some(Mutant::SplitDuplicates));
+    s.protocols = s.protocols.with_mutant(Some(Mutant::SplitDuplicates));
     let r = s.run(None).unwrap();
     let failed: Vec<_> = r.check.failures().into_iter().map(|(n, _)| n).collect();
     assert!(failed.contains(&"work_conserved"), "{failed:?}");
