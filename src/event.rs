@@ -127,6 +127,11 @@ pub struct RunParams {
     /// The run started with the initial split of 002 §3.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub initial_split: bool,
+    /// With `initial_split`: K of 000 §1.2's randomised initialisation into
+    /// K·P pieces (`--initial-split random:K`; absent: 002 §3's
+    /// breadth-first split).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_random: Option<u32>,
     /// Requests finding this many queued are rejected (001 §4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue_limit: Option<u32>,
@@ -606,6 +611,7 @@ mod tests {
             topology: Some("mesh:2".into()),
             slow: Some((1, 2)),
             initial_split: true,
+            initial_random: Some(4),
             queue_limit: Some(1),
             serve_all: true,
             victim: Some("global-rr".into()),

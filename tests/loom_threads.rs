@@ -82,7 +82,7 @@ impl Case {
                 pes: self.pes,
                 seed,
                 dt: 1,
-                initial_split: self.initial_split,
+                initial_split: self.initial_split.into(),
                 ..Default::default()
             }),
         }

@@ -6,8 +6,9 @@ use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::problem::dfs::Strategy;
+use lbcheck::protocol::initial::InitialSplit;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
-use lbcheck::sim::{Schedule, Shape, SimConfig};
+use lbcheck::sim::{Schedule, Shape, SimConfig, Topology};
 
 fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
     let size = u.int_in_range(1..=3000u64)?;
@@ -24,7 +25,16 @@ fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
     let split = *u.choose(&[Strategy::BottomOne, Strategy::BottomHalf, Strategy::AllHalf, Strategy::Cutoff(2)])?;
     let detector = *u.choose(&[DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter])?;
     let a = u.int_in_range(1..=20u64)?;
+    let topology = *u.choose(&[
+        Topology::Crossbar,
+        Topology::Hypercube,
+        Topology::Mesh { r: 2 },
+        Topology::FatTree,
+        Topology::Butterfly,
+        Topology::Ccc,
+    ])?;
     let pes = u.int_in_range(1..=16u32)?;
+    let pes = if topology == Topology::Crossbar { pes } else { pes.next_power_of_two() };
     let sim = SimConfig {
         pes,
         seed: u.arbitrary()?,
@@ -33,7 +43,11 @@ fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
         t_split: u.int_in_range(0..=20u64)?,
         latency: if u.arbitrary()? { Some((a, a + u.int_in_range(0..=30u64)?)) } else { None },
         slow: if u.arbitrary()? { Some((u.int_in_range(1..=4u32.min(pes))?, u.int_in_range(1..=8u64)?)) } else { None },
-        initial_split: u.arbitrary()?,
+        initial_split: match u.int_in_range(0..=2u8)? {
+            0 => InitialSplit::Root,
+            1 => InitialSplit::Bfs,
+            _ => InitialSplit::Random(u.int_in_range(1..=8u32)?),
+        },
         max_steps: 0, // set below from the workload's largest atomic item
         horizon: 0,
         shape: match u.int_in_range(0..=2u8)? {
@@ -43,6 +57,7 @@ fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
         },
         schedule: *u.choose(&[Schedule::Plain, Schedule::SlowControl, Schedule::SlowWork])?,
         fifo_links: u.arbitrary()?,
+        topology,
         o: u.int_in_range(0..=5u64)?,
         g: u.int_in_range(0..=5u64)?,
         t_poll: u.int_in_range(0..=5u64)?,
@@ -52,8 +67,12 @@ fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
     // 2^20-unit iteration at latency 1 needs millions of steps).
     let t_atomic = workload.atomic_and_h().map_or(1, |(a, _)| a);
     let sim = SimConfig { max_steps: 5_000_000 + sim.polling_steps(t_atomic), ..sim };
-    let mut protocols = Protocols::new(BalancerKind::RandomPolling, detector);
-    protocols.queue_limit = if u.arbitrary()? { Some(u.int_in_range(1..=4u32)?) } else { None };
+    let balancer =
+        *u.choose(&[BalancerKind::RandomPolling, BalancerKind::NeighbourPolling, BalancerKind::SyncRandomPolling])?;
+    let mut protocols = Protocols::new(balancer, detector);
+    if balancer == BalancerKind::RandomPolling && u.arbitrary()? {
+        protocols.queue_limit = Some(u.int_in_range(1..=4u32)?);
+    }
     Ok(RunSpec { workload, split, protocols, driver: Driver::Sim(sim) })
 }
 

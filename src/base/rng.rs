@@ -31,6 +31,9 @@ pub enum Purpose {
     Keys = 8,
     /// A branch-and-bound instance (knapsack items, TSP cities).
     Instance = 9,
+    /// 000 §1.2's randomised initialisation: one split sequence of the
+    /// run's seed, the same on every PE (index 0).
+    InitialSplit = 10,
 }
 
 /// The stream for (`seed`, `index`, `purpose`); `index` is a PE number or a

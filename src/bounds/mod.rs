@@ -13,6 +13,8 @@
 //!   runs against the reference's (`lbcheck compare`).
 //! - [`claims`]: the claims checked on those runs, each with its α, the
 //!   fitted constants and the verdicts `lbcheck bounds` prints.
+//! - [`pacheco`]: Pacheco's global round robin (003 §14.7.3, S-14): V(P)
+//!   exactly, T_par with its four-message T_count.
 //! - [`atomic`]: 004's suites (random-destination search, Thm 1; message
 //!   scattering, Thm 3; Lemmas 6 and 7).
 //!
@@ -46,6 +48,12 @@ registry! {
             "004 Thm 2, Lemmas 6-7",
             "T/(n/p + h) of the critical subtree, priority message queues, FIFO arbiter, n > p² log p",
         ),
+        /// Pacheco's global round robin ([`pacheco`]).
+        Pacheco => Info::ships(
+            "pacheco",
+            "003 §14.7.3; S-14",
+            "global round robin: V(P) = P − s requests until every PE is asked (exact), T_par/(h·(4T_rout + Δt + T_split))",
+        ),
     }
 }
 
@@ -55,6 +63,7 @@ impl Suite {
         match self {
             Suite::RandomPolling => &["formula"],
             Suite::RandomDestination | Suite::Scatter | Suite::PriorityBnb => &["lemma6", "lemma7"],
+            Suite::Pacheco => &[],
         }
     }
 
@@ -68,6 +77,7 @@ impl Suite {
             (Suite::RandomPolling, _) => {
                 m.not_applicable(BalancerKind::RandomPolling, DetectorKind::Energy, false).is_none()
             }
+            (Suite::Pacheco, Site::Balancer(b)) => b == BalancerKind::Pacheco,
             (Suite::RandomDestination, Site::AtomicMachine) => true,
             (Suite::RandomDestination, Site::Balancer(b)) => b == BalancerKind::RandomDestination,
             (Suite::PriorityBnb, Site::Balancer(b)) => b == BalancerKind::PriorityBnb,
@@ -82,6 +92,7 @@ pub mod atomic;
 pub mod claims;
 pub mod compare;
 pub mod observe;
+pub mod pacheco;
 pub mod papers;
 pub mod plan;
 pub mod stats;

@@ -47,6 +47,14 @@ pub const T_POLL: u64 = 1;
 /// (Δt, T_rout, T_split) combinations.
 pub const MACHINES: &[(u64, u64, u64)] = &[(10, 10, 5), (5, 20, 10), (20, 5, 2)];
 
+/// 001 Thm 2's cells (S-18): P values of the quick profile (the full one
+/// adds 1024), on the balanced workload (h = log2 of the size over
+/// T_atomic, ≈ log P), machine [`MACHINES`]\[0\], with P/4 slow PEs
+/// ([`THM2_SLOW`]) whose long slices make long queues.
+pub const THM2_PES: &[u32] = &[4, 16, 64, 256];
+/// The slow PEs' factor (time units per work unit) in Thm 2's cells.
+pub const THM2_SLOW: u64 = 32;
+
 /// One combination of workload, P and machine; runs repeat it with fresh seeds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cell {
@@ -56,6 +64,14 @@ pub struct Cell {
     pub pes: u32,
     /// (Δt, T_rout, T_split).
     pub machine: (u64, u64, u64),
+    /// 001 Thm 2's cells (S-18): `Some(trimmed)`, with P/4 slow PEs and
+    /// queues trimmed at ⌈√P⌉ (001 §4) or not; `None`: Thm 1's cells.
+    pub trim: Option<bool>,
+}
+
+/// ⌈√P⌉, 001 §4's queue limit (`--queue-limit sqrt`).
+pub fn ceil_sqrt(pes: u32) -> u32 {
+    (1..=pes).find(|k| k * k >= pes).unwrap_or(1)
 }
 
 impl Profile {
@@ -82,8 +98,16 @@ impl Profile {
         let mut cells = Vec::new();
         for &workload in &workloads {
             for pes in self.pes() {
-                cells.extend(MACHINES.iter().map(|&machine| Cell { workload, pes, machine }));
+                cells.extend(MACHINES.iter().map(|&machine| Cell { workload, pes, machine, trim: None }));
             }
+        }
+        let mut thm2 = THM2_PES.to_vec();
+        if self == Profile::Full {
+            thm2.push(1024);
+        }
+        for pes in thm2 {
+            let cell = |trim| Cell { workload: "balanced", pes, machine: MACHINES[0], trim: Some(trim) };
+            cells.extend([cell(true), cell(false)]);
         }
         cells
     }
@@ -93,7 +117,16 @@ impl Cell {
     /// A name unique to the cell (part of each run's seed derivation).
     pub fn label(&self) -> String {
         let (dt, r, s) = self.machine;
-        format!("{}/P={}/dt={dt},rout={r},split={s}", self.workload, self.pes)
+        let thm2 = match (self.trim, self.slow()) {
+            (Some(trim), Some((n, f))) => format!("/thm2/slow={n}:{f}/trim={trim}"),
+            _ => String::new(),
+        };
+        format!("{}/P={}/dt={dt},rout={r},split={s}{thm2}", self.workload, self.pes)
+    }
+
+    /// Thm 2's slow PEs: P/4 (at least one) of factor [`THM2_SLOW`].
+    pub fn slow(&self) -> Option<(u32, u64)> {
+        self.trim.map(|_| ((self.pes / 4).max(1), THM2_SLOW))
     }
 
     /// True for synthetic workloads (exact h and T_atomic).
@@ -118,7 +151,9 @@ impl Cell {
         let (dt, t_rout, t_split) = self.machine;
         let mut protocols = Protocols::new(BALANCER, DetectorKind::Energy);
         protocols.mutant = mutant.filter(|m| m.not_applicable(BALANCER, DetectorKind::Energy, false).is_none());
+        protocols.queue_limit = (self.trim == Some(true)).then(|| ceil_sqrt(self.pes));
         let sim = SimConfig {
+            slow: self.slow(),
             pes: self.pes,
             seed,
             dt,
@@ -128,6 +163,11 @@ impl Cell {
             max_steps: 50_000_000,
             ..SimConfig::default()
         };
-        RunSpec { workload: self.workload(seed), split: Strategy::default(), protocols, driver: Driver::Sim(sim) }
+        let mut spec =
+            RunSpec { workload: self.workload(seed), split: Strategy::default(), protocols, driver: Driver::Sim(sim) };
+        if spec.validate().is_err() {
+            spec.protocols.mutant = None; // e.g. queue-limit-ignored where there is no limit
+        }
+        spec
     }
 }

@@ -29,6 +29,14 @@ pub struct Sample {
     pub pes: u32,
     /// The parameters of 001 Thm 1 (h measured for UTS).
     pub machine: Machine,
+    /// 001 Thm 2's runs (S-18): `Some(trimmed)`; `None` for Thm 1's.
+    pub trim: Option<bool>,
+    /// Largest queue met by an arriving request (`recv` events' `queue`).
+    pub queue_max: Option<u32>,
+    /// Thm 2's R: (T_par − (1 + ε)·T_seq/cap) / (T_atomic +
+    /// h(Δt + T_rout + T_split)), cap = the PEs' capacity Σ 1/speed (slow PEs count
+    /// 1/factor); +∞ if unfinished.
+    pub r_cap: f64,
     /// T_par (the last `terminated`); `None` if the run did not finish.
     pub t_par: Option<u64>,
     /// R = (T_par − T_seq/P) / (T_atomic + h(Δt + T_rout + T_split)); +∞ if unfinished.
@@ -153,6 +161,13 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
         phase: job.phase,
         pes: job.cell.pes,
         machine,
+        trim: job.cell.trim,
+        queue_max: m.queue.max,
+        r_cap: t_par.map_or(f64::INFINITY, |t| {
+            let (n, f) = job.cell.slow().unwrap_or((0, 1));
+            let cap = f64::from(pes - n) + f64::from(n) / f as f64;
+            (t as f64 - (1.0 + machine.eps()) * t_seq as f64 / cap) / machine.rest()
+        }),
         t_par,
         r: t_par.map_or(f64::INFINITY, |t| machine.excess(t)),
         gen_depth: job.cell.synthetic().then(|| depth.requests_until_h().map_or(f64::INFINITY, |n| n as f64 / pe_h)),

@@ -33,13 +33,13 @@ pub struct Figures {
 /// (reduced to the mutant's power profile with a mutant), then 004's.
 pub fn run(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>) {
     let (mut cases, figures) = polling(o, progress);
-    for suite in [Suite::RandomDestination, Suite::PriorityBnb, Suite::Scatter] {
+    for suite in [Suite::RandomDestination, Suite::PriorityBnb, Suite::Scatter, Suite::Pacheco] {
         cases.extend(atomic(o, suite, progress));
     }
     (cases, figures)
 }
 
-/// One of 004's suites: one case per claim, named `SUITE/CLAIM`.
+/// One of 004's suites or Pacheco's: one case per claim, named `SUITE/CLAIM`.
 fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> Vec<Case> {
     if !o.selects("bounds", &suite.to_string()) || o.mutant.is_some_and(|m| suite.refuses(m).is_some()) {
         return vec![];
@@ -83,8 +83,9 @@ fn polling(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>)
     progress.start("bounds", claims.len());
     let cases: Vec<Case> = claims.iter().map(|c| case(c, secs, &replay)).collect();
     cases.iter().for_each(|c| progress.done("bounds", c));
-    let test =
-        |f: fn(&Sample) -> f64| samples.iter().filter(|s| s.phase == Phase::Test).map(|s| (s.pes, f(s))).collect();
+    let test = |f: fn(&Sample) -> f64| {
+        samples.iter().filter(|s| s.phase == Phase::Test && s.trim.is_none()).map(|s| (s.pes, f(s))).collect()
+    };
     let figures = Figures {
         r: test(|s| s.r),
         traffic: test(|s| s.traffic),

@@ -4,6 +4,7 @@
 //! an adversarial schedule, FIFO links, o, g, T_poll, slow PEs, initial
 //! split, queue limit), so one campaign covers many corners.
 
+use crate::protocol::initial::InitialSplit;
 use crate::protocol::pacheco::Victim;
 use crate::protocol::random_polling::Deactivation;
 use std::time::{Duration, Instant};
@@ -116,7 +117,7 @@ pub fn thread_specs(o: &Options, label: &str, b: BalancerKind, d: DetectorKind) 
     runs.map(|(p, w)| {
         let seed = derive_seed(o.seed, &format!("threads/{label}/{p}/{w}"), 0);
         let deadline = Some(THREADS_DEADLINE);
-        let initial_split = p == 3 && b != BalancerKind::Pacheco; // Pacheco's start is Generate + Scatter
+        let initial_split = (p == 3 && b != BalancerKind::Pacheco).into(); // Pacheco's start is Generate + Scatter
         let cfg = ThreadConfig { pes: p, seed, dt: 16, initial_split, deadline, ..ThreadConfig::default() };
         (format!("{label}/P={p}/{w}"), spec(w, protocols(b, d, o.mutant, None), Driver::Threads(cfg)))
     })
@@ -233,7 +234,7 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
         if p.victim == Victim::Random {
             p.victim = *[Victim::Random, Victim::LocalRr, Victim::GlobalRr].choose(&mut rng).expect("victims");
         }
-        let sim = on_network(&mut rng, SimConfig { initial_split: false, ..sim }, b);
+        let sim = on_network(&mut rng, SimConfig { initial_split: InitialSplit::Root, ..sim }, b);
         return budgeted(spec(&workload, p, Driver::Sim(sim)));
     }
     if !b.polls_randomly() || b == BalancerKind::NeighbourPolling {
@@ -328,7 +329,7 @@ fn machine(rng: &mut ChaCha8Rng, seed: u64, profile: Profile) -> SimConfig {
         t_split: *[0, 1, 5, 20].choose(rng).expect("T_split values"),
         latency: (!fixed).then(|| (a, a + rng.random_range(0..=40))),
         slow: rng.random_bool(0.25).then(|| (rng.random_range(1..=pes.min(4)), rng.random_range(2..=8))),
-        initial_split: rng.random_bool(0.3),
+        initial_split: rng.random_bool(0.3).into(),
         max_steps: 20_000_000,
         horizon: 0,
         ..SimConfig::default()
@@ -344,5 +345,11 @@ fn machine(rng: &mut ChaCha8Rng, seed: u64, profile: Profile) -> SimConfig {
     c.fifo_links = rng.random_bool(0.5);
     let cost = |rng: &mut ChaCha8Rng| *[0, 0, 1, 3].choose(rng).expect("cost values");
     (c.o, c.g, c.t_poll) = (cost(rng), cost(rng), cost(rng));
+    // 000 §1.2's randomised initialisation for some of the runs that split
+    // the root, from a stream of its own: every other draw keeps its value.
+    let mut own = stream(seed, 1, Purpose::Swarm);
+    if c.initial_split.is_split() && own.random_bool(0.4) {
+        c.initial_split = InitialSplit::Random(*[1, 2, 4, 8].choose(&mut own).expect("K values"));
+    }
     c
 }

@@ -7,6 +7,7 @@ use lbcheck::base::{Registered, UnknownName};
 use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::mutants::{Catcher, Mutant, Site};
 use lbcheck::problem::{dfs::Strategy, Workload};
+use lbcheck::protocol::initial::InitialSplit;
 use lbcheck::protocol::pacheco::VICTIMS;
 use lbcheck::protocol::random_polling::Deactivation;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
@@ -64,9 +65,13 @@ pub struct RunArgs {
     /// request with its entire subproblem (or a reject). Simulator only.
     #[arg(long, value_parser = |s: &str| s.parse::<Deactivation>())]
     pub deactivate: Option<Deactivation>,
-    /// Start with the root split locally into one part per PE (002 §3).
-    #[arg(long)]
-    pub initial_split: bool,
+    /// Start with the root split locally on every PE: `bfs` (the default of
+    /// the bare flag) into one part per PE breadth-first (002 §3), or
+    /// `random:K` (1 ≤ K ≤ 64) into K·P pieces by a random split sequence
+    /// of the seed, PE r keeping pieces r, r + P, … (000 §1.2).
+    #[arg(long, value_name = "bfs|random:K", num_args = 0..=1, default_missing_value = "bfs",
+          value_parser = |s: &str| s.parse::<InitialSplit>())]
+    pub initial_split: Option<InitialSplit>,
     /// Run a deliberately broken variant (`lbcheck mutants`); a mutant that
     /// has no effect in this run is refused.
     #[arg(long, value_parser = kind::<Mutant>)]

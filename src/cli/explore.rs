@@ -112,7 +112,7 @@ fn spec(a: &ExploreArgs) -> anyhow::Result<(RunSpec, ExploreConfig)> {
         ..SimConfig::default()
     };
     let cfg = ExploreConfig { sim, limits: limits(a) };
-    if a.run.initial_split {
+    if a.run.initial_split.is_some() {
         anyhow::bail!("explore does not take --initial-split (PE 0 starts with the root)");
     }
     cfg.validate().map_err(anyhow::Error::msg)?;

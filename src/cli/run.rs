@@ -43,7 +43,7 @@ const SPLIT_HELP: &str = "DFS-stack split strategy: bottom-one, bottom-half, all
 
 pub fn run(a: ThreadsArgs) -> anyhow::Result<ExitCode> {
     let secs = timeout(&a);
-    let (seed, dt, initial_split) = (a.run.seed, a.run.dt, a.run.initial_split);
+    let (seed, dt, initial_split) = (a.run.seed, a.run.dt, a.run.initial_split.unwrap_or_default());
     let deadline = (secs > 0).then(|| Duration::from_secs(secs));
     let threads = ThreadConfig { pes: a.threads, seed, dt, initial_split, deadline, ..ThreadConfig::default() };
     let spec = a.run.spec(Driver::Threads(threads), DetectorKind::FourCounter)?;

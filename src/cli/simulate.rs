@@ -175,7 +175,7 @@ fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
         fifo_links: a.fifo_links,
         topology: a.topology,
         slow: a.slow.as_deref().map(parse_slow).transpose()?,
-        initial_split: a.run.initial_split,
+        initial_split: a.run.initial_split.unwrap_or_default(),
         max_steps: a.max_steps,
         horizon: a.detect_horizon,
     })

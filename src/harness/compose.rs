@@ -87,7 +87,11 @@ impl Protocols {
             Some(Mutant::InactiveSilent) => self.deactivate.or(Some(SILENT_WINDOW)),
             _ => self.deactivate,
         };
-        Protocols { mutant, victim, slots, bound, deactivate, ..self }
+        let queue_limit = match mutant {
+            Some(Mutant::QueueLimitIgnored) => self.queue_limit.or(Some(1)),
+            _ => self.queue_limit,
+        };
+        Protocols { mutant, victim, slots, bound, deactivate, queue_limit, ..self }
     }
 
     /// Hands `driver` the constructor of this run's PEs.

@@ -1,6 +1,7 @@
 //! The drivers registry and a run's driver configuration.
 
 use crate::base::registry::Info;
+use crate::protocol::initial::InitialSplit;
 use crate::registry;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::AtomicConfig;
@@ -96,11 +97,17 @@ impl Driver {
         }
     }
 
-    /// True if the run starts with the initial split of 002 §3.
+    /// True if the run starts with a local split of the root (002 §3's,
+    /// or 000 §1.2's randomised one).
     pub fn initial_split(&self) -> bool {
+        self.initial().is_split()
+    }
+
+    /// How the run starts: PE 0 with the root, or a local split.
+    pub fn initial(&self) -> InitialSplit {
         match self {
             Driver::Sim(c) => c.initial_split,
-            Driver::Atomic(_) => false,
+            Driver::Atomic(_) => InitialSplit::Root,
             Driver::Threads(c) => c.initial_split,
         }
     }

@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use super::driver::Driver;
 use super::spec::RunSpec;
+use crate::protocol::initial::InitialSplit;
 use crate::sim::atomic::AtomicConfig;
 use crate::sim::{Schedule, Shape, SimConfig, Topology};
 
@@ -25,8 +26,12 @@ impl RunSpec {
                 let _ = write!(cmd, " --threads {} --seed {} --dt {}", c.pes, c.seed, c.dt);
             }
         }
-        if self.driver.initial_split() {
-            cmd += " --initial-split";
+        match self.driver.initial() {
+            InitialSplit::Root => {}
+            InitialSplit::Bfs => cmd += " --initial-split",
+            random => {
+                let _ = write!(cmd, " --initial-split {random}");
+            }
         }
         flag(&mut cmd, "--queue-limit", p.queue_limit);
         if p.serve_all {

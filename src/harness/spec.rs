@@ -9,6 +9,7 @@ use crate::event::{RunParams, TraceHeader, TRACE_VERSION};
 use crate::mutants::{Mutant, Site};
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
+use crate::protocol::initial::InitialSplit;
 use crate::protocol::pacheco::Victim;
 use crate::protocol::random_polling::Deactivation;
 use crate::protocol::{BalancerKind, BoundMode};
@@ -85,6 +86,9 @@ impl RunSpec {
         }
         if m == Mutant::BoundLost && self.protocols.bound != BoundMode::ReduceTree {
             return Err(format!("mutant `{m}` acts where bounds are passed on, in --bound reduce-tree"));
+        }
+        if m == Mutant::QueueLimitIgnored && self.protocols.queue_limit.is_none() {
+            return Err(format!("mutant `{m}` ignores queue trimming: add --queue-limit N or sqrt"));
         }
         if m == Mutant::ServeOneDropRest && self.protocols.serve_all {
             return Err(format!("mutant `{m}` drops the requests a poll leaves queued; with --serve all none are left: it would have no effect in this run"));
@@ -165,6 +169,7 @@ impl RunSpec {
             seed: self.driver.seed(),
             dt: self.driver.dt(),
             initial_split: self.driver.initial_split(),
+            initial_random: self.driver.initial().random(),
             queue_limit: p.queue_limit,
             serve_all: p.serve_all,
             victim: (p.balancer == BalancerKind::Pacheco).then(|| p.victim.to_string()),
@@ -231,7 +236,8 @@ where
 /// The driver a header's `run` record describes.
 fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
     let kind: DriverKind = field("run.driver", &r.driver)?;
-    let (pes, seed, dt, initial_split) = (h.pes, r.seed, r.dt, r.initial_split);
+    let (pes, seed, dt) = (h.pes, r.seed, r.dt);
+    let initial_split = InitialSplit::of_header(r.initial_split, r.initial_random)?;
     let machine: MachineKind = field("run.machine", r.machine.as_deref().unwrap_or("async"))?;
     Ok(match kind {
         DriverKind::Sim | DriverKind::Explorer if machine != MachineKind::Async => {

@@ -116,6 +116,8 @@ pub enum Mutant {
     HopsIgnored,
     /// Synchronous random polling: a PE with two or more requests in a round rejects them all.
     SyncServeNoneWhenMany,
+    /// Random polling: queue trimming (001 §4) is configured but never applied.
+    QueueLimitIgnored,
 }
 
 /// Where a mutant's bug is.
@@ -527,7 +529,7 @@ pub const CATALOGUE: &[Entry] = &[
             "global round robin: PE 0 never increments its target, so every idle PE asks the same PE (a hot spot)",
         ),
         PACHECO,
-        &[(Catcher::Run, "round_robin"), (Catcher::Explore, "round_robin")],
+        &[(Catcher::Run, "round_robin"), (Catcher::Bounds, "v_p"), (Catcher::Explore, "round_robin")],
     ),
     entry(
         Mutant::EnergyFloat,
@@ -628,6 +630,16 @@ pub const CATALOGUE: &[Entry] = &[
         ),
         Site::Balancer(BalancerKind::SyncRandomPolling),
         &[(Catcher::Compare, "efficiency")],
+    ),
+    entry(
+        Mutant::QueueLimitIgnored,
+        Info::ships(
+            "queue-limit-ignored",
+            "001 §4, Thm 2; S-18",
+            "random polling with --queue-limit: a request finding the limit queued is queued anyway, so slow PEs' queues grow past ⌈√P⌉",
+        ),
+        RP,
+        &[(Catcher::Bounds, "queue_trim")],
     ),
 ];
 
@@ -749,6 +761,7 @@ impl Registered for Mutant {
         Mutant::PruneOffByOne,
         Mutant::HopsIgnored,
         Mutant::SyncServeNoneWhenMany,
+        Mutant::QueueLimitIgnored,
     ];
 
     fn info(self) -> &'static Info {

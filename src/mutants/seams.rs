@@ -43,6 +43,7 @@ pub fn polling<T: Subproblem>(mutant: Option<Mutant>) -> Polling<T> {
         Some(Mutant::SlotOverwrite) => Polling { fills_empty_slot: false, ..paper },
         Some(Mutant::InactiveSilent) => Polling { inactive_answers: false, ..paper },
         Some(Mutant::SplitDeepestSlot) => Polling { splits_oldest_slot: false, ..paper },
+        Some(Mutant::QueueLimitIgnored) => Polling { trims: false, ..paper },
         _ => paper,
     }
 }

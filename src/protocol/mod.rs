@@ -265,6 +265,18 @@ pub trait Balancer {
     /// the detector's: each checks its own). Synchronous random polling
     /// starts its rounds so (001 §1.3).
     fn on_timer(&mut self, _ctx: &mut Ctx<Self::Task>) {}
+    /// 000 §1.2's randomised initialisation (`--initial-split random:K`):
+    /// the PE's subproblem ran out while it holds more of its initial
+    /// pieces; the driver calls this (instead of going idle) with the next,
+    /// which the PE works on as if its subproblem had gone on. By default
+    /// it is put in place of the emptied subproblem [`task_mut`](Balancer::task_mut)
+    /// gives, or given as at [`start`](Balancer::start) if there is none.
+    fn resume(&mut self, ctx: &mut Ctx<Self::Task>, next: Self::Task) {
+        match self.task_mut() {
+            Some(t) => *t = next,
+            None => self.start(ctx, Some(next)),
+        }
+    }
     /// True while the PE holds a nonempty subproblem.
     fn has_work(&self) -> bool;
     /// Requests queued at this PE (what an arriving request finds).
@@ -391,6 +403,16 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
         if !self.balancer.has_work() && !self.terminated {
             self.detector.on_idle(ctx);
         }
+        self.after(ctx);
+    }
+
+    /// 000 §1.2's randomised initialisation: the PE's subproblem ran out
+    /// and it works on `next`, its next initial piece, which learns the
+    /// best bound the PE knows (and is dropped if the search stopped). It
+    /// stays busy: nothing is sent, the detector is not told.
+    pub fn resume(&mut self, ctx: &mut Ctx<T>, next: T) {
+        self.with_balancer(ctx, |b, ctx| b.resume(ctx, next));
+        self.share_best();
         self.after(ctx);
     }
 

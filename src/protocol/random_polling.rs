@@ -80,6 +80,9 @@ pub struct Rules<T> {
     /// Two slots: a request is served from the slot of smallest
     /// generation, the largest part (else from the largest generation).
     pub splits_oldest_slot: bool,
+    /// Queue trimming (001 §4): a request finding `queue_limit` queued is
+    /// rejected on arrival (else it is queued all the same).
+    pub trims: bool,
 }
 
 impl<T> Clone for Rules<T> {
@@ -107,6 +110,7 @@ impl<T: Subproblem> Rules<T> {
             fills_empty_slot: true,
             inactive_answers: true,
             splits_oldest_slot: true,
+            trims: true,
         }
     }
 }
@@ -288,7 +292,7 @@ impl<T: Subproblem> RandomPolling<T> {
         if self.is_inactive(ctx.now) {
             return self.answer_inactive(ctx, from);
         }
-        let full = self.queue_limit.is_some_and(|l| self.queue.len() >= l as usize);
+        let full = self.rules.trims && self.queue_limit.is_some_and(|l| self.queue.len() >= l as usize);
         if (self.rules.queues)(ctx.me, self.has_work()) && !full {
             self.queue.push_back(from);
         } else if self.rules.reject_refused {
@@ -368,6 +372,16 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
             None => self.task.as_mut(),
             Some(_) => self.slots().max_by_key(|t| t.generation()),
         }
+    }
+
+    /// The next initial piece goes into the first slot (both are empty).
+    fn resume(&mut self, _ctx: &mut Ctx<T>, next: T) {
+        let mut next = next;
+        if let Some(v) = self.incumbent() {
+            next.improve(v); // what the emptied slots found is not forgotten
+        }
+        self.task = Some(next);
+        self.filled = self.slots().count();
     }
 
     fn improve(&mut self, v: u64) {

@@ -51,13 +51,13 @@ pub fn human_atomic(out: &Value, claims: &[Claim]) -> String {
         .map(|(a, v)| format!("{a} {:.3}", v.as_f64().unwrap_or(f64::NAN)))
         .collect();
     format!(
-        "{}fitted k (calibration runs of the reference): {:.3}; per arbiter: {}
+        "{}fitted k (calibration runs of the reference): {:.3}{}
 {} runs in {:.1} s; family-wise α = {} (Bonferroni over {} tests)
 replay: {}
 ",
         table(claims),
         k["k"].as_f64().unwrap_or(f64::NAN),
-        per.join(", "),
+        if per.is_empty() { String::new() } else { format!("; per arbiter: {}", per.join(", ")) },
         out["runs"],
         out["seconds"].as_f64().unwrap_or(0.0),
         out["family_alpha"],

@@ -22,11 +22,10 @@ use rand_chacha::ChaCha8Rng;
 use super::mailbox::{Envelope, Mailbox};
 use super::record::{merge, Recorder};
 use crate::base::rng::{stream, Purpose};
-use crate::base::Fraction;
 use crate::event::{Event, Kind};
 use crate::mutants::Mutant;
 use crate::problem::{Subproblem, WorkLog};
-use crate::protocol::initial::assign;
+use crate::protocol::initial::{assign, InitialSplit, Start};
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
 use crate::sync::{let_others_run, thread, Arc, TraceSeq};
 
@@ -44,9 +43,9 @@ pub struct ThreadConfig {
     /// A deliberate bug of the driver, if any (other mutants are ignored
     /// here: they act in the protocols).
     pub mutant: Option<Mutant>,
-    /// Start with the root split locally into P parts (002 §3) instead of
-    /// giving it all to PE 0.
-    pub initial_split: bool,
+    /// Start with the root split locally into P parts (002 §3), or into
+    /// K·P random pieces (000 §1.2), instead of giving it all to PE 0.
+    pub initial_split: InitialSplit,
     /// Stop every PE this long after the start if termination has not
     /// spread by then (the run is then incomplete: no `end` event). Not
     /// under loom, which has no clocks.
@@ -67,13 +66,21 @@ impl ThreadConfig {
         if !(1..=MAX_DT).contains(&self.dt) {
             return Err(format!("--dt = {} is out of range: valid 1..={MAX_DT}", self.dt));
         }
-        Ok(())
+        self.initial_split.validate(self.pes)
     }
 }
 
 impl Default for ThreadConfig {
     fn default() -> Self {
-        ThreadConfig { pes: 2, seed: 0, dt: 64, record: false, mutant: None, initial_split: false, deadline: None }
+        ThreadConfig {
+            pes: 2,
+            seed: 0,
+            dt: 64,
+            record: false,
+            mutant: None,
+            initial_split: InitialSplit::Root,
+            deadline: None,
+        }
     }
 }
 
@@ -125,8 +132,8 @@ where
     let deadline = cfg.deadline.filter(|_| !cfg!(loom)).map(|d| start + d);
     let shared = Arc::new(Shared { boxes, seq: TraceSeq::new(0), start, deadline, pes: cfg.pes });
     let workers: Vec<_> = (0..cfg.pes)
-        .zip(assign(root, cfg.pes, cfg.initial_split))
-        .map(|(me, (part, share))| Worker::new(me, make(me), cfg, shared.clone()).started(part, share))
+        .zip(assign(root, cfg.pes, cfg.initial_split, cfg.seed))
+        .map(|(me, start)| Worker::new(me, make(me), cfg, shared.clone()).started(start))
         .collect();
     let handles: Vec<_> = workers.into_iter().map(|worker| thread::spawn(move || worker.run())).collect();
     let done: Vec<Done> =
@@ -153,6 +160,8 @@ struct Worker<T, B, D> {
     out: Vec<Command<T>>,
     inbox: VecDeque<Envelope<T>>,
     outgoing: Vec<(PeId, Envelope<T>)>,
+    /// Its further initial pieces (000 §1.2), the next one last.
+    more: Vec<T>,
 }
 
 impl<T, B, D> Worker<T, B, D>
@@ -176,14 +185,17 @@ where
             out: Vec::new(),
             inbox: VecDeque::new(),
             outgoing: Vec::new(),
+            more: Vec::new(),
         }
     }
 
     /// Time 0: the PE starts. The driver starts every PE, in PE order, before
     /// any thread runs, so the trace opens with all starts at t = 0 (the
     /// initial split's energy shares are all held from the first time step).
-    fn started(mut self, part: Option<T>, share: Option<Fraction>) -> Self {
+    fn started(mut self, start: Start<T>) -> Self {
         self.at_zero = true;
+        self.more = start.more.into_iter().rev().collect();
+        let (part, share) = (start.part, start.share);
         self.call(|pe, ctx| pe.start(ctx, part, share));
         self.at_zero = false;
         self
@@ -217,6 +229,11 @@ where
         self.units += units;
         let me = self.me;
         self.note(|| Event::work(0, me, units, gen, &log));
+        if !self.pe.has_work() {
+            if let Some(next) = self.more.pop() {
+                self.call(|pe, ctx| pe.resume(ctx, next)); // its next initial piece (000 §1.2)
+            }
+        }
         let_others_run(); // Δt units took time
         self.shared.boxes[me as usize].drain_into(&mut self.inbox);
         while let Some(env) = self.inbox.pop_front() {

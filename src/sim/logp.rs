@@ -109,6 +109,9 @@ struct Sim<'s, T, B, D> {
     announced: bool,
     overflow: bool,
     sink: &'s mut dyn FnMut(Event),
+    /// Per PE, its further initial pieces (000 §1.2's randomised
+    /// initialisation), the next one last.
+    more: Vec<Vec<T>>,
 }
 
 /// Runs `root` on `cfg.pes` PEs built by `make`, feeding every event to `sink`.
@@ -155,6 +158,7 @@ where
         announced: false,
         overflow: false,
         sink,
+        more: Vec::new(),
     };
     sim.start_all(root);
     sim.event_loop()
@@ -179,13 +183,27 @@ where
     D: Detector<T>,
 {
     fn start_all(&mut self, root: T) {
-        for (i, (task, share)) in assign(root, self.cfg.pes, self.cfg.initial_split).into_iter().enumerate() {
-            let delay = task.as_ref().map_or(0, |t| u64::from(t.generation()).saturating_mul(self.cfg.t_split));
-            self.call(i as PeId, |pe, ctx| pe.start(ctx, task, share));
+        let starts = assign(root, self.cfg.pes, self.cfg.initial_split, self.cfg.seed);
+        for (i, start) in starts.into_iter().enumerate() {
+            let delay = start.splits.saturating_mul(self.cfg.t_split);
+            self.more.push(start.more.into_iter().rev().collect());
+            self.call(i as PeId, |pe, ctx| pe.start(ctx, start.part, start.share));
             if let Some((_, to)) = self.slots[i].pe.inactive_window() {
                 self.agenda.push(to, Item::Wake { pe: i as PeId });
             }
             self.maybe_busy(i as PeId, delay);
+        }
+    }
+
+    /// A PE whose subproblem ran out takes its next initial piece, if it
+    /// has one (000 §1.2), and stays busy; returns the PE time charged.
+    fn refill(&mut self, pe: PeId) -> u64 {
+        if self.slots[pe as usize].pe.has_work() {
+            return 0;
+        }
+        match self.more[pe as usize].pop() {
+            Some(next) => self.call(pe, |p, ctx| p.resume(ctx, next)),
+            None => 0,
         }
     }
 
@@ -302,7 +320,10 @@ where
         self.work_in_flight -= (kind == Kind::Work) as u64;
         let queue = (kind == Kind::Request).then(|| self.slots[to as usize].pe.balancer.queued_requests());
         (self.sink)(Event::Recv { t: self.now, pe: to, from, id, kind, queue, data: None });
-        let cost = self.call_after(to, self.cfg.o, |pe, ctx| pe.on_message(ctx, from, msg));
+        let mut cost = self.call_after(to, self.cfg.o, |pe, ctx| pe.on_message(ctx, from, msg));
+        if self.slots[to as usize].parked {
+            cost += self.refill(to); // a deactivated PE gave its piece away
+        }
         let slot = &mut self.slots[to as usize];
         if slot.parked && !slot.pe.has_work() {
             slot.parked = false; // a deactivated PE gave all its work away
@@ -315,7 +336,9 @@ where
     /// The end of a deactivated PE's window: its parked work resumes (or
     /// it goes idle), and it may ask for work.
     fn wake(&mut self, pe: PeId) {
+        let refilled = if self.slots[pe as usize].parked { self.refill(pe) } else { 0 };
         let slot = &mut self.slots[pe as usize];
+        slot.debt += refilled;
         if std::mem::take(&mut slot.parked) {
             let debt = std::mem::take(&mut slot.debt);
             match slot.pe.has_work() {
@@ -364,7 +387,7 @@ where
     fn slice_end(&mut self, pe: PeId) {
         let s = self.slots[pe as usize].slice.take().expect("a slice was running");
         (self.sink)(Event::work(self.now, pe, s.units, s.gen, &s.log));
-        let debt = std::mem::take(&mut self.slots[pe as usize].debt);
+        let debt = std::mem::take(&mut self.slots[pe as usize].debt) + self.refill(pe);
         if self.slots[pe as usize].pe.has_work() {
             let cost = self.call_after(pe, debt + self.cfg.t_poll, |p, ctx| p.on_poll(ctx));
             let at = self.later(self.now, Some(cost));

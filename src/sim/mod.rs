@@ -27,6 +27,7 @@ pub use logp::{run, Outcome, Stop};
 pub use topology::Topology;
 
 use crate::base::registry::Info;
+use crate::protocol::initial::InitialSplit;
 use crate::protocol::sync_polling::Rounds;
 use crate::registry;
 
@@ -105,8 +106,9 @@ pub struct SimConfig {
     /// `(count, factor)`: `count` PEs, chosen at random, take `factor` time
     /// units per work unit (the others take 1).
     pub slow: Option<(u32, u64)>,
-    /// The initial broadcast of 002 §3 instead of PE 0 holding the root.
-    pub initial_split: bool,
+    /// The initial broadcast of 002 §3 (or 000 §1.2's randomised
+    /// initialisation) instead of PE 0 holding the root.
+    pub initial_split: InitialSplit,
     /// Cap on simulator steps; reaching it ends the run unfinished.
     pub max_steps: u64,
     /// How long after the computation is over (no work held or in flight)
@@ -146,6 +148,7 @@ impl SimConfig {
             }
         }
         self.topology.fits(self.pes)?;
+        self.initial_split.validate(self.pes)?;
         if self.max_steps == 0 {
             return Err("--max-steps = 0 is out of range: valid 1..=2^64-1".into());
         }
@@ -223,7 +226,7 @@ impl Default for SimConfig {
             fifo_links: false,
             topology: Topology::Crossbar,
             slow: None,
-            initial_split: false,
+            initial_split: InitialSplit::Root,
             max_steps: 2_000_000_000,
             horizon: 0,
         }

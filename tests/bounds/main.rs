@@ -3,7 +3,7 @@
 //! bounds (src/bounds/), through `lbcheck bounds --quick` (the CI profile).
 //!
 //! α: each `lbcheck bounds` run controls its family-wise false-alarm
-//! probability at 1e-6 (Bonferroni over its 9 statistical tests, α = 1.1e-7
+//! probability at 1e-6 (Bonferroni over its 10 statistical tests, α = 1e-7
 //! each); the reference test below makes one such run, so
 //! `reference_passes_at_family_alpha_1e_6` fails a correct balancer with
 //! probability ≤ 1e-6. Each mutant test shows the claim it targets failing
@@ -103,12 +103,50 @@ fn the_004_suites_pass() {
     }
 }
 
+/// Pacheco's global round robin (S-14, 003 §14.7.3) on CI's seeds: V(P)
+/// = P − s exactly on every run, R bounded with no trend in log2 P.
+#[test]
+fn the_pacheco_suite_passes() {
+    let (code, out, err) = lbcheck(&["bounds", "--balancer", "pacheco", "--quick", "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["suite"], "pacheco");
+    let names: Vec<&str> = v["claims"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["v_p", "t_par", "t_par_trend", "invariants"]);
+    assert!(v["constants"]["k"].as_f64().unwrap() > 0.0 && v["constants"]["v_p_runs"].as_u64().unwrap() > 0);
+    let alpha = v["claims"][1]["alpha"].as_f64().unwrap();
+    assert!((alpha - 5e-7).abs() < 1e-12, "Bonferroni over 2 tests: {alpha}");
+}
+
+/// `grr-no-increment` (PE 0's target never moves) makes `lbcheck bounds
+/// --balancer pacheco --quick` exit 1 naming `v_p`: no run ever asks every PE.
+#[test]
+fn grr_no_increment_fails_v_p() {
+    let (code, _, err) = lbcheck(&["bounds", "--balancer", "pacheco", "--quick", "--mutant", "grr-no-increment"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("FAILED v_p (") && err.contains("never asked every PE"), "{err}");
+    assert!(err.contains("--balancer pacheco --quick --seed-base 1 --mutant grr-no-increment"), "{err}");
+}
+
+/// `queue-limit-ignored` passes every Thm 1 claim's cells untouched (they
+/// have no limit) and fails the exact `queue_trim` of 001 Thm 2's cells.
+#[test]
+fn queue_limit_ignored_fails_queue_trim() {
+    let (code, _, err) = lbcheck(&["bounds", "--quick", "--mutant", "queue-limit-ignored"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("FAILED queue_trim (") && !err.contains("FAILED t_par ("), "{err}");
+}
+
 /// A mutant that does not act in a suite is refused there (exit 2).
 #[test]
 fn mutants_outside_their_suite_are_refused() {
-    for (suite, m) in
-        [("scatter", "dest-hotspot"), ("random-polling", "lemma6-no-p"), ("random-destination", "split-loses")]
-    {
+    for (suite, m) in [
+        ("scatter", "dest-hotspot"),
+        ("random-polling", "lemma6-no-p"),
+        ("random-destination", "split-loses"),
+        ("pacheco", "split-loses"),
+        ("random-polling", "grr-no-increment"),
+    ] {
         let (code, _, err) = lbcheck(&["bounds", "--balancer", suite, "--quick", "--mutant", m]);
         assert_eq!(code, 2, "{suite} {m}: {err}");
         assert!(err.contains("has no effect"), "{err}");

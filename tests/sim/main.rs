@@ -8,6 +8,7 @@ mod campaign;
 mod compare;
 mod deactivate;
 mod explore;
+mod initial_random;
 mod mutants;
 mod pacheco;
 mod properties;

@@ -2,6 +2,7 @@
 
 use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::problem::dfs::Strategy as Split;
+use lbcheck::protocol::initial::InitialSplit;
 use lbcheck::protocol::BalancerKind;
 use lbcheck::sim::{Schedule, Shape, SimConfig, Topology};
 use proptest::prelude::*;
@@ -34,7 +35,11 @@ fn arb_scenario() -> impl Strategy<Value = RunSpec> {
     (
         (0..WORKLOADS.len(), 0..3usize, 1..=64u32, any::<u64>(), 0..4usize),
         (1..40u64, 1..30u64, 0..30u64, proptest::option::of((1..20u64, 0..40u64))),
-        (any::<bool>(), proptest::option::of(1..4u32), proptest::option::of((1..8u32, 1..6u64))),
+        (
+            prop_oneof![Just(InitialSplit::Root), Just(InitialSplit::Bfs), (1..=8u32).prop_map(InitialSplit::Random)],
+            proptest::option::of(1..4u32),
+            proptest::option::of((1..8u32, 1..6u64)),
+        ),
         (0..3usize, 0..3usize, any::<bool>(), 0..3u64, 0..3u64, 0..3u64, 0..TOPOLOGIES.len()),
     )
         .prop_map(

@@ -4,6 +4,7 @@
 use lbcheck::event::Event;
 use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::mutants::Mutant;
+use lbcheck::protocol::initial::InitialSplit;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::runtime::threads::ThreadConfig;
 
@@ -18,12 +19,14 @@ fn spec(workload: &str, detector: DetectorKind, pes: u32, seed: u64) -> RunSpec 
     }
 }
 
-/// Real threads, every detector, P = 1..4, with and without the initial
-/// split (energy shares): every property holds on the recorded stream.
+/// Real threads, every detector, P = 1..4, without the initial split,
+/// with 002 §3's and with 000 §1.2's randomised one (energy shares, K = 3
+/// pieces per PE worked in turn): every property holds on the recorded stream.
 #[test]
 fn reference_runs_pass_every_property() {
     for detector in DETECTORS {
-        for (pes, initial_split) in (1..=4).flat_map(|p| [(p, false), (p, true)]) {
+        let modes = [InitialSplit::Root, InitialSplit::Bfs, InitialSplit::Random(3)];
+        for (pes, initial_split) in (1..=4).flat_map(|p| modes.map(|m| (p, m))) {
             let mut s = spec("synthetic:size=1732,atomic=1,split=uniform", detector, pes, u64::from(pes));
             if let Driver::Threads(c) = &mut s.driver {
                 c.initial_split = initial_split;

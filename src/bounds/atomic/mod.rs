@@ -30,9 +30,15 @@ pub struct Outcome {
     pub claims: Vec<Claim>,
 }
 
-/// Runs `suite` (one of 004's) on `profile` under base seed `base`, test
+/// Runs `suite` (one of 004's, or Pacheco's global round robin, whose
+/// claims are those of [`super::pacheco`] without Lemmas 6–7) on `profile` under base seed `base`, test
 /// runs with `mutant`.
 pub fn run(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>) -> Outcome {
+    if suite == Suite::Pacheco {
+        let s = super::pacheco::run_all(profile, base, mutant);
+        let (constants, claims) = super::pacheco::evaluate(&s);
+        return Outcome { runs: s.len(), tests: super::pacheco::STAT_TESTS, constants, claims };
+    }
     let (runs, tests, (constants, mut claims)) = match suite {
         Suite::Scatter => {
             let s = scatter::run_all(profile, base, mutant);

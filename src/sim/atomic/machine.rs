@@ -22,7 +22,7 @@ use super::AtomicConfig;
 use crate::base::rng::{stream, Purpose};
 use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
-use crate::protocol::initial::assign;
+use crate::protocol::initial::{assign, InitialSplit};
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
 use crate::sim::{Outcome, Stop};
 
@@ -96,8 +96,8 @@ where
         costs: Vec::new(),
         sink,
     };
-    for (i, (task, share)) in assign(root, cfg.pes, false).into_iter().enumerate() {
-        m.call(i as PeId, |pe, ctx| pe.start(ctx, task, share));
+    for (i, start) in assign(root, cfg.pes, InitialSplit::Root, cfg.seed).into_iter().enumerate() {
+        m.call(i as PeId, |pe, ctx| pe.start(ctx, start.part, start.share));
         m.maybe_busy(i as PeId);
     }
     let stop = m.steps(cfg.max_steps);

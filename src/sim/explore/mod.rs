@@ -64,7 +64,7 @@ impl ExploreConfig {
         if b - a > 7 {
             return Err(format!("--latency {a}..{b}: explore takes at most 8 latencies per message (b - a <= 7)"));
         }
-        if self.sim.slow.is_some() || self.sim.initial_split {
+        if self.sim.slow.is_some() || self.sim.initial_split.is_split() {
             return Err("explore does not take --slow or --initial-split".into());
         }
         if self.sim.o + self.sim.g + self.sim.t_poll > 0 {

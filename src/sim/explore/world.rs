@@ -20,7 +20,7 @@ use super::Params;
 use crate::base::rng::{stream, Purpose};
 use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
-use crate::protocol::initial::assign;
+use crate::protocol::initial::{assign, InitialSplit};
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
 use crate::sim::script::Script;
 
@@ -155,8 +155,8 @@ where
             announced: false,
         };
         let mut io = Io { script, events };
-        for (i, (task, share)) in assign(root, pes, false).into_iter().enumerate() {
-            let cost = w.call(i as PeId, &mut io, |pe, ctx| pe.start(ctx, task, share));
+        for (i, start) in assign(root, pes, InitialSplit::Root, 0).into_iter().enumerate() {
+            let cost = w.call(i as PeId, &mut io, |pe, ctx| pe.start(ctx, start.part, start.share));
             w.maybe_busy(i as PeId, cost, &mut io);
             w.touch(i as PeId);
         }
