@@ -138,6 +138,10 @@ pub struct RunParams {
     /// Random polling answered every queued request at a poll (`--serve all`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub serve_all: bool,
+    /// Poll-and-shuffle: how a cycle's permutation was drawn, `exact` or
+    /// `pseudo` (000 §3.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permutation: Option<String>,
     /// Pacheco's search: `New_request`'s victim selection (003 §14.7.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victim: Option<String>,
@@ -410,6 +414,16 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         data: Data,
     },
+    /// A barrier of the phased machine (000 §3.1): phase `phase` of cycle
+    /// `cycle` ended; idle PEs may now poll along dimension `phase`.
+    Phase {
+        /// Time of the barrier.
+        t: u64,
+        /// Cycle number, from 0.
+        cycle: u64,
+        /// Phase number within the cycle, from 0 (the dimension polled next).
+        phase: u32,
+    },
     /// `pe`, the header's announcer (PE 0 by default), announced global termination.
     Announce {
         /// Time.
@@ -479,6 +493,7 @@ macro_rules! with_time {
             | Event::Idle { t: $t, .. }
             | Event::Energy { t: $t, .. }
             | Event::Wave { t: $t, .. }
+            | Event::Phase { t: $t, .. }
             | Event::Announce { t: $t, .. }
             | Event::Terminated { t: $t, .. }
             | Event::End { t: $t } => $body,
@@ -615,6 +630,7 @@ mod tests {
             queue_limit: Some(1),
             serve_all: true,
             victim: Some("global-rr".into()),
+            permutation: Some("pseudo".into()),
             slots: Some(2),
             bound: Some("broadcast".into()),
             deactivate: Some("1:2..3".into()),
@@ -668,6 +684,7 @@ mod tests {
             Event::Idle { t: 1, pe: 0 },
             Event::Energy { t: 1, pe: 0, held: Fraction::one() },
             Event::Wave { t: 1, wave: 1, sent: 0, recv: 0, data: data() },
+            Event::Phase { t: 1, cycle: 0, phase: 0 },
             Event::Announce { t: 1, pe: 0 },
             Event::Terminated { t: 1, pe: 0 },
             Event::End { t: 1 },

@@ -34,6 +34,8 @@ pub enum Purpose {
     /// 000 §1.2's randomised initialisation: one split sequence of the
     /// run's seed, the same on every PE (index 0).
     InitialSplit = 10,
+    /// The pseudo-random permutations of poll-and-shuffle (000 §3.2; index 0).
+    Permutation = 11,
 }
 
 /// The stream for (`seed`, `index`, `purpose`); `index` is a PE number or a

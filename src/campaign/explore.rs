@@ -25,7 +25,8 @@ pub fn seeds(p: Profile) -> u64 {
 
 /// The layer.
 pub fn run(o: &Options, progress: &dyn Progress) -> Vec<Case> {
-    let pairs = BalancerKind::ALL.iter().flat_map(|&b| DetectorKind::ALL.iter().map(move |&d| (b, d)));
+    let on_pes = BalancerKind::ALL.iter().filter(|b| !b.phased()); // the phased machine has no open choice but the seed
+    let pairs = on_pes.flat_map(|&b| DetectorKind::of_pes().map(move |d| (b, d)));
     let named: Vec<_> =
         pairs.map(|(b, d)| (format!("{b}/{d}"), b, d)).filter(|(n, ..)| o.selects("explore", n)).collect();
     progress.start("explore", named.len());
@@ -79,6 +80,9 @@ pub fn instance(balancer: BalancerKind, detector: DetectorKind, mutant: Option<M
         | BalancerKind::NeighbourPolling
         | BalancerKind::SyncRandomPolling => "synthetic:size=8,atomic=1",
         BalancerKind::RandomDestination => "synthetic:size=16",
+        BalancerKind::PollAndShuffle => {
+            unreachable!("the phased machine is not explored (no open choice but the seed)")
+        }
         BalancerKind::PriorityBnb => "kz:depth=4",
     };
     let driver = match balancer.atomic() {

@@ -50,7 +50,8 @@ fn runs_per_pair(p: Profile) -> u32 {
 
 /// Every (balancer, detector) pair that ships.
 fn pairs() -> Vec<(BalancerKind, DetectorKind)> {
-    BalancerKind::ALL.iter().flat_map(|&b| DetectorKind::ALL.iter().map(move |&d| (b, d))).collect()
+    let all = BalancerKind::ALL.iter().flat_map(|&b| DetectorKind::ALL.iter().map(move |&d| (b, d)));
+    all.filter(|(b, d)| b.phased() == d.phased()).collect()
 }
 
 /// The `simulate` layer.

@@ -21,7 +21,6 @@ use std::time::Instant;
 use super::explore;
 use super::swarm::{checked, swarm_specs, thread_specs, Runner};
 use super::{replay, Options, Progress, Report};
-use crate::base::Registered;
 use crate::harness::UserBalancer;
 use crate::problem::Task;
 use crate::protocol::{Balancer, BalancerKind, DetectorKind, PeId};
@@ -37,17 +36,17 @@ where
     // The runs' own balancer kind is a placeholder: the runner builds the user's.
     let placeholder = BalancerKind::RandomPolling;
     let label = |d: DetectorKind| format!("user/{}/{d}", balancer.name);
-    let sim: Vec<_> = DetectorKind::ALL.iter().flat_map(|&d| swarm_specs(o, &label(d), placeholder, d)).collect();
-    let threads: Vec<_> = DetectorKind::ALL.iter().flat_map(|&d| thread_specs(o, &label(d), placeholder, d)).collect();
+    let sim: Vec<_> = DetectorKind::of_pes().flat_map(|d| swarm_specs(o, &label(d), placeholder, d)).collect();
+    let threads: Vec<_> = DetectorKind::of_pes().flat_map(|d| thread_specs(o, &label(d), placeholder, d)).collect();
     let runner: &Runner = &|spec| spec.run_composed(balancer, None, &mut |_| {});
     let select = |layer: &str, jobs: Vec<(String, _)>| -> Vec<_> {
         jobs.into_iter().filter(|(n, _)| o.selects(layer, n)).collect()
     };
     let mut cases = checked("simulate", select("simulate", sim), progress, vec![], runner);
     cases.extend(checked("threads", select("threads", threads), progress, vec![], runner));
-    for d in DetectorKind::ALL.iter().filter(|&&d| o.selects("explore", &label(d))) {
-        let instance = explore::instance(placeholder, *d, None);
-        cases.push(explore::case_composed(label(*d), &instance, explore::seeds(o.profile), balancer));
+    for d in DetectorKind::of_pes().filter(|&d| o.selects("explore", &label(d))) {
+        let instance = explore::instance(placeholder, d, None);
+        cases.push(explore::case_composed(label(d), &instance, explore::seeds(o.profile), balancer));
     }
     for c in &mut cases {
         c.replay = c

@@ -39,6 +39,8 @@ pub(super) struct DetectionDelayBound {
     over_since: Option<u64>,
     /// The first announcement: its time and when the computation was over then.
     announced: Option<(u64, Option<u64>)>,
+    /// T_phase (the run's Δt), for the barrier detector.
+    t_phase: u64,
 }
 
 impl DetectionDelayBound {
@@ -55,6 +57,7 @@ impl DetectionDelayBound {
             sent_at: HashMap::default(),
             max_latency: 0,
             activity: Activity::new(header.pes),
+            t_phase: header.run.as_ref().map_or(1, |r| r.dt),
             over_since: Some(0),
             announced: None,
         }
@@ -77,6 +80,7 @@ fn bound(detector: DetectorKind, depth: u64) -> (u64, &'static str) {
         DetectorKind::Energy => (1, "L"),
         DetectorKind::EnergyTree => (depth, "D·L"),
         DetectorKind::FourCounter => (6 * depth, "6·D·L"),
+        DetectorKind::Barrier => (1, "T_phase (the next barrier, 000 §3.1)"),
     }
 }
 
@@ -113,7 +117,7 @@ impl Property for DetectionDelayBound {
         };
         let (factor, name) = bound(detector, depth);
         let (l, delay) = (self.max_latency.max(1), t - over);
-        let limit = factor.saturating_mul(l);
+        let limit = if detector == DetectorKind::Barrier { self.t_phase } else { factor.saturating_mul(l) };
         let detail = format!(
             "announced {delay} after the computation was over (t={over}); {detector} allows {name} = {limit} (L = {l}, D = {depth})"
         );

@@ -66,6 +66,7 @@ impl DetectorConformance {
         let rules = match header.detector.parse() {
             Ok(DetectorKind::FourCounter) => Rules::FourCounter { last: None, prev: None },
             Ok(DetectorKind::Energy | DetectorKind::EnergyTree) => Rules::Energy { held: Fraction::one() },
+            Ok(DetectorKind::Barrier) => Rules::Unknown(header.detector.clone()),
             Err(_) => Rules::Unknown(header.detector.clone()),
         };
         DetectorConformance {

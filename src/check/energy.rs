@@ -142,7 +142,7 @@ fn acting_pe(e: &Event) -> Option<u32> {
         | Event::Energy { pe, .. }
         | Event::Announce { pe, .. }
         | Event::Terminated { pe, .. } => Some(pe),
-        Event::Header(_) | Event::Wave { .. } | Event::End { .. } => None,
+        Event::Header(_) | Event::Wave { .. } | Event::Phase { .. } | Event::End { .. } => None,
     }
 }
 

@@ -29,6 +29,7 @@
 //! | `prune_sound`           | `prune.rs`             | 002 §4.5, S-12      |
 //! | `stop_delay`            | `stop.rs`              | 002 §4.5, S-12      |
 //! | `hop_latency`           | `hops.rs`              | 000 §2.1, S-1       |
+//! | `phase_discipline`      | `phase.rs`             | 000 §3.1, S-2       |
 //!
 //! A failure that an earlier failure explains (a malformed trace breaks
 //! everything after it; an early announcement or lost work also breaks the
@@ -80,6 +81,7 @@ mod idset;
 mod lower_bound;
 mod metrics;
 mod optimum;
+mod phase;
 mod prune;
 mod requests;
 mod round_robin;
@@ -102,7 +104,7 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 18] = [
+pub const PROPERTIES: [&str; 19] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -121,6 +123,7 @@ pub const PROPERTIES: [&str; 18] = [
     prune::PruneSound::NAME,
     stop::StopDelay::NAME,
     hops::HopLatency::NAME,
+    phase::PhaseDiscipline::NAME,
 ];
 
 /// Which failures may be consequences of which: a failure of a property on
@@ -159,6 +162,7 @@ pub fn explain(name: &str) -> Option<String> {
         "prune_sound" => include_str!("prune.rs"),
         "stop_delay" => include_str!("stop.rs"),
         "hop_latency" => include_str!("hops.rs"),
+        "phase_discipline" => include_str!("phase.rs"),
         _ => return None,
     };
     let doc = source.lines().map_while(|l| l.strip_prefix("//!")).map(|l| l.strip_prefix(' ').unwrap_or(l));
@@ -300,6 +304,7 @@ pub struct Checker {
     prune: prune::PruneSound,
     stop: stop::StopDelay,
     hops: hops::HopLatency,
+    phase: phase::PhaseDiscipline,
     metrics: metrics::Collector,
 }
 
@@ -329,6 +334,7 @@ impl Checker {
             prune: prune::PruneSound::default(),
             stop: stop::StopDelay::new(header),
             hops: hops::HopLatency::new(header),
+            phase: phase::PhaseDiscipline::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
         }
     }
@@ -353,6 +359,7 @@ impl Checker {
         self.prune.observe(line, event);
         self.stop.observe(line, event);
         self.hops.observe(line, event);
+        self.phase.observe(line, event);
         self.metrics.observe(event);
     }
 
@@ -379,6 +386,7 @@ impl Checker {
         put(prune::PruneSound::NAME, self.prune.finish(&metrics));
         put(stop::StopDelay::NAME, self.stop.finish(&metrics));
         put(hops::HopLatency::NAME, self.hops.finish(&metrics));
+        put(phase::PhaseDiscipline::NAME, self.phase.finish(&metrics));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();
         report

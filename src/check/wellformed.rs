@@ -208,7 +208,7 @@ fn pes_of(e: &Event) -> [Option<(&'static str, u32)>; 2] {
         | Event::Energy { pe, .. }
         | Event::Announce { pe, .. }
         | Event::Terminated { pe, .. } => [Some(("pe", pe)), None],
-        Event::Header(_) | Event::Wave { .. } | Event::End { .. } => [None, None],
+        Event::Header(_) | Event::Wave { .. } | Event::Phase { .. } | Event::End { .. } => [None, None],
     }
 }
 

@@ -11,6 +11,7 @@ use lbcheck::protocol::initial::InitialSplit;
 use lbcheck::protocol::pacheco::VICTIMS;
 use lbcheck::protocol::random_polling::Deactivation;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
+use lbcheck::sim::phased::permutation::Method;
 
 /// Parses a registry name (the error lists the valid names).
 pub fn kind<K: Registered>(s: &str) -> Result<K, UnknownName> {
@@ -51,6 +52,11 @@ pub struct RunArgs {
     /// a random rank, local round robin, or global round robin via PE 0.
     #[arg(long, default_value = "random", value_parser = VICTIMS)]
     pub victim: String,
+    /// Poll-and-shuffle: how a cycle's random permutation is drawn (000
+    /// §3.2): exact (uniform: random destinations, local shuffles, prefix
+    /// sums) or pseudo (compositions of a fixed set of random permutations).
+    #[arg(long, default_value = "exact", value_parser = |s: &str| s.parse::<Method>())]
+    pub permutation: Method,
     /// Random polling: subproblems per PE (002 §3: with 2 a PE asks for
     /// work when one slot empties and works on the other meanwhile).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
@@ -145,6 +151,7 @@ impl RunArgs {
             bound: self.bound.as_deref().unwrap_or("reduce-tree").parse().map_err(anyhow::Error::msg)?,
             deactivate: self.deactivate,
             mutant: self.mutant,
+            permutation: self.permutation,
             ..Protocols::new(self.balancer, self.detector(detector))
         }
         .on(&driver);
@@ -164,6 +171,7 @@ impl RunArgs {
             Some(Site::Detectors(ds)) => ds.first().copied(),
             _ => None,
         };
+        let default = if self.balancer.phased() { DetectorKind::Barrier } else { default };
         self.termination.or(of_mutant).unwrap_or(default)
     }
 

@@ -24,8 +24,9 @@ use super::output;
 pub struct SimulateArgs {
     #[command(flatten)]
     run: RunArgs,
-    /// Machine model: async (001 §1), atomic (004 §2) or complete (004 §1,
-    /// Karp-Zhang); `lbcheck list` shows the planned ones.
+    /// Machine model: async (001 §1), atomic (004 §2), complete (004 §1,
+    /// Karp-Zhang) or phased (000 §3; poll-and-shuffle runs on it whatever
+    /// this says, with Δt as T_phase).
     #[arg(long, default_value_t = MachineKind::Async, value_parser = kind::<MachineKind>)]
     machine: MachineKind,
     /// Atomic machine: who wins a contended destination: fifo, lifo,
@@ -120,7 +121,10 @@ pub fn spec(a: &SimulateArgs) -> anyhow::Result<RunSpec> {
 /// The machine the arguments name, with its parameters.
 fn driver(a: &SimulateArgs) -> anyhow::Result<Driver> {
     let complete = match a.machine {
-        MachineKind::Async => return Ok(Driver::Sim(sim_config(a)?)),
+        MachineKind::Phased if !a.run.balancer.phased() => {
+            bail!("--machine phased runs poll-and-shuffle (000 §3): add --balancer poll-and-shuffle")
+        }
+        MachineKind::Async | MachineKind::Phased => return Ok(Driver::Sim(sim_config(a)?)),
         _ if a.topology != Topology::Crossbar => {
             bail!("--topology is a network of 001's machine (--machine async); 004's machines have none")
         }

@@ -12,6 +12,7 @@ use crate::protocol::pacheco::{Pacheco, Victim};
 use crate::protocol::random_destination::RandomDestination;
 use crate::protocol::random_polling::{Deactivation, RandomPolling};
 use crate::protocol::sync_polling::{Rounds, SyncRandomPolling};
+use crate::sim::phased::permutation::Method;
 
 /// The window `inactive-silent` is shown with when none is given: PE 1
 /// deactivated from the start for 10^5 time units.
@@ -44,6 +45,8 @@ pub struct Protocols {
     /// Synchronous random polling's rounds (from the simulator's machine,
     /// set by [`Protocols::on`]).
     pub rounds: Rounds,
+    /// Poll-and-shuffle: how a cycle's permutation is drawn (000 §3.2).
+    pub permutation: Method,
     /// The deliberate bug the protocols run with, if any.
     pub mutant: Option<Mutant>,
 }
@@ -62,6 +65,7 @@ impl Protocols {
             deactivate: None,
             topology: Topology::Crossbar,
             rounds: Rounds { length: 1, gather: 0 },
+            permutation: Method::Exact,
             mutant: None,
         }
     }
@@ -125,6 +129,7 @@ impl Protocols {
                 let rules = seams::destinations(self.mutant);
                 self.with_balancer(driver, move |_| RandomDestination::<Task>::new(rules))
             }
+            BalancerKind::PollAndShuffle => unreachable!("validated: poll-and-shuffle runs on the phased machine"),
         }
     }
 
@@ -147,6 +152,7 @@ impl Protocols {
             DetectorKind::FourCounter => {
                 driver.drive(|i| Pe::new(balancer(i), FourCounter::new(waves)).with_bounds(bound.clone()))
             }
+            DetectorKind::Barrier => unreachable!("validated: the barrier detector is the phased machine's"),
         }
     }
 }

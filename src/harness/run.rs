@@ -23,7 +23,7 @@ use crate::runtime::threads::{self, ThreadConfig, ThreadRun};
 use crate::sim::atomic::adversary::{self, Exploration};
 use crate::sim::atomic::network::{Chooser, Discipline, Rules, Script};
 use crate::sim::atomic::{self, Arbiter, AtomicConfig, AtomicOutcome};
-use crate::sim::{self, Outcome, SimConfig, Stop};
+use crate::sim::{self, phased, Outcome, SimConfig, Stop};
 use serde::Serialize;
 
 /// What a checked run found.
@@ -191,6 +191,12 @@ impl RunSpec {
         let started = Instant::now();
         let mut atomic = None;
         let (outcome, units) = match &self.driver {
+            Driver::Sim(cfg) if self.protocols.balancer.phased() => {
+                let rules = seams::poll_and_shuffle(self.mutant());
+                let mut by_value = |e: Event| sink(&e);
+                let root = self.root(&reference);
+                (phased::run(cfg, rules, self.protocols.permutation, root, &mut by_value), None)
+            }
             Driver::Sim(cfg) => {
                 let root = self.root(&reference);
                 (self.simulate(pes, &seams::work_loop(self.mutant(), cfg), root, &mut sink), None)

@@ -48,6 +48,9 @@ impl RunSpec {
                 false => format!("balancer `{balancer}` runs on 004's atomic machine: use `lbcheck simulate --machine atomic` (or complete)"),
             });
         }
+        if balancer.phased() || self.protocols.detector.phased() {
+            self.phased_fits()?;
+        }
         if balancer.needs_model_time() && matches!(self.driver, Driver::Threads(_)) {
             return Err(format!("balancer `{balancer}` runs in rounds of model time (001 §1.3): use `lbcheck simulate` or `lbcheck explore`, not real threads"));
         }
@@ -122,6 +125,35 @@ impl RunSpec {
         Ok(())
     }
 
+    /// Poll-and-shuffle runs on the phased machine (000 §3): P a power of
+    /// two, the barrier detector, fixed latencies, none of 001's extras.
+    fn phased_fits(&self) -> Result<(), String> {
+        let (balancer, detector) = (self.protocols.balancer, self.protocols.detector);
+        if balancer.phased() != detector.phased() {
+            return Err(match balancer.phased() {
+                true => format!("balancer `{balancer}` detects termination at its barriers: use --termination barrier (its default)"),
+                false => format!("--termination barrier is the phased machine's (000 §3): use --balancer poll-and-shuffle, not `{balancer}`"),
+            });
+        }
+        let Driver::Sim(c) = &self.driver else {
+            return Err(format!("balancer `{balancer}` runs on 000's phased machine: use `lbcheck simulate`"));
+        };
+        if !c.pes.is_power_of_two() {
+            return Err(format!(
+                "poll-and-shuffle polls hypercube partners (000 §3.1): P must be a power of two, not {}",
+                c.pes
+            ));
+        }
+        let extras = c.latency.is_some() || c.slow.is_some() || c.o + c.g + c.t_poll > 0 || c.fifo_links;
+        if extras || c.shape != Shape::Uniform || c.schedule != Schedule::Plain || self.driver.initial_split() {
+            return Err("the phased machine (000 §2.1) takes --dt (T_phase), --t-rout, --t-split and --topology; not --latency, its shape or schedule, --fifo-links, --slow, --o, --g, --t-poll or --initial-split".into());
+        }
+        if self.workload.prunes() {
+            return Err("poll-and-shuffle runs order-independent trees (000 §2.1), not branch-and-bound".into());
+        }
+        Ok(())
+    }
+
     /// Pacheco's search has its own start (Generate + Scatter) and answers
     /// every request at a service point.
     fn pacheco_fits(&self) -> Result<(), String> {
@@ -181,7 +213,8 @@ impl RunSpec {
         };
         match &self.driver {
             Driver::Sim(c) => RunParams {
-                machine: Some(MachineKind::Async.to_string()),
+                machine: Some(if p.balancer.phased() { MachineKind::Phased } else { MachineKind::Async }.to_string()),
+                permutation: p.balancer.phased().then(|| p.permutation.to_string()),
                 t_rout: Some(c.t_rout),
                 o: c.o,
                 g: c.g,
@@ -219,6 +252,8 @@ impl RunSpec {
         protocols.deactivate = r.deactivate.as_deref().map(|d| field("run.deactivate", d)).transpose()?;
         protocols.victim = r.victim.as_deref().map(|v| field("run.victim", v)).transpose()?.unwrap_or_default();
         protocols.mutant = r.mutant.as_deref().map(|m| field("run.mutant", m)).transpose()?;
+        protocols.permutation =
+            r.permutation.as_deref().map(|m| field("run.permutation", m)).transpose()?.unwrap_or_default();
         let (workload, split, driver) = (field("workload", &h.workload)?, field("split", &h.split)?, driver_of(h, r)?);
         let protocols = protocols.on(&driver);
         Ok(Some(RunSpec { workload, split, protocols, driver }))
@@ -240,7 +275,7 @@ fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
     let initial_split = InitialSplit::of_header(r.initial_split, r.initial_random)?;
     let machine: MachineKind = field("run.machine", r.machine.as_deref().unwrap_or("async"))?;
     Ok(match kind {
-        DriverKind::Sim | DriverKind::Explorer if machine != MachineKind::Async => {
+        DriverKind::Sim | DriverKind::Explorer if !matches!(machine, MachineKind::Async | MachineKind::Phased) => {
             let d = AtomicConfig::default();
             Driver::Atomic(AtomicConfig {
                 pes,

@@ -116,6 +116,12 @@ pub enum Mutant {
     HopsIgnored,
     /// Synchronous random polling: a PE with two or more requests in a round rejects them all.
     SyncServeNoneWhenMany,
+    /// Poll-and-shuffle: the "permutation" sends each subproblem to a random PE; a PE receiving two keeps one.
+    ShuffleDropsWork,
+    /// Poll-and-shuffle: idle PEs always poll along dimension 0.
+    PasSameDimension,
+    /// Poll-and-shuffle: an idle PE polls the moment it runs out, mid-phase.
+    PasMidPhaseRequest,
     /// Random polling: queue trimming (001 §4) is configured but never applied.
     QueueLimitIgnored,
 }
@@ -210,6 +216,7 @@ impl Entry {
 
 const RP: Site = Site::Balancer(BalancerKind::RandomPolling);
 const PACHECO: Site = Site::Balancer(BalancerKind::Pacheco);
+const PAS: Site = Site::Balancer(BalancerKind::PollAndShuffle);
 const ENERGIES: Site = Site::Detectors(&[DetectorKind::Energy, DetectorKind::EnergyTree]);
 const fn entry(mutant: Mutant, info: Info, site: Site, caught_by: &'static [(Catcher, &'static str)]) -> Entry {
     Entry { mutant, info, site, caught_by }
@@ -641,6 +648,36 @@ pub const CATALOGUE: &[Entry] = &[
         RP,
         &[(Catcher::Bounds, "queue_trim")],
     ),
+    entry(
+        Mutant::ShuffleDropsWork,
+        Info::ships(
+            "shuffle-drops-work",
+            "000 §3.2",
+            "the shuffle sends each subproblem to a uniformly random PE (no prefix sums); a PE that receives two keeps one",
+        ),
+        PAS,
+        &[(Catcher::Run, "work_conserved")],
+    ),
+    entry(
+        Mutant::PasSameDimension,
+        Info::ships(
+            "pas-same-dimension",
+            "000 §3.1, Lemma 2",
+            "idle PEs always poll along dimension 0: pairs trade work, the cube does not",
+        ),
+        PAS,
+        &[(Catcher::Run, "phase_discipline")],
+    ),
+    entry(
+        Mutant::PasMidPhaseRequest,
+        Info::ships(
+            "pas-mid-phase-request",
+            "000 §3.1",
+            "an idle PE polls the moment it runs out, mid-phase, not after the barrier",
+        ),
+        PAS,
+        &[(Catcher::Run, "phase_discipline")],
+    ),
 ];
 
 impl Mutant {
@@ -762,6 +799,9 @@ impl Registered for Mutant {
         Mutant::HopsIgnored,
         Mutant::SyncServeNoneWhenMany,
         Mutant::QueueLimitIgnored,
+        Mutant::ShuffleDropsWork,
+        Mutant::PasSameDimension,
+        Mutant::PasMidPhaseRequest,
     ];
 
     fn info(self) -> &'static Info {

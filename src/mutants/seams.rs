@@ -178,6 +178,18 @@ pub fn network(mutant: Option<Mutant>, rules: Network) -> Network {
     }
 }
 
+/// Poll-and-shuffle's rules with `mutant`'s broken one, if it has one there.
+pub fn poll_and_shuffle(mutant: Option<Mutant>) -> crate::protocol::poll_and_shuffle::PasRules {
+    use crate::protocol::poll_and_shuffle::{PasRules, Shuffle};
+    let paper = PasRules::PAPER;
+    match mutant {
+        Some(Mutant::ShuffleDropsWork) => PasRules { shuffle: Shuffle::RandomDestinations, ..paper },
+        Some(Mutant::PasSameDimension) => PasRules { fresh_dimensions: false, ..paper },
+        Some(Mutant::PasMidPhaseRequest) => PasRules { wait_for_barrier: false, ..paper },
+        _ => paper,
+    }
+}
+
 /// Synchronous random polling's rules with `mutant`'s broken one, if it has one there.
 pub fn sync_polling(mutant: Option<Mutant>) -> crate::protocol::sync_polling::SyncRules {
     use crate::protocol::sync_polling::SyncRules;

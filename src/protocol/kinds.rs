@@ -38,6 +38,12 @@ registry! {
             "001 §1.3",
             "synchronous random polling: rounds of Δt + 2·T_rout·d + T_split; idle PEs ask at a round's start, a busy PE serves one request a round",
         ),
+        /// Hypercube poll-and-shuffle ([`super::poll_and_shuffle`], on [`crate::sim::phased`]).
+        PollAndShuffle => Info::ships(
+            "poll-and-shuffle",
+            "000 §3-§4, Fig. 2",
+            "phases of T_phase work; after phase i idle PEs poll along dimension i; a random permutation per cycle (phased machine)",
+        ),
         /// Neighbourhood polling ([`super::random_polling`] asking network neighbours).
         NeighbourPolling => Info::ships(
             "neighbour-polling",
@@ -46,12 +52,6 @@ registry! {
         ),
     }
     planned: [
-        Info::planned(
-            "poll-and-shuffle",
-            "000 §3-§5, Fig. 2, Fig. 4",
-            "poll along a dimension per phase, random permutations, on hypercube, butterfly, mesh or fat tree",
-            12,
-        ),
         Info::planned("simd-phase", "000 §1.1", "SIMD phases with a trigger and prefix-sum matching", 12),
     ]
 }
@@ -68,13 +68,31 @@ impl BalancerKind {
     /// (synchronous rounds, 001 §1.3): the simulators run them, real
     /// threads do not.
     pub fn needs_model_time(self) -> bool {
-        self == BalancerKind::SyncRandomPolling
+        matches!(self, BalancerKind::SyncRandomPolling | BalancerKind::PollAndShuffle)
+    }
+
+    /// True for the balancers of 000's phased machine (poll-and-shuffle),
+    /// which detects termination at its barriers.
+    pub fn phased(self) -> bool {
+        self == BalancerKind::PollAndShuffle
     }
 
     /// True for random polling and the balancers built on its PE
     /// (neighbourhood polling), which take its options.
     pub fn polls_randomly(self) -> bool {
         matches!(self, BalancerKind::RandomPolling | BalancerKind::NeighbourPolling)
+    }
+}
+
+impl DetectorKind {
+    /// True for the detector that only the phased machine's barriers give.
+    pub fn phased(self) -> bool {
+        self == DetectorKind::Barrier
+    }
+
+    /// The detectors that run inside PEs (every driver but the phased machine).
+    pub fn of_pes() -> impl Iterator<Item = DetectorKind> {
+        <DetectorKind as crate::base::Registered>::ALL.iter().copied().filter(|d| !d.phased())
     }
 }
 
@@ -99,6 +117,12 @@ registry! {
             "001 §2 (Mattern)",
             "two waves over a reduction tree with equal sent/received work-message totals",
         ),
+        /// The phased machine's barrier ([`crate::sim::phased`]).
+        Barrier => Info::ships(
+            "barrier",
+            "000 §2.1, §3",
+            "the phased machine's barriers are global reductions: PE 0 announces at the first barrier with no work held",
+        ),
     }
 }
 
@@ -115,10 +139,10 @@ mod tests {
         let err = "poll-and-shuffle".parse::<BalancerKind>().unwrap_err().to_string();
         assert!(
             err.contains("planned (issue 12)")
-                && err.contains("valid: random-polling, random-destination, priority-bnb, pacheco, sync-random-polling, neighbour-polling"),
+                && err.contains("valid: random-polling, random-destination, priority-bnb, pacheco, sync-random-polling, poll-and-shuffle, neighbour-polling"),
             "{err}"
         );
         let err = "nope".parse::<DetectorKind>().unwrap_err().to_string();
-        assert_eq!(err, "unknown termination detector `nope`; valid: energy, energy-tree, four-counter");
+        assert_eq!(err, "unknown termination detector `nope`; valid: energy, energy-tree, four-counter, barrier");
     }
 }

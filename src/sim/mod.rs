@@ -19,6 +19,7 @@ pub mod atomic;
 pub mod explore;
 pub mod latency;
 pub mod logp;
+pub mod phased;
 pub mod script;
 pub mod topology;
 
@@ -52,15 +53,13 @@ registry! {
             "004 §1 (Karp-Zhang)",
             "synchronous steps, unbounded buffers: every message sent arrives at the next step",
         ),
-    }
-    planned: [
-        Info::planned(
+        /// 000 §2.1 and §3's phased machine ([`phased`]).
+        Phased => Info::ships(
             "phased",
             "000 §2.1, §3",
-            "global phases of T_phase work with barriers on hypercube, butterfly, mesh or fat tree",
-            12,
+            "global phases of T_phase (= Δt) work with barriers, on any --topology; poll-and-shuffle runs on it",
         ),
-    ]
+    }
 }
 
 /// The largest accepted time parameter (Δt, T_rout, latency bounds,

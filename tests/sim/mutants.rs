@@ -32,6 +32,10 @@ fn args_for(e: &Entry) -> Vec<String> {
             atomic("random-destination", "synthetic:size=4096").to_vec()
         }
         Site::Balancer(BalancerKind::Pacheco) => vec!["simulate", "--balancer", "pacheco", "--workload", UTS],
+        Site::Balancer(BalancerKind::PollAndShuffle) => {
+            let w = "synthetic:size=100000,split=uniform";
+            vec!["simulate", "--balancer", "poll-and-shuffle", "--topology", "hypercube", "--workload", w]
+        }
         // Many requests meet at a busy PE only on a larger machine.
         Site::Balancer(BalancerKind::SyncRandomPolling) => {
             let w = "synthetic:size=200000,split=uniform";

@@ -3,7 +3,6 @@
 //! energy shares for any p, and global round robin costs four messages
 //! per request.
 
-use lbcheck::base::Registered;
 use lbcheck::event::{Event, Kind};
 use lbcheck::harness::{Protocols, RunResult, RunSpec};
 use lbcheck::protocol::pacheco::Victim;
@@ -61,7 +60,7 @@ fn the_scatter_gives_each_pe_one_pth_of_the_energy() {
 #[test]
 fn every_detector_and_victim_passes_on_small_machines() {
     for (pes, seed) in [(2, 1), (3, 2), (5, 3), (16, 4)] {
-        for d in DetectorKind::ALL.iter().copied() {
+        for d in DetectorKind::of_pes() {
             for v in VICTIMS {
                 let (r, _) = run(&pacheco("uts:default", d, pes, seed, v));
                 assert!(r.check.all_pass(), "P={pes} {d} {v}: {:?}", r.check.failures());

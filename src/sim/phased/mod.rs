@@ -1,0 +1,310 @@
+//! The phased machine of 000 §2.1 and §3 (S-2): a global clock cuts time
+//! into phases of T_phase work units (the run's Δt); at each phase's end a
+//! barrier, after which idle PEs poll their partner along the phase's
+//! hypercube dimension ([`crate::protocol::poll_and_shuffle`]); after L
+//! phases a random permutation of the subproblems (000 §3.2,
+//! [`permutation`]). Messages take T_rout per hop of the topology (000
+//! §2.1); a split costs T_split. All PEs start the next phase together,
+//! when the slowest exchange of the barrier is over: c_poll = 2·T_rout·hops
+//! + T_split for the phase's dimension, T_perm = T_rout × the most hops a
+//! shuffled subproblem travels.
+//!
+//! Termination is the barrier's (detector `barrier`): a barrier is a
+//! global reduction, so at the first barrier after which no PE holds work
+//! (nothing is ever in flight at a barrier) PE 0 announces and every PE
+//! stops.
+//!
+//! Events are emitted in time order, ties by PE; the same seed gives the
+//! same stream. Every moved subproblem is a `work` message (a reply, or a
+//! shuffle transfer with no request), and each barrier is a `phase` event,
+//! which property `phase_discipline` reads.
+
+pub mod permutation;
+
+use rand_chacha::ChaCha8Rng;
+
+use super::logp::{Outcome, Stop};
+use super::topology::Hops;
+use super::SimConfig;
+use crate::base::rng::{stream, Purpose};
+use crate::event::{Event, Kind};
+use crate::problem::{Subproblem, WorkLog};
+use crate::protocol::poll_and_shuffle::{phases_per_cycle, PasRules, Shuffle};
+use crate::protocol::PeId;
+use permutation::Method;
+
+/// One PE of the phased machine.
+struct Node<T> {
+    task: Option<T>,
+    rng: ChaCha8Rng,
+}
+
+impl<T: Subproblem> Node<T> {
+    fn busy(&self) -> bool {
+        self.task.as_ref().is_some_and(|t| !t.is_empty())
+    }
+}
+
+/// Events of one stretch of time, emitted sorted by (time, order made).
+#[derive(Default)]
+struct Batch(Vec<(u64, usize, Event)>);
+
+impl Batch {
+    fn push(&mut self, e: Event) {
+        let n = self.0.len();
+        self.0.push((e.time(), n, e));
+    }
+
+    /// Emits the events up to time `until`, in order; later ones wait.
+    fn emit_until(&mut self, until: u64, sink: &mut dyn FnMut(Event)) {
+        self.0.sort_by_key(|(t, n, _)| (*t, *n));
+        let later = self.0.iter().position(|(t, _, _)| *t > until).unwrap_or(self.0.len());
+        self.0.drain(..later).for_each(|(_, _, e)| sink(e));
+    }
+
+    /// The latest time of the events waiting.
+    fn last(&self) -> Option<u64> {
+        self.0.iter().map(|(t, _, _)| *t).max()
+    }
+}
+
+/// The run of the phased machine.
+struct Machine<'s, T> {
+    cfg: SimConfig,
+    rules: PasRules,
+    method: Method,
+    hops: Hops,
+    nodes: Vec<Node<T>>,
+    now: u64,
+    next_id: u64,
+    batch: Batch,
+    sink: &'s mut dyn FnMut(Event),
+    /// The pseudo method's generators.
+    generators: Vec<Vec<u32>>,
+    shuffle_rng: ChaCha8Rng,
+}
+
+/// Runs poll-and-shuffle on `cfg.pes` PEs from `root` on PE 0, feeding
+/// every event to `sink`; `cfg.dt` is T_phase, `cfg.max_steps` caps phases.
+pub fn run<T: Subproblem>(
+    cfg: &SimConfig,
+    rules: PasRules,
+    method: Method,
+    root: T,
+    sink: &mut dyn FnMut(Event),
+) -> Outcome {
+    let mut shuffle_rng = stream(cfg.seed, 0, Purpose::Permutation);
+    let generators = match method {
+        Method::Pseudo => permutation::generators(cfg.pes as usize, &mut shuffle_rng),
+        Method::Exact => Vec::new(),
+    };
+    let nodes = (0..cfg.pes).map(|i| Node { task: None, rng: stream(cfg.seed, i, Purpose::Protocol) }).collect();
+    let hops = cfg.topology.distances(cfg.pes);
+    let mut m = Machine {
+        cfg: *cfg,
+        rules,
+        method,
+        hops,
+        nodes,
+        now: 0,
+        next_id: 0,
+        batch: Batch::default(),
+        sink,
+        generators,
+        shuffle_rng,
+    };
+    m.nodes[0].task = Some(root).filter(|r| !r.is_empty());
+    if m.nodes[0].busy() {
+        (m.sink)(Event::Busy { t: 0, pe: 0 });
+    }
+    m.cycles()
+}
+
+impl<T: Subproblem> Machine<'_, T> {
+    fn cycles(mut self) -> Outcome {
+        let phases = phases_per_cycle(self.cfg.topology, self.cfg.pes).max(1);
+        let mut steps = 0;
+        for cycle in 0.. {
+            for phase in 0..phases {
+                if steps == self.cfg.max_steps {
+                    return Outcome { steps, end_time: self.now, stop: Stop::StepCap };
+                }
+                steps += 1;
+                self.work_phase(cycle, phase);
+                if !self.nodes.iter().any(Node::busy) {
+                    return self.terminate(steps);
+                }
+                if self.cfg.pes > 1 {
+                    self.exchange(phase);
+                }
+            }
+            if self.cfg.pes > 1 {
+                self.shuffle();
+            }
+        }
+        unreachable!("the loop returns")
+    }
+
+    /// Every busy PE works T_phase units (or until its subproblem runs
+    /// out); `now` moves to the barrier.
+    fn work_phase(&mut self, cycle: u64, phase: u32) {
+        let (start, t_phase) = (self.now, self.cfg.dt);
+        for pe in 0..self.cfg.pes {
+            let node = &mut self.nodes[pe as usize];
+            let Some(task) = node.task.as_mut().filter(|t| !t.is_empty()) else { continue };
+            let (mut log, gen) = (WorkLog::default(), task.generation());
+            let units = task.work(t_phase, &mut log);
+            self.batch.push(Event::work(start + units, pe, units, gen, &log));
+            if task.is_empty() {
+                node.task = None;
+                self.batch.push(Event::Idle { t: start + units, pe });
+                if !self.rules.wait_for_barrier {
+                    self.ask_now(pe, start + units, phase);
+                }
+            }
+        }
+        self.now = start + t_phase;
+        self.batch.push(Event::Phase { t: self.now, cycle, phase });
+        self.batch.emit_until(self.now, &mut *self.sink);
+    }
+
+    /// Mutant `pas-mid-phase-request`: the PE asks the moment it runs out;
+    /// a busy partner answers at once (records only: the part joins at the barrier's exchange).
+    fn ask_now(&mut self, pe: PeId, t: u64, phase: u32) {
+        let to = self.rules.partner(pe, phase);
+        let id = self.id();
+        self.batch.push(Event::Send { t, from: pe, to, id, kind: Kind::Request, energy: None, data: None });
+        let at = t + self.latency(pe, to);
+        self.batch.push(Event::Recv { t: at, pe: to, from: pe, id, kind: Kind::Request, queue: Some(0), data: None });
+        let id = self.id();
+        self.batch.push(Event::Send { t: at, from: to, to: pe, id, kind: Kind::Reject, energy: None, data: None });
+        let back = at + self.latency(to, pe);
+        self.batch.push(Event::Recv { t: back, pe, from: to, id, kind: Kind::Reject, queue: None, data: None });
+    }
+
+    /// The barrier's exchange: every idle PE asks its partner along the
+    /// phase's dimension, which answers with a split-off part or a reject.
+    fn exchange(&mut self, phase: u32) {
+        let barrier = self.now;
+        let askers: Vec<PeId> = (0..self.cfg.pes).filter(|&k| !self.nodes[k as usize].busy()).collect();
+        let mut end = barrier;
+        for k in askers {
+            let p = self.rules.partner(k, phase);
+            end = end.max(self.request(k, p, barrier));
+        }
+        self.now = end.max(self.batch.last().unwrap_or(end));
+        self.batch.emit_until(self.now, &mut *self.sink);
+    }
+
+    /// PE `k` asks `p` at `t`; returns when the reply arrives.
+    fn request(&mut self, k: PeId, p: PeId, t: u64) -> u64 {
+        let id = self.id();
+        self.batch.push(Event::Send { t, from: k, to: p, id, kind: Kind::Request, energy: None, data: None });
+        let at = t + self.latency(k, p);
+        self.batch.push(Event::Recv { t: at, pe: p, from: k, id, kind: Kind::Request, queue: Some(0), data: None });
+        let part = self.nodes[p as usize].task.as_mut().filter(|t| !t.is_empty()).and_then(|t| t.split());
+        let id = self.id();
+        let (kind, leaves) = match &part {
+            Some(part) => {
+                self.batch.push(Event::Split { t: at, pe: p, gen: part.generation() });
+                (Kind::Work, at + self.cfg.t_split)
+            }
+            None => (Kind::Reject, at),
+        };
+        self.batch.push(Event::Send { t: leaves, from: p, to: k, id, kind, energy: None, data: None });
+        let back = leaves + self.latency(p, k);
+        self.batch.push(Event::Recv { t: back, pe: k, from: p, id, kind, queue: None, data: None });
+        if let Some(part) = part {
+            self.nodes[k as usize].task = Some(part);
+            self.batch.push(Event::Busy { t: back, pe: k });
+        }
+        back
+    }
+
+    /// The permutation after a cycle: every nonempty subproblem moves to
+    /// its PE's image (a `work` message unless it stays).
+    fn shuffle(&mut self) {
+        let n = self.cfg.pes as usize;
+        let dest = match (self.rules.shuffle, self.method) {
+            (Shuffle::RandomDestinations, _) => (0..n).map(|k| self.random_destination(k)).collect(),
+            (Shuffle::Permute, Method::Exact) => {
+                let mut rngs: Vec<ChaCha8Rng> = self.nodes.iter().map(|n| n.rng.clone()).collect();
+                let dest = permutation::exact(&mut rngs, true);
+                self.nodes.iter_mut().zip(rngs).for_each(|(n, r)| n.rng = r);
+                dest
+            }
+            (Shuffle::Permute, Method::Pseudo) => permutation::pseudo(&self.generators, &mut self.shuffle_rng),
+        };
+        let start = self.now;
+        let mut end = start;
+        let mut moved: Vec<Option<T>> = (0..n).map(|_| None).collect();
+        for k in 0..n {
+            let to = dest[k];
+            if to as usize == k || !self.nodes[k].busy() {
+                continue;
+            }
+            let task = self.nodes[k].task.take().expect("busy");
+            let id = self.id();
+            self.batch.push(Event::Send {
+                t: start,
+                from: k as PeId,
+                to,
+                id,
+                kind: Kind::Work,
+                energy: None,
+                data: None,
+            });
+            self.batch.push(Event::Idle { t: start, pe: k as PeId });
+            let at = start + self.latency(k as PeId, to);
+            self.batch.push(Event::Recv {
+                t: at,
+                pe: to,
+                from: k as PeId,
+                id,
+                kind: Kind::Work,
+                queue: None,
+                data: None,
+            });
+            end = end.max(at);
+            moved[to as usize] = Some(task); // a second arrival replaces the first (only without a permutation)
+        }
+        for (to, task) in moved.into_iter().enumerate() {
+            let Some(task) = task else { continue };
+            if self.nodes[to].busy() {
+                continue; // mutant shuffle-drops-work: the PE keeps its own
+            }
+            self.nodes[to].task = Some(task);
+            self.batch.push(Event::Busy { t: end, pe: to as PeId });
+        }
+        self.now = end;
+        self.batch.emit_until(end, &mut *self.sink);
+    }
+
+    /// Mutant `shuffle-drops-work`: PE k's destination, uniform, from its stream.
+    fn random_destination(&mut self, k: usize) -> u32 {
+        use rand::Rng;
+        let n = self.cfg.pes;
+        self.nodes[k].rng.random_range(0..n)
+    }
+
+    /// PE 0 announces at the barrier; every PE stops.
+    fn terminate(mut self, steps: u64) -> Outcome {
+        let t = self.now.max(self.batch.last().unwrap_or(0));
+        self.batch.emit_until(t, &mut *self.sink);
+        (self.sink)(Event::Announce { t, pe: 0 });
+        for pe in 0..self.cfg.pes {
+            (self.sink)(Event::Terminated { t, pe });
+        }
+        (self.sink)(Event::End { t });
+        Outcome { steps, end_time: t, stop: Stop::Drained }
+    }
+
+    fn latency(&self, from: PeId, to: PeId) -> u64 {
+        self.cfg.t_rout * self.hops.hops(from, to).max(1)
+    }
+
+    fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+}
