@@ -238,6 +238,21 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
         let sim = on_network(&mut rng, SimConfig { initial_split: InitialSplit::Root, ..sim }, b);
         return budgeted(spec(&workload, p, Driver::Sim(sim)));
     }
+    if b.phased() {
+        // 000's phased machine: P a power of two, fixed latency, none of 001's extras.
+        let pes = sim.pes.next_power_of_two();
+        let phased = SimConfig {
+            pes,
+            seed: sim.seed,
+            dt: sim.dt,
+            t_rout: sim.t_rout,
+            t_split: sim.t_split,
+            ..SimConfig::default()
+        };
+        let workload = if bnb { "uts:default".to_string() } else { workload }; // order-independent trees (000 §2.1)
+        let p = protocols(b, d, o.mutant, None);
+        return budgeted(spec(&workload, p, Driver::Sim(on_network(&mut rng, phased, b))));
+    }
     if !b.polls_randomly() || b == BalancerKind::NeighbourPolling {
         // Random polling's options (queue limit, serve all, slots, a deactivated worker) are its own.
         let p = Protocols { bound, ..protocols(b, d, o.mutant, None) };

@@ -40,6 +40,11 @@ impl RunSpec {
         flag(&mut cmd, "--slots", Some(p.slots).filter(|&s| s != 1));
         flag(&mut cmd, "--bound", Some(p.bound).filter(|_| self.workload.prunes()));
         flag(&mut cmd, "--deactivate", p.deactivate);
+        flag(
+            &mut cmd,
+            "--permutation",
+            Some(p.permutation).filter(|m| p.balancer.phased() && *m != Default::default()),
+        );
         if p.victim != Default::default() {
             let _ = write!(cmd, " --victim {}", p.victim);
         }

@@ -11,6 +11,7 @@ mod explore;
 mod initial_random;
 mod mutants;
 mod pacheco;
+mod phased;
 mod properties;
 mod registry;
 mod reproduce;

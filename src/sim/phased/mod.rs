@@ -146,14 +146,17 @@ impl<T: Subproblem> Machine<'_, T> {
     }
 
     /// Every busy PE works T_phase units (or until its subproblem runs
-    /// out); `now` moves to the barrier.
+    /// out); `now` moves to the barrier, which waits for an item a PE
+    /// could not cut (a loop's iteration may take longer than T_phase).
     fn work_phase(&mut self, cycle: u64, phase: u32) {
         let (start, t_phase) = (self.now, self.cfg.dt);
+        let mut barrier = start + t_phase;
         for pe in 0..self.cfg.pes {
             let node = &mut self.nodes[pe as usize];
             let Some(task) = node.task.as_mut().filter(|t| !t.is_empty()) else { continue };
             let (mut log, gen) = (WorkLog::default(), task.generation());
             let units = task.work(t_phase, &mut log);
+            barrier = barrier.max(start + units);
             self.batch.push(Event::work(start + units, pe, units, gen, &log));
             if task.is_empty() {
                 node.task = None;
@@ -163,7 +166,7 @@ impl<T: Subproblem> Machine<'_, T> {
                 }
             }
         }
-        self.now = start + t_phase;
+        self.now = barrier;
         self.batch.push(Event::Phase { t: self.now, cycle, phase });
         self.batch.emit_until(self.now, &mut *self.sink);
     }
