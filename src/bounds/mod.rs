@@ -54,6 +54,12 @@ registry! {
             "003 §14.7.3; S-14",
             "global round robin: V(P) = P − s requests until every PE is asked (exact), T_par/(h·(4T_rout + Δt + T_split))",
         ),
+        /// Hypercube poll-and-shuffle ([`poll_and_shuffle`]).
+        PollAndShuffle => Info::ships(
+            "poll-and-shuffle",
+            "000 §3, Thm 1, eq. (4); S-2, S-6",
+            "uniform permutations (χ² on S_4), eq. (4)'s uniform partners, T_par/(h·(T_phase + c_poll)) bounded and free of log n",
+        ),
     }
 }
 
@@ -63,7 +69,7 @@ impl Suite {
         match self {
             Suite::RandomPolling => &["formula"],
             Suite::RandomDestination | Suite::Scatter | Suite::PriorityBnb => &["lemma6", "lemma7"],
-            Suite::Pacheco => &[],
+            Suite::Pacheco | Suite::PollAndShuffle => &[],
         }
     }
 
@@ -78,6 +84,7 @@ impl Suite {
                 m.not_applicable(BalancerKind::RandomPolling, DetectorKind::Energy, false).is_none()
             }
             (Suite::Pacheco, Site::Balancer(b)) => b == BalancerKind::Pacheco,
+            (Suite::PollAndShuffle, Site::Balancer(b)) => b == BalancerKind::PollAndShuffle,
             (Suite::RandomDestination, Site::AtomicMachine) => true,
             (Suite::RandomDestination, Site::Balancer(b)) => b == BalancerKind::RandomDestination,
             (Suite::PriorityBnb, Site::Balancer(b)) => b == BalancerKind::PriorityBnb,
@@ -95,6 +102,7 @@ pub mod observe;
 pub mod pacheco;
 pub mod papers;
 pub mod plan;
+pub mod poll_and_shuffle;
 pub mod stats;
 pub mod suite;
 pub mod twosample;

@@ -33,7 +33,7 @@ pub struct Figures {
 /// (reduced to the mutant's power profile with a mutant), then 004's.
 pub fn run(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>) {
     let (mut cases, figures) = polling(o, progress);
-    for suite in [Suite::RandomDestination, Suite::PriorityBnb, Suite::Scatter, Suite::Pacheco] {
+    for suite in [Suite::RandomDestination, Suite::PriorityBnb, Suite::Scatter, Suite::Pacheco, Suite::PollAndShuffle] {
         cases.extend(atomic(o, suite, progress));
     }
     (cases, figures)

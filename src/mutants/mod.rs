@@ -122,6 +122,12 @@ pub enum Mutant {
     PasSameDimension,
     /// Poll-and-shuffle: an idle PE polls the moment it runs out, mid-phase.
     PasMidPhaseRequest,
+    /// Poll-and-shuffle: no permutation between cycles.
+    PasNoShuffle,
+    /// Poll-and-shuffle: the "permutation" is k ↦ k ⊕ r.
+    PasXorShuffle,
+    /// Poll-and-shuffle's exact permutation without the local shuffle.
+    PermNoLocalShuffle,
     /// Random polling: queue trimming (001 §4) is configured but never applied.
     QueueLimitIgnored,
 }
@@ -678,6 +684,36 @@ pub const CATALOGUE: &[Entry] = &[
         PAS,
         &[(Catcher::Run, "phase_discipline")],
     ),
+    entry(
+        Mutant::PasNoShuffle,
+        Info::ships(
+            "pas-no-shuffle",
+            "000 §3.1, eq. (4)",
+            "no permutation between cycles: a subproblem meets the same partners every cycle",
+        ),
+        PAS,
+        &[(Catcher::Bounds, "eq4_partners")],
+    ),
+    entry(
+        Mutant::PasXorShuffle,
+        Info::ships(
+            "pas-xor-shuffle",
+            "000 §3.1, eq. (4); S-2",
+            "the permutation is k ↦ k ⊕ r for a random r: random, but it commutes with the pairings, so S meets the same partners",
+        ),
+        PAS,
+        &[(Catcher::Bounds, "eq4_partners")],
+    ),
+    entry(
+        Mutant::PermNoLocalShuffle,
+        Info::ships(
+            "perm-no-local-shuffle",
+            "000 §3.2; S-6",
+            "the exact permutation skips the local shuffle: the items a PE receives keep their source order",
+        ),
+        PAS,
+        &[(Catcher::Bounds, "perm_uniform")],
+    ),
 ];
 
 impl Mutant {
@@ -802,6 +838,9 @@ impl Registered for Mutant {
         Mutant::ShuffleDropsWork,
         Mutant::PasSameDimension,
         Mutant::PasMidPhaseRequest,
+        Mutant::PasNoShuffle,
+        Mutant::PasXorShuffle,
+        Mutant::PermNoLocalShuffle,
     ];
 
     fn info(self) -> &'static Info {

@@ -186,6 +186,9 @@ pub fn poll_and_shuffle(mutant: Option<Mutant>) -> crate::protocol::poll_and_shu
         Some(Mutant::ShuffleDropsWork) => PasRules { shuffle: Shuffle::RandomDestinations, ..paper },
         Some(Mutant::PasSameDimension) => PasRules { fresh_dimensions: false, ..paper },
         Some(Mutant::PasMidPhaseRequest) => PasRules { wait_for_barrier: false, ..paper },
+        Some(Mutant::PasNoShuffle) => PasRules { shuffle: Shuffle::Skip, ..paper },
+        Some(Mutant::PasXorShuffle) => PasRules { shuffle: Shuffle::Xor, ..paper },
+        Some(Mutant::PermNoLocalShuffle) => PasRules { local_shuffle: false, ..paper },
         _ => paper,
     }
 }

@@ -136,7 +136,7 @@ mod tests {
         for d in DetectorKind::ALL {
             assert_eq!(d.to_string().parse::<DetectorKind>(), Ok(*d));
         }
-        let err = "poll-and-shuffle".parse::<BalancerKind>().unwrap_err().to_string();
+        let err = "simd-phase".parse::<BalancerKind>().unwrap_err().to_string();
         assert!(
             err.contains("planned (issue 12)")
                 && err.contains("valid: random-polling, random-destination, priority-bnb, pacheco, sync-random-polling, poll-and-shuffle, neighbour-polling"),

@@ -29,6 +29,12 @@ use super::PeId;
 pub enum Shuffle {
     /// A uniform random permutation (000 §3.2).
     Permute,
+    /// None: every cycle pairs the same subproblems (mutant `pas-no-shuffle`).
+    Skip,
+    /// k ↦ k ⊕ r for a random r: random, but it commutes with the
+    /// dimension pairings, so every cycle pairs the same subproblems again
+    /// (mutant `pas-xor-shuffle`, S-2).
+    Xor,
     /// Random destinations without the prefix-sum step; a PE receiving two
     /// keeps one (mutant `shuffle-drops-work`).
     RandomDestinations,
@@ -45,11 +51,15 @@ pub struct PasRules {
     /// Idle PEs wait for the barrier (else they ask the moment they run
     /// out, mid-phase: mutant `pas-mid-phase-request`).
     pub wait_for_barrier: bool,
+    /// The exact permutation shuffles each PE's received items (else they
+    /// keep their order: mutant `perm-no-local-shuffle`, S-6).
+    pub local_shuffle: bool,
 }
 
 impl PasRules {
     /// 000 §3.1.
-    pub const PAPER: PasRules = PasRules { fresh_dimensions: true, shuffle: Shuffle::Permute, wait_for_barrier: true };
+    pub const PAPER: PasRules =
+        PasRules { fresh_dimensions: true, shuffle: Shuffle::Permute, wait_for_barrier: true, local_shuffle: true };
 
     /// The PE that PE `me` asks after phase `phase`: its partner along
     /// that dimension.

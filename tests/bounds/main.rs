@@ -118,6 +118,18 @@ fn the_pacheco_suite_passes() {
     assert!((alpha - 5e-7).abs() < 1e-12, "Bonferroni over 2 tests: {alpha}");
 }
 
+/// `lbcheck bounds --balancer poll-and-shuffle --quick` passes (000 Thm 1,
+/// eq. (4), S-6), and its constant and each claim's α are in the JSON.
+#[test]
+fn the_poll_and_shuffle_suite_passes() {
+    let (code, out, err) = lbcheck(&["bounds", "--balancer", "poll-and-shuffle", "--quick", "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["suite"], "poll-and-shuffle");
+    let names: Vec<&str> = v["claims"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["perm_uniform", "eq4_partners", "t_par", "t_par_trend", "invariants"]);
+}
+
 /// `grr-no-increment` (PE 0's target never moves) makes `lbcheck bounds
 /// --balancer pacheco --quick` exit 1 naming `v_p`: no run ever asks every PE.
 #[test]

@@ -34,6 +34,11 @@ pub struct Outcome {
 /// claims are those of [`super::pacheco`] without Lemmas 6–7) on `profile` under base seed `base`, test
 /// runs with `mutant`.
 pub fn run(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>) -> Outcome {
+    if suite == Suite::PollAndShuffle {
+        let s = super::poll_and_shuffle::run_all(profile, base, mutant);
+        let (constants, claims) = super::poll_and_shuffle::evaluate(&s, base, mutant);
+        return Outcome { runs: s.len(), tests: super::poll_and_shuffle::STAT_TESTS, constants, claims };
+    }
     if suite == Suite::Pacheco {
         let s = super::pacheco::run_all(profile, base, mutant);
         let (constants, claims) = super::pacheco::evaluate(&s);

@@ -228,16 +228,12 @@ impl<T: Subproblem> Machine<'_, T> {
     /// its PE's image (a `work` message unless it stays).
     fn shuffle(&mut self) {
         let n = self.cfg.pes as usize;
-        let dest = match (self.rules.shuffle, self.method) {
-            (Shuffle::RandomDestinations, _) => (0..n).map(|k| self.random_destination(k)).collect(),
-            (Shuffle::Permute, Method::Exact) => {
-                let mut rngs: Vec<ChaCha8Rng> = self.nodes.iter().map(|n| n.rng.clone()).collect();
-                let dest = permutation::exact(&mut rngs, true);
-                self.nodes.iter_mut().zip(rngs).for_each(|(n, r)| n.rng = r);
-                dest
-            }
-            (Shuffle::Permute, Method::Pseudo) => permutation::pseudo(&self.generators, &mut self.shuffle_rng),
-        };
+        if self.rules.shuffle == Shuffle::Skip {
+            return;
+        }
+        let mut rngs: Vec<ChaCha8Rng> = self.nodes.iter().map(|n| n.rng.clone()).collect();
+        let dest = permutation::draw(self.rules, self.method, &mut rngs, &self.generators, &mut self.shuffle_rng);
+        self.nodes.iter_mut().zip(rngs).for_each(|(n, r)| n.rng = r);
         let start = self.now;
         let mut end = start;
         let mut moved: Vec<Option<T>> = (0..n).map(|_| None).collect();
@@ -281,13 +277,6 @@ impl<T: Subproblem> Machine<'_, T> {
         }
         self.now = end;
         self.batch.emit_until(end, &mut *self.sink);
-    }
-
-    /// Mutant `shuffle-drops-work`: PE k's destination, uniform, from its stream.
-    fn random_destination(&mut self, k: usize) -> u32 {
-        use rand::Rng;
-        let n = self.cfg.pes;
-        self.nodes[k].rng.random_range(0..n)
     }
 
     /// PE 0 announces at the barrier; every PE stops.

@@ -18,6 +18,8 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::protocol::poll_and_shuffle::{PasRules, Shuffle};
+
 /// How a cycle's permutation is drawn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Method {
@@ -46,6 +48,29 @@ impl std::str::FromStr for Method {
             "pseudo" => Ok(Method::Pseudo),
             _ => Err(format!("permutation `{s}`: expected exact or pseudo (000 §3.2)")),
         }
+    }
+}
+
+/// Where each PE's subproblem goes after a cycle under `rules` (000
+/// §3.2): the exact method with the PEs' streams `rngs`, or the pseudo
+/// method over `gens` with the shared stream `shared`; or a mutant's move.
+pub fn draw(
+    rules: PasRules,
+    method: Method,
+    rngs: &mut [ChaCha8Rng],
+    gens: &[Vec<u32>],
+    shared: &mut ChaCha8Rng,
+) -> Vec<u32> {
+    let n = rngs.len() as u32;
+    match (rules.shuffle, method) {
+        (Shuffle::Skip, _) => (0..n).collect(),
+        (Shuffle::Xor, _) => {
+            let r = shared.random_range(0..n);
+            (0..n).map(|k| k ^ r).collect()
+        }
+        (Shuffle::RandomDestinations, _) => rngs.iter_mut().map(|rng| rng.random_range(0..n)).collect(),
+        (Shuffle::Permute, Method::Exact) => exact(rngs, rules.local_shuffle),
+        (Shuffle::Permute, Method::Pseudo) => pseudo(gens, shared),
     }
 }
 
