@@ -13,6 +13,7 @@ use crate::protocol::initial::InitialSplit;
 use crate::protocol::pacheco::Victim;
 use crate::protocol::random_polling::Deactivation;
 use crate::protocol::{BalancerKind, BoundMode};
+use crate::runtime::mpi::MpiConfig;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
 use crate::sim::{MachineKind, Schedule, Shape, SimConfig, Topology};
@@ -48,8 +49,8 @@ impl RunSpec {
                 false => format!("balancer `{balancer}` runs on 004's atomic machine: use `lbcheck simulate --machine atomic` (or complete)"),
             });
         }
-        if balancer.needs_model_time() && matches!(self.driver, Driver::Threads(_)) {
-            return Err(format!("balancer `{balancer}` runs in rounds of model time (001 §1.3): use `lbcheck simulate` or `lbcheck explore`, not real threads"));
+        if balancer.needs_model_time() && self.driver.real() {
+            return Err(format!("balancer `{balancer}` runs in rounds of model time (001 §1.3): use `lbcheck simulate` or `lbcheck explore`, not real threads or MPI"));
         }
         if self.protocols.serve_all && balancer != BalancerKind::RandomPolling {
             return Err(format!("--serve all is random polling's (003 §14.7.2), not balancer `{balancer}`'s"));
@@ -100,7 +101,10 @@ impl RunSpec {
                 ));
             }
         }
-        let threaded = matches!(self.driver, Driver::Threads(_));
+        if m.entry().site == Site::ThreadedDriver && matches!(self.driver, Driver::Mpi(_)) {
+            return Err(format!("mutant `{m}` is a bug of the threaded driver: use `lbcheck run` (loom catches it); it would have no effect in this run"));
+        }
+        let threaded = self.driver.real();
         match m.not_applicable(self.protocols.balancer, self.protocols.detector, threaded) {
             Some(why) => Err(format!("{why}; it would have no effect in this run")),
             None => Ok(()),
@@ -145,6 +149,7 @@ impl RunSpec {
             Driver::Sim(c) => (c.t_split, crate::event::Clock::Work),
             Driver::Atomic(_) => (0, crate::event::Clock::Step),
             Driver::Threads(_) => (0, crate::runtime::CLOCK),
+            Driver::Mpi(_) => (0, crate::event::Clock::Seq), // sequence numbers of the Lamport order
         };
         TraceHeader {
             version: TRACE_VERSION,
@@ -203,7 +208,7 @@ impl RunSpec {
                 max_steps: Some(c.max_steps),
                 ..common
             },
-            Driver::Threads(_) => common,
+            Driver::Threads(_) | Driver::Mpi(_) => common,
         }
     }
 
@@ -277,5 +282,6 @@ fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
         DriverKind::Threads | DriverKind::Loom => {
             Driver::Threads(ThreadConfig { pes, seed, dt, initial_split, ..ThreadConfig::default() })
         }
+        DriverKind::Mpi => Driver::Mpi(MpiConfig { pes, seed, dt, initial_split, ..MpiConfig::default() }),
     })
 }

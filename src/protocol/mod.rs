@@ -34,6 +34,7 @@ pub mod pacheco;
 pub mod random_destination;
 pub mod random_polling;
 pub mod sync_polling;
+pub mod wire;
 
 use rand_chacha::ChaCha8Rng;
 
