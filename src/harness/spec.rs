@@ -285,3 +285,43 @@ fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
         DriverKind::Mpi => Driver::Mpi(MpiConfig { pes, seed, dt, initial_split, ..MpiConfig::default() }),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::DetectorKind;
+
+    fn mpi_spec(balancer: BalancerKind, mutant: Option<Mutant>) -> RunSpec {
+        RunSpec {
+            workload: "uts:T1".parse().unwrap(),
+            split: Strategy::AllHalf,
+            protocols: Protocols::new(balancer, DetectorKind::FourCounter).with_mutant(mutant),
+            driver: Driver::Mpi(MpiConfig { pes: 4, seed: 7, dt: 32, ..MpiConfig::default() }),
+        }
+    }
+
+    /// An MPI run's header says `driver: mpi` and `clock: seq`, and turns
+    /// back into the same run and its `mpirun` replay command.
+    #[test]
+    fn an_mpi_header_replays_as_mpirun() {
+        let spec = mpi_spec(BalancerKind::RandomPolling, Some(Mutant::SplitLoses));
+        spec.validate().unwrap();
+        let h = spec.header();
+        assert_eq!((h.clock, h.run.as_ref().unwrap().driver.as_str()), (crate::event::Clock::Seq, "mpi"));
+        assert_eq!(RunSpec::from_header(&h).unwrap(), Some(spec.clone()));
+        let replay = spec.replay();
+        assert!(replay.starts_with("mpirun --oversubscribe -np 4 lbcheck mpi "), "{replay}");
+        assert!(replay.contains("--seed 7 --dt 32") && replay.contains("--mutant split-loses"), "{replay}");
+        assert!(!replay.contains("--timeout"), "the default timeout is not repeated: {replay}");
+    }
+
+    #[test]
+    fn mpi_refuses_model_time_and_threaded_driver_bugs() {
+        let sync = mpi_spec(BalancerKind::SyncRandomPolling, None).validate().unwrap_err();
+        assert!(sync.contains("model time"), "{sync}");
+        let wakeup = mpi_spec(BalancerKind::RandomPolling, Some(Mutant::LostWakeup)).validate().unwrap_err();
+        assert!(wakeup.contains("threaded driver"), "{wakeup}");
+        let pause = mpi_spec(BalancerKind::RandomPolling, Some(Mutant::WavePause)).validate().unwrap_err();
+        assert!(pause.contains("model time"), "{pause}");
+    }
+}
