@@ -14,7 +14,8 @@ const BIN: &str = env!("CARGO_BIN_EXE_lbcheck");
 
 /// Says why a test did not run, past the test harness's capture.
 fn skip(test: &str, why: &str) {
-    let _ = writeln!(std::io::stderr(), "SKIPPED mpi test `{test}`: {why}");
+    let line = format!("SKIPPED mpi test `{test}`: {why}\n");
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }
 
 /// Why the MPI tests cannot run here, if they cannot.

@@ -274,7 +274,7 @@ mod tests {
         r1.push(|| recv(1, 0, 2));
         assert!(r1.close() > back && back > stamp);
         let merged = merge(vec![r0.into_batches(), r1.into_batches()], true);
-        let pos = |f: &dyn Fn(&Event) -> bool| merged.iter().position(|e| f(e)).unwrap();
+        let pos = |f: &dyn Fn(&Event) -> bool| merged.iter().position(f).unwrap();
         assert!(pos(&|e| matches!(e, Event::Send { id: 1, .. })) < pos(&|e| matches!(e, Event::Recv { id: 1, .. })));
         assert!(pos(&|e| matches!(e, Event::Send { id: 2, .. })) < pos(&|e| matches!(e, Event::Recv { id: 2, .. })));
         let times: Vec<u64> = merged.iter().map(Event::time).collect();
