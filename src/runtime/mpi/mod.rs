@@ -3,7 +3,7 @@
 //! protocol, many drivers"; `lbcheck mpi` under `mpirun`, built with
 //! `--features mpi`). This module is the part that needs no MPI library:
 //! the configuration, the recorder with its Lamport clock, the merge rule
-//! and the gathered batches' encoding; [`world`] (feature `mpi`) is the
+//! and the gathered batches' encoding; `world` (feature `mpi`) is the
 //! driver itself.
 //!
 //! **The loop** (003 §14.7's, as the threaded driver's): a rank works Δt
