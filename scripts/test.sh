@@ -28,6 +28,15 @@ cargo run --release -q --example own_balancer
 step "a foreign detector's traces (scripts/foreign.sh: examples/safra_trace.rs)"
 bash scripts/foreign.sh
 
+step "MPI driver: lbcheck mpi under mpirun (tests/mpi.rs; Open MPI installed when missing)"
+if ! command -v mpirun >/dev/null 2>&1; then
+  echo "installing Open MPI via apt-get ..."
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenmpi-dev openmpi-bin libclang-dev >/dev/null
+fi
+cargo build --release -q --features mpi
+cargo test --release -q --features mpi --test mpi
+
 step "benchmarks compile"
 cargo bench --no-run -q
 

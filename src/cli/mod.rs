@@ -8,6 +8,7 @@ mod check_trace;
 mod compare;
 mod explore;
 mod list;
+mod mpi;
 mod mutants;
 mod output;
 mod reproduce;
@@ -38,6 +39,8 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Run a balancer and a termination detector on real threads (optionally checking the event stream).
     Run(run::ThreadsArgs),
+    /// Run a balancer and a termination detector over MPI, one PE per rank (under mpirun; feature `mpi`), checking the merged trace.
+    Mpi(mpi::MpiArgs),
     /// Check a saved event stream (JSON Lines) against every property.
     CheckTrace(check_trace::CheckTraceArgs),
     /// List the deliberately broken variants and the checker that catches each.
@@ -65,6 +68,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tree(a) => tree::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Run(a) => run::run(a),
+        Command::Mpi(a) => mpi::run(a),
         Command::CheckTrace(a) => check_trace::run(a),
         Command::Mutants(a) => mutants::run(a),
         Command::List(a) => list::run(a),

@@ -154,7 +154,7 @@ fn stop_note(spec: &RunSpec, outcome: &lbcheck::sim::Outcome) -> Option<String> 
     match &spec.driver {
         Driver::Sim(c) => verdicts::stop_note(outcome, c.max_steps, c.detect_horizon()),
         Driver::Atomic(c) => verdicts::stop_note(outcome, c.max_steps, 0),
-        Driver::Threads(_) => None,
+        Driver::Threads(_) | Driver::Mpi(_) => None,
     }
 }
 

@@ -3,6 +3,7 @@
 use crate::base::registry::Info;
 use crate::protocol::initial::InitialSplit;
 use crate::registry;
+use crate::runtime::mpi::MpiConfig;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::AtomicConfig;
 use crate::sim::SimConfig;
@@ -34,10 +35,14 @@ registry! {
             "001 §1.1",
             "every message latency and every order of simultaneous events of a tiny instance (`lbcheck explore`)",
         ),
+        /// One PE per MPI rank ([`crate::runtime::mpi`], feature `mpi`).
+        Mpi => Info::ships(
+            "mpi",
+            "003 §14.7",
+            "the references over MPI, one PE per rank, one merged trace (`mpirun lbcheck mpi`, feature `mpi`)",
+        ),
     }
-    planned: [
-        Info::planned("mpi", "003 §14.7", "the references over MPI (feature `mpi`, mpirun)", 17),
-    ]
+    planned: []
 }
 
 /// A run's driver and its parameters.
@@ -50,6 +55,8 @@ pub enum Driver {
     /// OS threads (loom's when built with `--cfg loom`); the harness sets
     /// the config's `record` and `mutant` from the run.
     Threads(ThreadConfig),
+    /// MPI ranks, one PE each (`lbcheck mpi` under mpirun, feature `mpi`).
+    Mpi(MpiConfig),
 }
 
 impl Driver {
@@ -57,7 +64,7 @@ impl Driver {
     pub fn topology(&self) -> crate::sim::Topology {
         match self {
             Driver::Sim(c) => c.topology,
-            Driver::Atomic(_) | Driver::Threads(_) => crate::sim::Topology::Crossbar,
+            Driver::Atomic(_) | Driver::Threads(_) | Driver::Mpi(_) => crate::sim::Topology::Crossbar,
         }
     }
 
@@ -67,6 +74,7 @@ impl Driver {
             Driver::Sim(_) | Driver::Atomic(_) => DriverKind::Sim,
             Driver::Threads(_) if cfg!(loom) => DriverKind::Loom,
             Driver::Threads(_) => DriverKind::Threads,
+            Driver::Mpi(_) => DriverKind::Mpi,
         }
     }
 
@@ -76,6 +84,7 @@ impl Driver {
             Driver::Sim(c) => c.pes,
             Driver::Atomic(c) => c.pes,
             Driver::Threads(c) => c.pes,
+            Driver::Mpi(c) => c.pes,
         }
     }
 
@@ -85,6 +94,7 @@ impl Driver {
             Driver::Sim(c) => c.seed,
             Driver::Atomic(c) => c.seed,
             Driver::Threads(c) => c.seed,
+            Driver::Mpi(c) => c.seed,
         }
     }
 
@@ -94,7 +104,14 @@ impl Driver {
             Driver::Sim(c) => c.seed = seed,
             Driver::Atomic(c) => c.seed = seed,
             Driver::Threads(c) => c.seed = seed,
+            Driver::Mpi(c) => c.seed = seed,
         }
+    }
+
+    /// True for the drivers of real processes or threads, which have no
+    /// model time (threads, MPI).
+    pub fn real(&self) -> bool {
+        matches!(self, Driver::Threads(_) | Driver::Mpi(_))
     }
 
     /// True if the run starts with a local split of the root (002 §3's,
@@ -109,6 +126,7 @@ impl Driver {
             Driver::Sim(c) => c.initial_split,
             Driver::Atomic(_) => InitialSplit::Root,
             Driver::Threads(c) => c.initial_split,
+            Driver::Mpi(c) => c.initial_split,
         }
     }
 
@@ -118,6 +136,7 @@ impl Driver {
             Driver::Sim(c) => c.dt,
             Driver::Atomic(_) => 1,
             Driver::Threads(c) => c.dt,
+            Driver::Mpi(c) => c.dt,
         }
     }
 
@@ -127,6 +146,7 @@ impl Driver {
             Driver::Sim(c) => c.validate(),
             Driver::Atomic(c) => c.validate(),
             Driver::Threads(c) => c.validate(),
+            Driver::Mpi(c) => c.validate(),
         }
     }
 }

@@ -119,7 +119,7 @@ impl RunSpec {
                 let rules = self.atomic_rules(&cfg);
                 pes.compose(&self.protocols, AtomicExploreDrive { cfg, rules, root, check })
             }
-            Driver::Threads(_) => panic!("explore runs on a simulated machine"),
+            Driver::Threads(_) | Driver::Mpi(_) => panic!("explore runs on a simulated machine"),
         }
     }
 

@@ -16,6 +16,7 @@ impl RunSpec {
         let mut cmd = match &self.driver {
             Driver::Sim(_) | Driver::Atomic(_) => "lbcheck simulate".to_string(),
             Driver::Threads(_) => "lbcheck run".to_string(),
+            Driver::Mpi(c) => format!("mpirun --oversubscribe -np {} lbcheck mpi", c.pes),
         };
         let (w, s) = (&self.workload, self.split);
         let _ = write!(cmd, " --balancer {} --termination {} --workload '{w}' --split {s}", p.balancer, p.detector);
@@ -24,6 +25,9 @@ impl RunSpec {
             Driver::Atomic(c) => atomic_flags(&mut cmd, c),
             Driver::Threads(c) => {
                 let _ = write!(cmd, " --threads {} --seed {} --dt {}", c.pes, c.seed, c.dt);
+            }
+            Driver::Mpi(c) => {
+                let _ = write!(cmd, " --seed {} --dt {}", c.seed, c.dt);
             }
         }
         match self.driver.initial() {
@@ -57,6 +61,13 @@ impl RunSpec {
         if let Driver::Threads(c) = &self.driver {
             flag(&mut cmd, "--timeout", c.deadline.map(|d| d.as_secs().max(1)));
             cmd += " --check";
+        }
+        if let Driver::Mpi(c) = &self.driver {
+            flag(
+                &mut cmd,
+                "--timeout",
+                Some(c.timeout.as_secs()).filter(|&s| s != crate::runtime::mpi::DEFAULT_TIMEOUT.as_secs()),
+            );
         }
         cmd
     }

@@ -19,6 +19,7 @@ use crate::problem::{sequential, Fingerprint, Subproblem, Task, Workload, Worklo
 use crate::protocol::random_destination;
 use crate::protocol::BalancerKind;
 use crate::protocol::{Balancer, Detector, Pe, PeId};
+use crate::runtime::mpi::{MpiConfig, MpiRun};
 use crate::runtime::threads::{self, ThreadConfig, ThreadRun};
 use crate::sim::atomic::adversary::{self, Exploration};
 use crate::sim::atomic::network::{Chooser, Discipline, Rules, Script};
@@ -190,6 +191,7 @@ impl RunSpec {
         };
         let started = Instant::now();
         let mut atomic = None;
+        let mut wall = None;
         let (outcome, units) = match &self.driver {
             Driver::Sim(cfg) if self.protocols.balancer.phased() => {
                 let rules = seams::poll_and_shuffle(self.mutant());
@@ -214,8 +216,13 @@ impl RunSpec {
                 }
                 (outcome, Some(run.units))
             }
+            Driver::Mpi(cfg) => {
+                let run = self.mpi(pes, cfg, self.root(&reference), true)?;
+                wall = Some(run.elapsed); // the parallel run, not the gathering
+                (replay_events(run.events.as_deref().unwrap_or_default(), &mut sink), Some(run.units))
+            }
         };
-        let wall = started.elapsed();
+        let wall = wall.unwrap_or_else(|| started.elapsed());
         let check = session.finish()?;
         Ok(RunResult { check, outcome, reference, reference_wall, wall, units, atomic })
     }
@@ -227,8 +234,42 @@ impl RunSpec {
             Driver::Threads(cfg) => {
                 Some(self.threads(&self.protocols.balancer, cfg, self.workload.root(self.split), false))
             }
-            Driver::Sim(_) | Driver::Atomic(_) => None,
+            Driver::Sim(_) | Driver::Atomic(_) | Driver::Mpi(_) => None,
         }
+    }
+
+    /// This rank's part of an MPI run (`lbcheck mpi` under mpirun): on
+    /// ranks other than 0, which only run their PE and send rank 0 their
+    /// events (rank 0 calls [`RunSpec::run`], which gathers and checks
+    /// them), and on every rank of an unchecked run (`record` false).
+    /// Collective: every rank calls one or the other.
+    pub fn run_mpi_rank(&self, record: bool) -> io::Result<MpiRun> {
+        let Driver::Mpi(cfg) = &self.driver else {
+            return Err(io::Error::other("run_mpi_rank needs the MPI driver"));
+        };
+        // Only a pruning workload's root needs the reference (its optimum,
+        // for `critical_expanded`): a small branch-and-bound instance.
+        let root = match self.workload.prunes() {
+            true => self.root(&reference(&self.workload, self.split)),
+            false => self.root(&Reference {
+                fp: Fingerprint::EMPTY,
+                t_seq: 0,
+                critical: None,
+                pruning: None,
+                pruned_critical: None,
+            }),
+        };
+        self.mpi(&self.protocols.balancer, cfg, root, record)
+    }
+
+    #[cfg(feature = "mpi")]
+    fn mpi(&self, pes: &impl Compose, cfg: &MpiConfig, root: Task, record: bool) -> io::Result<MpiRun> {
+        pes.compose(&self.protocols, MpiDrive { cfg, root, record }).map_err(io::Error::other)
+    }
+
+    #[cfg(not(feature = "mpi"))]
+    fn mpi(&self, _: &impl Compose, _: &MpiConfig, _: Task, _: bool) -> io::Result<MpiRun> {
+        Err(io::Error::other(crate::runtime::mpi::NOT_BUILT))
     }
 
     /// The run's root subproblem; for a pruning workload watched for
@@ -345,6 +386,25 @@ impl Drive for AtomicDrive<'_> {
         });
         let worst = Chooser::Script(Script { prefix: found.worst_script.clone(), taken: Vec::new() });
         (atomic::run(cfg, rules, worst, self.root, make, self.sink), Some(found))
+    }
+}
+
+#[cfg(feature = "mpi")]
+struct MpiDrive<'a> {
+    cfg: &'a MpiConfig,
+    root: Task,
+    record: bool,
+}
+
+#[cfg(feature = "mpi")]
+impl Drive for MpiDrive<'_> {
+    type Output = Result<MpiRun, String>;
+    fn drive<B, D>(self, make: impl Fn(PeId) -> Pe<B, D>) -> Self::Output
+    where
+        B: Balancer<Task = Task> + Send + 'static,
+        D: Detector<Task> + Send + 'static,
+    {
+        crate::runtime::mpi::world::run(self.cfg, self.root, self.record, make)
     }
 }
 

@@ -13,6 +13,7 @@ use crate::protocol::initial::InitialSplit;
 use crate::protocol::pacheco::Victim;
 use crate::protocol::random_polling::Deactivation;
 use crate::protocol::{BalancerKind, BoundMode};
+use crate::runtime::mpi::MpiConfig;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
 use crate::sim::{MachineKind, Schedule, Shape, SimConfig, Topology};
@@ -51,8 +52,8 @@ impl RunSpec {
         if balancer.phased() || self.protocols.detector.phased() {
             self.phased_fits()?;
         }
-        if balancer.needs_model_time() && matches!(self.driver, Driver::Threads(_)) {
-            return Err(format!("balancer `{balancer}` runs in rounds of model time (001 §1.3): use `lbcheck simulate` or `lbcheck explore`, not real threads"));
+        if balancer.needs_model_time() && self.driver.real() {
+            return Err(format!("balancer `{balancer}` runs in rounds of model time (001 §1.3): use `lbcheck simulate` or `lbcheck explore`, not real threads or MPI"));
         }
         if self.protocols.serve_all && balancer != BalancerKind::RandomPolling {
             return Err(format!("--serve all is random polling's (003 §14.7.2), not balancer `{balancer}`'s"));
@@ -103,7 +104,10 @@ impl RunSpec {
                 ));
             }
         }
-        let threaded = matches!(self.driver, Driver::Threads(_));
+        if m.entry().site == Site::ThreadedDriver && matches!(self.driver, Driver::Mpi(_)) {
+            return Err(format!("mutant `{m}` is a bug of the threaded driver: use `lbcheck run` (loom catches it); it would have no effect in this run"));
+        }
+        let threaded = self.driver.real();
         match m.not_applicable(self.protocols.balancer, self.protocols.detector, threaded) {
             Some(why) => Err(format!("{why}; it would have no effect in this run")),
             None => Ok(()),
@@ -177,6 +181,7 @@ impl RunSpec {
             Driver::Sim(c) => (c.t_split, crate::event::Clock::Work),
             Driver::Atomic(_) => (0, crate::event::Clock::Step),
             Driver::Threads(_) => (0, crate::runtime::CLOCK),
+            Driver::Mpi(_) => (0, crate::event::Clock::Seq), // sequence numbers of the Lamport order
         };
         TraceHeader {
             version: TRACE_VERSION,
@@ -236,7 +241,7 @@ impl RunSpec {
                 max_steps: Some(c.max_steps),
                 ..common
             },
-            Driver::Threads(_) => common,
+            Driver::Threads(_) | Driver::Mpi(_) => common,
         }
     }
 
@@ -312,5 +317,46 @@ fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
         DriverKind::Threads | DriverKind::Loom => {
             Driver::Threads(ThreadConfig { pes, seed, dt, initial_split, ..ThreadConfig::default() })
         }
+        DriverKind::Mpi => Driver::Mpi(MpiConfig { pes, seed, dt, initial_split, ..MpiConfig::default() }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::DetectorKind;
+
+    fn mpi_spec(balancer: BalancerKind, mutant: Option<Mutant>) -> RunSpec {
+        RunSpec {
+            workload: "uts:T1".parse().unwrap(),
+            split: Strategy::AllHalf,
+            protocols: Protocols::new(balancer, DetectorKind::FourCounter).with_mutant(mutant),
+            driver: Driver::Mpi(MpiConfig { pes: 4, seed: 7, dt: 32, ..MpiConfig::default() }),
+        }
+    }
+
+    /// An MPI run's header says `driver: mpi` and `clock: seq`, and turns
+    /// back into the same run and its `mpirun` replay command.
+    #[test]
+    fn an_mpi_header_replays_as_mpirun() {
+        let spec = mpi_spec(BalancerKind::RandomPolling, Some(Mutant::SplitLoses));
+        spec.validate().unwrap();
+        let h = spec.header();
+        assert_eq!((h.clock, h.run.as_ref().unwrap().driver.as_str()), (crate::event::Clock::Seq, "mpi"));
+        assert_eq!(RunSpec::from_header(&h).unwrap(), Some(spec.clone()));
+        let replay = spec.replay();
+        assert!(replay.starts_with("mpirun --oversubscribe -np 4 lbcheck mpi "), "{replay}");
+        assert!(replay.contains("--seed 7 --dt 32") && replay.contains("--mutant split-loses"), "{replay}");
+        assert!(!replay.contains("--timeout"), "the default timeout is not repeated: {replay}");
+    }
+
+    #[test]
+    fn mpi_refuses_model_time_and_threaded_driver_bugs() {
+        let sync = mpi_spec(BalancerKind::SyncRandomPolling, None).validate().unwrap_err();
+        assert!(sync.contains("model time"), "{sync}");
+        let wakeup = mpi_spec(BalancerKind::RandomPolling, Some(Mutant::LostWakeup)).validate().unwrap_err();
+        assert!(wakeup.contains("threaded driver"), "{wakeup}");
+        let pause = mpi_spec(BalancerKind::RandomPolling, Some(Mutant::WavePause)).validate().unwrap_err();
+        assert!(pause.contains("model time"), "{pause}");
+    }
 }

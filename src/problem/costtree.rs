@@ -145,6 +145,26 @@ impl Subproblem for CostTask {
     }
 }
 
+/// On the wire (MPI): the stack of vertices and the generation; the
+/// configuration is the template's.
+impl super::wire::Wire for CostTask {
+    fn encode(&self, out: &mut Vec<u8>) {
+        use super::wire::Put;
+        out.put_count(self.stack.len());
+        for v in &self.stack {
+            out.put_u64(v.id);
+            out.put_u32(v.depth);
+            out.put_u64(v.cost);
+        }
+        out.put_u32(self.gen);
+    }
+
+    fn decode(template: &Self, r: &mut super::wire::Reader<'_>) -> Result<Self, super::wire::WireError> {
+        let stack = r.seq(20, |r| Ok(Vertex { id: r.u64()?, depth: r.u32()?, cost: r.u64()? }))?;
+        Ok(CostTask { stack, cfg: template.cfg, gen: r.u32()? })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -269,3 +269,36 @@ impl<R: TreeRule> Subproblem for DfsStack<R> {
         self.slack = slack;
     }
 }
+
+/// On the wire (MPI): the untried nodes, generation, incumbent and flags;
+/// the rule and the strategy are the template's.
+impl<R: TreeRule> super::wire::Wire for DfsStack<R>
+where
+    R::Node: super::wire::WireNode,
+{
+    fn encode(&self, out: &mut Vec<u8>) {
+        use super::wire::{Put, WireNode};
+        out.put_count(self.nodes.len());
+        self.nodes.iter().for_each(|n| n.put(out));
+        out.put_u32(self.gen);
+        out.put_opt_u64(self.best);
+        out.put_bool(self.discarded);
+        out.put_opt_u64(self.critical_below);
+        out.put_u64(self.slack);
+    }
+
+    fn decode(template: &Self, r: &mut super::wire::Reader<'_>) -> Result<Self, super::wire::WireError> {
+        use super::wire::WireNode;
+        let nodes = r.seq(R::Node::SIZE, |r| R::Node::get(r))?;
+        Ok(DfsStack {
+            nodes,
+            rule: template.rule.clone(),
+            strategy: template.strategy,
+            gen: r.u32()?,
+            best: r.opt_u64()?,
+            discarded: r.bool()?,
+            critical_below: r.opt_u64()?,
+            slack: r.u64()?,
+        })
+    }
+}

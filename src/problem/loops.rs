@@ -114,3 +114,22 @@ impl Subproblem for LoopTask {
         self.gen
     }
 }
+
+/// On the wire (MPI): the interval and generation; the configuration is
+/// the template's.
+impl super::wire::Wire for LoopTask {
+    fn encode(&self, out: &mut Vec<u8>) {
+        use super::wire::Put;
+        out.put_u64(self.lo);
+        out.put_u64(self.hi);
+        out.put_u32(self.gen);
+    }
+
+    fn decode(template: &Self, r: &mut super::wire::Reader<'_>) -> Result<Self, super::wire::WireError> {
+        let (lo, hi, gen) = (r.u64()?, r.u64()?, r.u32()?);
+        if lo > hi {
+            return Err(super::wire::WireError(format!("interval {lo}..{hi}")));
+        }
+        Ok(LoopTask { lo, hi, gen, cfg: template.cfg })
+    }
+}

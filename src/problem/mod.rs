@@ -25,6 +25,7 @@ pub mod spec;
 pub mod synthetic;
 pub mod task;
 pub mod uts;
+pub mod wire;
 
 pub use fingerprint::Fingerprint;
 pub use spec::{SpecError, Workload, WorkloadFamily};

@@ -240,6 +240,38 @@ impl Subproblem for SynthTask {
     }
 }
 
+/// On the wire (MPI): the interval, generation and phase; the
+/// configuration is the template's.
+impl super::wire::Wire for SynthTask {
+    fn encode(&self, out: &mut Vec<u8>) {
+        use super::wire::Put;
+        out.put_u64(self.lo);
+        out.put_u64(self.hi);
+        out.put_u32(self.gen);
+        let (tag, n) = match self.phase {
+            Phase::Top(n) => (0, n),
+            Phase::Spine(n) => (1, n),
+            Phase::Large => (2, 0),
+        };
+        out.put_u8(tag);
+        out.put_u32(n);
+    }
+
+    fn decode(template: &Self, r: &mut super::wire::Reader<'_>) -> Result<Self, super::wire::WireError> {
+        let (lo, hi, gen) = (r.u64()?, r.u64()?, r.u32()?);
+        let phase = match (r.u8()?, r.u32()?) {
+            (0, n) => Phase::Top(n),
+            (1, n) => Phase::Spine(n),
+            (2, _) => Phase::Large,
+            (t, _) => return Err(super::wire::WireError(format!("synthetic phase tag {t}"))),
+        };
+        if lo > hi {
+            return Err(super::wire::WireError(format!("interval {lo}..{hi}")));
+        }
+        Ok(SynthTask { lo, hi, gen, phase, cfg: template.cfg })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

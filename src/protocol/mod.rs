@@ -35,6 +35,7 @@ pub mod poll_and_shuffle;
 pub mod random_destination;
 pub mod random_polling;
 pub mod sync_polling;
+pub mod wire;
 
 use rand_chacha::ChaCha8Rng;
 

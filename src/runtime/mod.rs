@@ -9,8 +9,13 @@
 //! catalogue, [`crate::mutants`] (`lost-wakeup`, `sleep-flag-outside-lock`).
 //! A checked threaded run is [`crate::harness::RunSpec`] with
 //! [`crate::harness::Driver::Threads`].
+//!
+//! [`mpi`] runs the same PEs one per MPI rank (feature `mpi`; `lbcheck mpi`
+//! under `mpirun`), recording each rank's events with a Lamport clock and
+//! merging them at rank 0 into one trace.
 
 mod mailbox;
+pub mod mpi;
 mod record;
 pub mod threads;
 

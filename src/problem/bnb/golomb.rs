@@ -112,6 +112,30 @@ impl TreeRule for Golomb {
     }
 }
 
+/// On the wire (MPI): every field of a node.
+impl crate::problem::wire::WireNode for Node {
+    const SIZE: usize = 2 * MAX_MARKS as usize + 4 + 8 * WORDS + 8;
+    fn put(&self, out: &mut Vec<u8>) {
+        use crate::problem::wire::Put;
+        self.marks.iter().for_each(|&m| out.put_u16(m));
+        out.put_u32(self.placed);
+        self.used.iter().for_each(|&w| out.put_u64(w));
+        out.put_u64(self.id);
+    }
+    fn get(r: &mut crate::problem::wire::Reader<'_>) -> Result<Self, crate::problem::wire::WireError> {
+        let mut marks = [0u16; MAX_MARKS as usize];
+        for m in &mut marks {
+            *m = r.u16()?;
+        }
+        let placed = r.u32()?;
+        let mut used = [0u64; WORDS];
+        for w in &mut used {
+            *w = r.u64()?;
+        }
+        Ok(Node { marks, placed, used, id: r.u64()? })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

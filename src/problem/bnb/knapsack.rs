@@ -147,6 +147,21 @@ impl TreeRule for Knapsack {
     }
 }
 
+/// On the wire (MPI): every field of a node.
+impl crate::problem::wire::WireNode for Node {
+    const SIZE: usize = 28;
+    fn put(&self, out: &mut Vec<u8>) {
+        use crate::problem::wire::Put;
+        out.put_u32(self.index);
+        out.put_u64(self.weight);
+        out.put_u64(self.profit);
+        out.put_u64(self.id);
+    }
+    fn get(r: &mut crate::problem::wire::Reader<'_>) -> Result<Self, crate::problem::wire::WireError> {
+        Ok(Node { index: r.u32()?, weight: r.u64()?, profit: r.u64()?, id: r.u64()? })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -211,6 +211,22 @@ impl TreeRule for Puzzle15 {
     }
 }
 
+/// On the wire (MPI): every field of a node.
+impl crate::problem::wire::WireNode for Node {
+    const SIZE: usize = 20;
+    fn put(&self, out: &mut Vec<u8>) {
+        use crate::problem::wire::Put;
+        out.put_u64(self.tiles);
+        out.extend_from_slice(&[self.blank, self.g, self.h, self.back]);
+        out.put_u64(self.id);
+    }
+    fn get(r: &mut crate::problem::wire::Reader<'_>) -> Result<Self, crate::problem::wire::WireError> {
+        let tiles = r.u64()?;
+        let [blank, g, h, back] = r.array()?;
+        Ok(Node { tiles, blank, g, h, back, id: r.u64()? })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

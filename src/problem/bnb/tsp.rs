@@ -116,6 +116,22 @@ impl TreeRule for Tsp {
     }
 }
 
+/// On the wire (MPI): every field of a node.
+impl crate::problem::wire::WireNode for Node {
+    const SIZE: usize = 22;
+    fn put(&self, out: &mut Vec<u8>) {
+        use crate::problem::wire::Put;
+        out.put_u32(self.visited);
+        out.put_u8(self.last);
+        out.put_u8(self.len);
+        out.put_u64(self.cost);
+        out.put_u64(self.id);
+    }
+    fn get(r: &mut crate::problem::wire::Reader<'_>) -> Result<Self, crate::problem::wire::WireError> {
+        Ok(Node { visited: r.u32()?, last: r.u8()?, len: r.u8()?, cost: r.u64()?, id: r.u64()? })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -119,6 +119,19 @@ fn geo_branching(p: &UtsParams, d: u32) -> f64 {
     }
 }
 
+/// On the wire (MPI): the 20-byte state, then the height.
+impl crate::problem::wire::WireNode for UtsNode {
+    const SIZE: usize = 24;
+    fn put(&self, out: &mut Vec<u8>) {
+        use crate::problem::wire::Put;
+        out.extend_from_slice(&self.state);
+        out.put_u32(self.height);
+    }
+    fn get(r: &mut crate::problem::wire::Reader<'_>) -> Result<Self, crate::problem::wire::WireError> {
+        Ok(UtsNode { state: r.array()?, height: r.u32()? })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
