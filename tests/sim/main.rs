@@ -64,3 +64,15 @@ pub fn lbcheck(args: &[&str]) -> (i32, String, String) {
 }
 
 pub const DETECTORS: [DetectorKind; 3] = [DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter];
+
+/// The JSON of `lbcheck simulate --json ARGS`, which must exit 0 with every property passing.
+pub fn passing(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["simulate", "--json"];
+    all.extend(args);
+    let (code, out, err) = lbcheck(&all);
+    assert_eq!(code, 0, "{args:?}:\n{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let props = json["properties"].as_object().unwrap();
+    assert!(props.values().all(|v| v["pass"] == true), "{args:?}: {props:?}");
+    json
+}

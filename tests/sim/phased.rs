@@ -3,21 +3,7 @@
 //! UTS T1's work on 1024 PEs on every topology; `phase_discipline` reads
 //! the barriers; the runs replay from their traces; bad combinations exit 2.
 
-use serde_json::Value;
-
-use super::lbcheck;
-
-/// The JSON of a run that must pass every property.
-fn passing(args: &[&str]) -> Value {
-    let mut all = vec!["simulate", "--json"];
-    all.extend(args);
-    let (code, out, err) = lbcheck(&all);
-    assert_eq!(code, 0, "{args:?}:\n{err}");
-    let json: Value = serde_json::from_str(&out).unwrap();
-    let props = json["properties"].as_object().unwrap();
-    assert!(props.values().all(|v| v["pass"] == true), "{args:?}: {props:?}");
-    json
-}
+use super::{lbcheck, passing};
 
 /// The first check: poll-and-shuffle on UTS T1, 1024 PEs, on the
 /// hypercube, the 2-D mesh, the fat tree and the butterfly, with both

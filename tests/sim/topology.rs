@@ -6,22 +6,10 @@
 
 use serde_json::Value;
 
-use super::lbcheck;
+use super::{lbcheck, passing};
 
 const UTS: &str = "uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1";
 const TOPOLOGIES: [&str; 6] = ["crossbar", "hypercube", "mesh:2", "fat-tree", "butterfly", "ccc"];
-
-/// The JSON of a run that must pass every property.
-fn passing(args: &[&str]) -> Value {
-    let mut all = vec!["simulate", "--json"];
-    all.extend(args);
-    let (code, out, err) = lbcheck(&all);
-    assert_eq!(code, 0, "{args:?}:\n{err}");
-    let json: Value = serde_json::from_str(&out).unwrap();
-    let props = json["properties"].as_object().unwrap();
-    assert!(props.values().all(|v| v["pass"] == true), "{args:?}: {props:?}");
-    json
-}
 
 /// The first check: UTS T1 on 1024 PEs, all its 4130071 nodes, on
 /// every topology; T_par grows with the diameter (crossbar 1, hypercube 10,
