@@ -21,6 +21,7 @@ use crate::sim::{SimConfig, Topology};
 pub fn demos(m: Mutant) -> Vec<RunSpec> {
     let detector = match m.entry().site {
         Site::Detectors(ds) => ds[0],
+        Site::Balancer(b) if b.phased() => DetectorKind::Barrier,
         _ => DetectorKind::Energy,
     };
     match m.entry().site {

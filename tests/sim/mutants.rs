@@ -9,10 +9,12 @@ use lbcheck::protocol::BalancerKind;
 
 use super::lbcheck;
 
-/// The detector a mutant is shown with: the first it acts in, else energy.
+/// The detector a mutant is shown with: the first it acts in, the phased
+/// machine's barrier for poll-and-shuffle, else energy.
 fn detector(e: &Entry) -> &'static str {
     match e.site {
         Site::Detectors(ds) => ds[0].name(),
+        Site::Balancer(b) if b.phased() => "barrier",
         _ => "energy",
     }
 }

@@ -46,13 +46,13 @@ fn unknown_and_planned_names_exit_2_listing_the_valid_ones() {
     let base = ["simulate", "--workload", "uts:default", "--pes", "4"];
     let cases: &[(&[&str], &str)] = &[
         (&["--balancer", "no-such"], "valid: random-polling"),
-        (&["--balancer", "poll-and-shuffle"], "planned (issue 12)"),
+        (&["--balancer", "simd-phase"], "planned (issue 12)"),
         (&["--balancer", "pacheco", "--victim", "next"], "[possible values: random, local-rr, global-rr]"),
         (&["--balancer", "pacheco", "--initial-split"], "Generate + Scatter"),
         (&["--victim", "global-rr"], "--victim is Pacheco's search's"),
         (&["--balancer", "pacheco", "--mutant", "grr-no-increment"], "add --victim global-rr"),
-        (&["--termination", "telepathy"], "valid: energy, energy-tree, four-counter"),
-        (&["--machine", "phased"], "planned (issue 12)"),
+        (&["--termination", "telepathy"], "valid: energy, energy-tree, four-counter, barrier"),
+        (&["--machine", "phased"], "add --balancer poll-and-shuffle"),
         (&["--mutant", "gremlin"], "valid: energy-not-split"),
     ];
     for (extra, says) in cases {
