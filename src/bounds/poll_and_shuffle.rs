@@ -99,8 +99,8 @@ fn run_one(cell: (&str, u32), phase: Phase, index: u32, cap: Option<u64>, base: 
     let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
     let report = spec.run(None).expect("no trace to write");
     let t_par = report.check.metrics.t_par.filter(|_| report.outcome.finished());
-    let d = u64::from(pes.trailing_zeros().max(1));
-    let rest = t_atomic as f64 + h as f64 * ((dt + 2 * t_rout + t_split) as f64 + (t_rout * d) as f64 / d as f64);
+    // T_perm/L = T_rout·log2 n / log2 n on the hypercube: one T_rout per phase.
+    let rest = t_atomic as f64 + h as f64 * (dt + 2 * t_rout + t_split + t_rout) as f64;
     let t_seq = report.reference.t_seq as f64;
     let capped = report.outcome.stop == crate::sim::Stop::StepCap && cap.is_some();
     Sample {

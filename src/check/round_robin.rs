@@ -7,7 +7,9 @@
 //!   message 0 → r (and each request PE 0 sends itself) takes the
 //!   counter's value, skipping the requester, and moves the counter past
 //!   it; requester r's next request must go to the target it was given.
-//!   So every p − 1 consecutive targets name distinct PEs: V(P) = P.
+//!   So the counter's first pass asks every PE once, except the ranks it
+//!   passes over as their own requester: V(P) = P − s (`lbcheck bounds
+//!   --balancer pacheco`, claim `v_p`).
 //!
 //! Read from the `send` events alone. Applies when the header's `balancer`
 //! is `pacheco` and its `run.victim` is `local-rr` or `global-rr`;
