@@ -24,6 +24,7 @@ use crate::base::registry::Info;
 use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::registry;
+use crate::sim::Topology;
 
 registry! {
     /// The bound suites (`lbcheck bounds --balancer NAME`).
@@ -73,6 +74,20 @@ impl Suite {
         }
     }
 
+    /// The network the suite runs on when none is named: poll-and-shuffle's
+    /// is the hypercube (000 §3), or a 2-D mesh for a mutant of random
+    /// polling on a network (neighbourhood polling hides work only where
+    /// neighbours are few: 000 §1.1); the others run on the crossbar.
+    pub fn default_topology(self, mutant: Option<Mutant>) -> Topology {
+        match self {
+            Suite::PollAndShuffle if mutant.is_some_and(|m| m.entry().site == Site::NetworkPolling) => {
+                Topology::Mesh { r: 2 }
+            }
+            Suite::PollAndShuffle => Topology::Hypercube,
+            _ => Topology::Crossbar,
+        }
+    }
+
     /// Why `m` has no effect in this suite's runs (`None`: it acts).
     pub fn refuses(self, m: Mutant) -> Option<String> {
         let site = m.entry().site;
@@ -80,6 +95,9 @@ impl Suite {
             (_, Site::Formulas) => {
                 m.entry().fails_under(Catcher::Bounds).is_some_and(|c| self.formula_claims().contains(&c))
             }
+            // Random polling on a network: the comparison runs of poll-and-shuffle's suite.
+            (Suite::PollAndShuffle, Site::NetworkPolling) => true,
+            (Suite::RandomPolling, Site::NetworkPolling) => false,
             (Suite::RandomPolling, _) => {
                 m.not_applicable(BalancerKind::RandomPolling, DetectorKind::Energy, false).is_none()
             }

@@ -47,11 +47,13 @@ fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> Vec<Case> {
     let profile =
         if o.profile == Profile::Full && o.mutant.is_none() { plan::Profile::Full } else { plan::Profile::Quick };
     let start = Instant::now();
-    let claims = atomic::run(suite, profile, o.seed, o.mutant).claims;
+    let topology = suite.default_topology(o.mutant);
+    let claims = atomic::run(suite, profile, topology, o.seed, o.mutant).claims;
     let secs = start.elapsed().as_secs_f64() / claims.len().max(1) as f64;
     let p = if profile == plan::Profile::Full { "--full" } else { "--quick" };
     let mutant = o.mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
-    let replay = format!("lbcheck bounds --balancer {suite} {p} --seed-base {}{mutant}", o.seed);
+    let net = if suite == Suite::PollAndShuffle { format!(" --topology {topology}") } else { String::new() };
+    let replay = format!("lbcheck bounds --balancer {suite}{net} {p} --seed-base {}{mutant}", o.seed);
     progress.start("bounds", claims.len());
     let cases: Vec<Case> =
         claims.iter().map(|c| Case { name: format!("{suite}/{}", c.name), ..case(c, secs, &replay) }).collect();

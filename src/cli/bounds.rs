@@ -12,6 +12,7 @@ use lbcheck::bounds::plan::{Profile, CI_SEED_BASE};
 use lbcheck::bounds::{claims, suite, Suite};
 use lbcheck::mutants::{Catcher, Mutant};
 use lbcheck::report;
+use lbcheck::sim::Topology;
 use serde_json::json;
 
 use super::args::kind;
@@ -37,6 +38,11 @@ pub struct BoundsArgs {
     /// code; used to show the mutants failing quickly).
     #[arg(long, default_value_t = u32::MAX, value_parser = clap::value_parser!(u32).range(4..))]
     max_pes: u32,
+    /// The network of poll-and-shuffle's suite (000 §2.1, §4): hypercube
+    /// (its default), mesh:R, fat-tree, butterfly, ccc or crossbar; random
+    /// polling's comparison runs use it too. Only with --balancer poll-and-shuffle.
+    #[arg(long, value_name = "T")]
+    topology: Option<Topology>,
     /// Test a deliberately broken variant (calibration still runs the reference).
     #[arg(long, value_parser = kind::<Mutant>)]
     mutant: Option<Mutant>,
@@ -49,6 +55,7 @@ pub fn run(mut a: BoundsArgs) -> anyhow::Result<ExitCode> {
     let suite = a.balancer.unwrap_or_else(|| default_suite(a.mutant));
     a.balancer = Some(suite);
     check_mutant(suite, a.mutant)?;
+    check_topology(suite, &a)?;
     let profile = if a.full { Profile::Full } else { Profile::Quick };
     if suite != Suite::RandomPolling {
         return atomic(&a, profile);
@@ -71,7 +78,8 @@ fn atomic(a: &BoundsArgs, profile: Profile) -> anyhow::Result<ExitCode> {
     }
     let (start, mutant, base) = (Instant::now(), a.mutant, a.seed_base);
     let suite = a.balancer.unwrap_or(Suite::RandomPolling);
-    let atomic::Outcome { runs, tests, constants: k, claims } = atomic::run(suite, profile, base, mutant);
+    let topology = a.topology.unwrap_or_else(|| suite.default_topology(mutant));
+    let atomic::Outcome { runs, tests, constants: k, claims } = atomic::run(suite, profile, topology, base, mutant);
     let replay = replay(a, profile);
     let out = json!({"suite": suite.to_string(), "profile": format!("{profile:?}"), "seed_base": base,
         "mutant": mutant.map(|m| m.to_string()), "runs": runs, "constants": k, "claims": claims,
@@ -99,6 +107,16 @@ fn check_mutant(suite: Suite, mutant: Option<Mutant>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `--topology` names poll-and-shuffle's network.
+fn check_topology(suite: Suite, a: &BoundsArgs) -> anyhow::Result<()> {
+    if a.topology.is_some() && suite != Suite::PollAndShuffle {
+        bail!(
+            "--topology applies only to --balancer poll-and-shuffle (its suite also runs random polling on that network: claims rp_t_par, rp_t_par_trend, rp_vs_pas)"
+        );
+    }
+    Ok(())
+}
+
 fn replay(a: &BoundsArgs, profile: Profile) -> String {
     let p = if profile == Profile::Full { "--full" } else { "--quick" };
     let mut m = a.mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
@@ -106,5 +124,8 @@ fn replay(a: &BoundsArgs, profile: Profile) -> String {
         m += &format!(" --max-pes {}", a.max_pes);
     }
     let suite = a.balancer.unwrap_or(Suite::RandomPolling);
+    if suite == Suite::PollAndShuffle {
+        m = format!(" --topology {}{m}", a.topology.unwrap_or_else(|| suite.default_topology(a.mutant)));
+    }
     format!("lbcheck bounds --balancer {suite} {p} --seed-base {}{m}", a.seed_base)
 }

@@ -104,7 +104,10 @@ impl Protocols {
             BalancerKind::RandomPolling | BalancerKind::NeighbourPolling => {
                 let (rules, limit, all, slots) =
                     (seams::polling(self.mutant), self.queue_limit, self.serve_all, self.slots);
-                let (off, near) = (self.deactivate, self.balancer == BalancerKind::NeighbourPolling);
+                // Mutant `poll-network-neighbour` turns random polling into neighbourhood polling.
+                let near = self.balancer == BalancerKind::NeighbourPolling
+                    || self.mutant == Some(Mutant::PollNetworkNeighbour);
+                let off = self.deactivate;
                 let topology = self.topology;
                 self.with_balancer(driver, move |i| {
                     let window = off.filter(|d| d.pe == i).map(|d| (d.from, d.to));

@@ -75,6 +75,7 @@ fn mutant_info(m: Mutant) -> MutantInfo {
         Site::SimNetwork => "machine async (network)".into(),
         Site::Bitonic => "bitonic sort".into(),
         Site::BoundPropagation => "bound propagation (branch-and-bound workloads)".into(),
+        Site::NetworkPolling => "balancer random-polling (on a topology)".into(),
     };
     MutantInfo { info: e.info, acts_in, fails: m.fails(), checker: m.checkers() }
 }

@@ -130,6 +130,10 @@ pub enum Mutant {
     PermNoLocalShuffle,
     /// Random polling: queue trimming (001 §4) is configured but never applied.
     QueueLimitIgnored,
+    /// Poll-and-shuffle's pseudo-random permutations from XOR translations only.
+    PermGeneratorsSubgroup,
+    /// Random polling on a network asks a uniform network neighbour (000 §1.1's neighbourhood polling).
+    PollNetworkNeighbour,
 }
 
 /// Where a mutant's bug is.
@@ -161,6 +165,10 @@ pub enum Site {
     /// In the bound propagation of branch-and-bound (S-12): acts in runs
     /// of a pruning workload (knapsack, tsp, golomb), whatever the balancer.
     BoundPropagation,
+    /// In random polling's choice of victim on a network (000 §1.1): acts
+    /// in random-polling runs on a topology (`lbcheck simulate --topology`,
+    /// the random-polling runs of `lbcheck bounds --balancer poll-and-shuffle`).
+    NetworkPolling,
 }
 
 /// A checker a mutant is shown failing under.
@@ -714,6 +722,26 @@ pub const CATALOGUE: &[Entry] = &[
         PAS,
         &[(Catcher::Bounds, "perm_uniform")],
     ),
+    entry(
+        Mutant::PermGeneratorsSubgroup,
+        Info::ships(
+            "perm-generators-subgroup",
+            "000 §3.2; S-6",
+            "the pseudo-random method's generators are XOR translations: their compositions reach n of the n! permutations",
+        ),
+        PAS,
+        &[(Catcher::Bounds, "perm_generators")],
+    ),
+    entry(
+        Mutant::PollNetworkNeighbour,
+        Info::ships(
+            "poll-network-neighbour",
+            "000 §1.1; S-24",
+            "random polling on a network asks a uniform network neighbour: busy clusters form and the excess grows with n on a mesh",
+        ),
+        Site::NetworkPolling,
+        &[(Catcher::Bounds, "rp_t_par")],
+    ),
 ];
 
 impl Mutant {
@@ -728,6 +756,9 @@ impl Mutant {
         let name = self.name();
         match self.entry().site {
             Site::Balancer(b) if b != balancer => Some(format!("mutant `{name}` acts only in the {b} balancer")),
+            Site::NetworkPolling if balancer != BalancerKind::RandomPolling => {
+                Some(format!("mutant `{name}` acts only in random polling on a topology (`--topology mesh:2`)"))
+            }
             Site::Detectors(ds) if !ds.contains(&detector) => {
                 let names: Vec<_> = ds.iter().map(|d| d.name()).collect();
                 Some(format!("mutant `{name}` acts only with --termination {}", names.join(" or ")))
@@ -841,6 +872,8 @@ impl Registered for Mutant {
         Mutant::PasNoShuffle,
         Mutant::PasXorShuffle,
         Mutant::PermNoLocalShuffle,
+        Mutant::PermGeneratorsSubgroup,
+        Mutant::PollNetworkNeighbour,
     ];
 
     fn info(self) -> &'static Info {

@@ -54,12 +54,20 @@ pub struct PasRules {
     /// The exact permutation shuffles each PE's received items (else they
     /// keep their order: mutant `perm-no-local-shuffle`, S-6).
     pub local_shuffle: bool,
+    /// The pseudo method's generators are uniform permutations (else XOR
+    /// translations, a subgroup of order n: mutant `perm-generators-subgroup`, S-6).
+    pub uniform_generators: bool,
 }
 
 impl PasRules {
     /// 000 §3.1.
-    pub const PAPER: PasRules =
-        PasRules { fresh_dimensions: true, shuffle: Shuffle::Permute, wait_for_barrier: true, local_shuffle: true };
+    pub const PAPER: PasRules = PasRules {
+        fresh_dimensions: true,
+        shuffle: Shuffle::Permute,
+        wait_for_barrier: true,
+        local_shuffle: true,
+        uniform_generators: true,
+    };
 
     /// The PE that PE `me` asks after phase `phase`: its partner along
     /// that dimension.

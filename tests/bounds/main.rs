@@ -118,16 +118,44 @@ fn the_pacheco_suite_passes() {
     assert!((alpha - 5e-7).abs() < 1e-12, "Bonferroni over 2 tests: {alpha}");
 }
 
-/// `lbcheck bounds --balancer poll-and-shuffle --quick` passes (000 Thm 1,
-/// eq. (4), S-6), and its constant and each claim's α are in the JSON.
+/// `lbcheck bounds --balancer poll-and-shuffle --topology T --quick`
+/// passes on every network (000 Thms 1-4, Lemma 2, eq. (4), S-6, and
+/// random polling's R_d), with the claims each network gets; the
+/// comparison's slope and confidence are in the JSON.
 #[test]
-fn the_poll_and_shuffle_suite_passes() {
-    let (code, out, err) = lbcheck(&["bounds", "--balancer", "poll-and-shuffle", "--quick", "--json"]);
-    assert_eq!(code, 0, "{out}{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["suite"], "poll-and-shuffle");
-    let names: Vec<&str> = v["claims"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["perm_uniform", "eq4_partners", "t_par", "t_par_trend", "invariants"]);
+fn the_poll_and_shuffle_suite_passes_on_every_network() {
+    let hypercubic = ["perm_uniform", "perm_generators", "eq4_partners", "lemma2", "t_par", "t_par_trend", "rp_t_par"];
+    for t in ["hypercube", "butterfly", "mesh:2", "fat-tree", "crossbar"] {
+        let (code, out, err) =
+            lbcheck(&["bounds", "--balancer", "poll-and-shuffle", "--topology", t, "--quick", "--json"]);
+        assert_eq!(code, 0, "{t}: {out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!((v["suite"].as_str(), v["constants"]["topology"].as_str()), (Some("poll-and-shuffle"), Some(t)));
+        let names: Vec<&str> = v["claims"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+        let mut want: Vec<&str> = hypercubic.to_vec();
+        match t {
+            "hypercube" | "butterfly" => want.push("rp_vs_pas"),
+            "crossbar" => {}
+            _ => want.retain(|&c| c != "t_par_trend"),
+        }
+        want.push("invariants");
+        assert_eq!(names, want, "{t}");
+        if t == "hypercube" {
+            let s = &v["constants"]["rp_vs_pas_slope"];
+            assert!(s["lower"].as_f64().unwrap() > 0.0 && s["slope"].as_f64() > s["lower"].as_f64(), "{s}");
+        }
+    }
+}
+
+/// `--topology` belongs to poll-and-shuffle's suite; a bad one is named (exit 2).
+#[test]
+fn topology_is_poll_and_shuffles_and_checked() {
+    let (code, _, err) = lbcheck(&["bounds", "--balancer", "pacheco", "--topology", "mesh:2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--topology applies only to --balancer poll-and-shuffle"), "{err}");
+    let (code, _, err) = lbcheck(&["bounds", "--balancer", "poll-and-shuffle", "--topology", "torus"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("torus"), "{err}");
 }
 
 /// `grr-no-increment` (PE 0's target never moves) makes `lbcheck bounds
@@ -158,6 +186,7 @@ fn mutants_outside_their_suite_are_refused() {
         ("random-destination", "split-loses"),
         ("pacheco", "split-loses"),
         ("random-polling", "grr-no-increment"),
+        ("random-polling", "poll-network-neighbour"),
     ] {
         let (code, _, err) = lbcheck(&["bounds", "--balancer", suite, "--quick", "--mutant", m]);
         assert_eq!(code, 2, "{suite} {m}: {err}");

@@ -16,6 +16,7 @@ use crate::bounds::plan::Profile;
 use crate::bounds::suite::Phase;
 use crate::bounds::Suite;
 use crate::mutants::Mutant;
+use crate::sim::Topology;
 use search::Theorem;
 
 /// What one of 004's suites found.
@@ -30,13 +31,14 @@ pub struct Outcome {
     pub claims: Vec<Claim>,
 }
 
-/// Runs `suite` (one of 004's, or Pacheco's global round robin, whose
-/// claims are those of [`super::pacheco`] without Lemmas 6–7) on `profile` under base seed `base`, test
-/// runs with `mutant`.
-pub fn run(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>) -> Outcome {
+/// Runs `suite` (one of 004's, Pacheco's global round robin, whose
+/// claims are those of [`super::pacheco`] without Lemmas 6–7, or
+/// poll-and-shuffle's on `topology`) on `profile` under base seed `base`,
+/// test runs with `mutant`.
+pub fn run(suite: Suite, profile: Profile, topology: Topology, base: u64, mutant: Option<Mutant>) -> Outcome {
     if suite == Suite::PollAndShuffle {
-        let s = super::poll_and_shuffle::run_all(profile, base, mutant);
-        let (constants, claims) = super::poll_and_shuffle::evaluate(&s, base, mutant);
+        let s = super::poll_and_shuffle::run_all(profile, topology, base, mutant);
+        let (constants, claims) = super::poll_and_shuffle::evaluate(&s, topology, base, mutant);
         return Outcome { runs: s.len(), tests: super::poll_and_shuffle::STAT_TESTS, constants, claims };
     }
     if suite == Suite::Pacheco {

@@ -95,7 +95,7 @@ pub fn run<T: Subproblem>(
 ) -> Outcome {
     let mut shuffle_rng = stream(cfg.seed, 0, Purpose::Permutation);
     let generators = match method {
-        Method::Pseudo => permutation::generators(cfg.pes as usize, &mut shuffle_rng),
+        Method::Pseudo => permutation::generators(cfg.pes as usize, &mut shuffle_rng, rules.uniform_generators),
         Method::Exact => Vec::new(),
     };
     let nodes = (0..cfg.pes).map(|i| Node { task: None, rng: stream(cfg.seed, i, Purpose::Protocol) }).collect();

@@ -100,12 +100,21 @@ pub fn exact(rngs: &mut [ChaCha8Rng], local_shuffle: bool) -> Vec<u32> {
     dest
 }
 
-/// The pseudo-random method's generators, drawn once per run from `rng`.
-pub fn generators(n: usize, rng: &mut ChaCha8Rng) -> Vec<Vec<u32>> {
+/// The pseudo-random method's generators, drawn once per run from `rng`:
+/// uniform permutations, or (`uniform = false`, mutant
+/// `perm-generators-subgroup`) XOR translations k ↦ k ⊕ r, which generate
+/// a subgroup of order at most n (n a power of two).
+pub fn generators(n: usize, rng: &mut ChaCha8Rng, uniform: bool) -> Vec<Vec<u32>> {
     (0..GENERATORS)
         .map(|_| {
             let mut p: Vec<u32> = (0..n as u32).collect();
-            p.shuffle(rng);
+            match uniform {
+                true => p.shuffle(rng),
+                false => {
+                    let r = rng.random_range(0..n as u32);
+                    p.iter_mut().for_each(|k| *k ^= r);
+                }
+            }
             p
         })
         .collect()
@@ -152,7 +161,7 @@ mod tests {
     #[test]
     fn every_draw_is_a_permutation() {
         let mut rngs: Vec<ChaCha8Rng> = (0..16).map(|k| stream(1, k, Purpose::Protocol)).collect();
-        let gens = generators(16, &mut rngs[0]);
+        let gens = generators(16, &mut rngs[0], true);
         for _ in 0..100 {
             for mut p in [exact(&mut rngs, true), pseudo(&gens, &mut rngs[1])] {
                 p.sort_unstable();

@@ -1,0 +1,180 @@
+//! Poll-and-shuffle (000 §3–4; S-2 … S-4, S-6): the suite `lbcheck
+//! bounds --balancer poll-and-shuffle [--topology T]` (T = hypercube by
+//! default; mesh:R, fat-tree, butterfly, ccc, crossbar).
+//!
+//! - `perm_uniform` (χ², S-6): the permutation of 4 subproblems is uniform
+//!   over the 24 of S_4 (10^5 draws of the run's own method).
+//! - `perm_generators` (exact, S-6): the pseudo method's generators act
+//!   2-transitively ([`permutations::generators`]).
+//! - `eq4_partners` (χ², 000 eq. (4)): after a cycle's permutation the
+//!   subproblem that becomes S's dimension-i partner is uniform over the
+//!   n − 1 others, for n = 16 and each i; a shuffle that commutes with the
+//!   pairings (none, or k ↦ k ⊕ r) pairs S with the same subproblem every
+//!   time. This is what Lemma 2's probability γ/2 rests on.
+//! - `lemma2` (Clopper–Pearson, 000 Lemma 2; [`lemma2`]): a nonempty
+//!   subproblem of a qualifying phase is asked with probability ≥ γ/2.
+//! - `t_par`, `t_par_trend` (000 Thm 1; Thm 2 on the butterfly and CCC,
+//!   Thm 3 on meshes, Thm 4 on fat trees): R = (T_par − T_seq/n) / (T_atomic
+//!   + h·(T_phase + c̄_poll + T_perm/L)) ([`runs`]), bounded by the constant
+//!   fitted on calibration runs at (1 + MARGIN) on test runs, and no upward
+//!   trend in log2 n (the Õ(h) of Thm 1 is free of log n); the trend only
+//!   on hypercubic networks ([`hypercubic`]).
+//! - `rp_t_par` (000 §1.1, [27]; S-1's R_d): random polling on the same
+//!   network, R_d = (T_par − T_seq/n) / (T_atomic + h·(Δt + d·T_rout +
+//!   T_split)) bounded as `t_par`. No trend test: at n ≤ 2^9 random
+//!   polling's excess still grows like h·(log n − 2) (R_d rises from 0.5 to
+//!   1.2 over n = 8 … 128), a finite-size effect, not a broken bound.
+//! - `rp_vs_pas` (000 §3, last paragraph): on a network of diameter growing
+//!   with n, random polling's excess over poll-and-shuffle's (same trees)
+//!   grows with log2 n: the least-squares slope is > 0 with confidence
+//!   1 − α (t-based lower bound). On hypercubic networks other than the
+//!   crossbar (d = 1), as 000 §3 makes it.
+//! - `invariants` (exact): every property of `check/` on every test run.
+//!
+//! α = FAMILY_ALPHA / [`STAT_TESTS`] each (Bonferroni; `eq4_partners`
+//! splits its α over its dimensions).
+
+pub mod lemma2;
+pub mod permutations;
+pub mod runs;
+
+use super::atomic::{alpha, fitted};
+use super::claims::{self, quantile, slope, Claim};
+use super::plan::Profile;
+use super::stats::{clopper_pearson_upper, t_quantile};
+use super::suite::Phase;
+use crate::mutants::Mutant;
+use crate::sim::Topology;
+use runs::{Net, Sample};
+
+/// The statistical tests of the suite (Bonferroni).
+pub const STAT_TESTS: usize = 7;
+
+/// Both balancers' runs on `topology`: calibration on the references, tests with `mutant`.
+pub fn run_all(profile: Profile, topology: Topology, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
+    let mut samples = runs::run_all(Net::PollAndShuffle, topology, profile, base, mutant);
+    samples.extend(runs::run_all(Net::RandomPolling, topology, profile, base, mutant));
+    samples
+}
+
+/// The test runs of `net`: (n, R).
+fn test_r(samples: &[Sample], net: Net) -> Vec<(u32, f64)> {
+    samples.iter().filter(|s| s.net == net && s.phase == Phase::Test).map(|s| (s.pes, s.r)).collect()
+}
+
+/// 000 Lemma 2 over one trial per test run (see [`lemma2`]).
+fn lemma2_claim(samples: &[Sample], alpha: f64) -> Claim {
+    let trials: Vec<bool> = samples.iter().filter(|s| s.phase == Phase::Test).filter_map(|s| s.lemma2).collect();
+    let (k, n) = (trials.iter().filter(|&&t| t).count() as u64, trials.len() as u64);
+    let upper = if n > 0 { clopper_pearson_upper(k, n, alpha) } else { 0.0 };
+    let bound = lemma2::GAMMA / 2.0;
+    Claim {
+        name: "lemma2",
+        reference: "000 Lemma 2: in a phase i < log n − log2(2/γ) with ≥ γn idle, a nonempty S is asked w.p. ≥ γ/2",
+        n,
+        measured: format!("{k} of {n} trials asked ({:.3}), γ = {}", k as f64 / n.max(1) as f64, lemma2::GAMMA),
+        bound: format!("rate ≥ {bound}"),
+        ci: format!("rate ≤ {upper:.3} (Clopper–Pearson)"),
+        alpha: Some(alpha),
+        pass: n >= 20 && upper >= bound,
+    }
+}
+
+/// 000 §3: random polling's excess over poll-and-shuffle's, run by run
+/// (same trees), has a positive slope in log2 n: least squares within each
+/// split policy (its own intercept), t-based lower bound on the common slope.
+fn comparison_claim(samples: &[Sample], alpha: f64) -> (Claim, (f64, f64)) {
+    let test = |net| samples.iter().filter(move |s: &&Sample| s.net == net && s.phase == Phase::Test);
+    let points: Vec<(&str, f64, f64)> = test(Net::PollAndShuffle)
+        .filter_map(|p| {
+            let rp = test(Net::RandomPolling).find(|r| (r.pes, r.policy, r.index) == (p.pes, p.policy, p.index))?;
+            Some((p.policy, f64::from(p.pes).log2(), rp.excess / p.excess.max(1.0)))
+        })
+        .collect();
+    let fit = points.iter().all(|(_, _, y)| y.is_finite()).then(|| within_slope(&points, alpha)).flatten();
+    let (measured, ci, pass, slope) = match fit {
+        Some((b, lower)) => {
+            (format!("slope {b:+.4}/doubling"), format!("slope ≥ {lower:+.4}"), lower > 0.0, (b, lower))
+        }
+        None => ("unfinished runs (∞)".into(), "-".into(), false, (f64::NAN, f64::NAN)),
+    };
+    let claim = Claim {
+        name: "rp_vs_pas",
+        reference: "000 §3: random polling's excess grows like h·d while poll-and-shuffle's is Õ(h): their ratio rises with log2 n",
+        n: points.len() as u64,
+        measured,
+        bound: "slope of excess_rp/excess_pas > 0".into(),
+        ci,
+        alpha: Some(alpha),
+        pass,
+    };
+    (claim, slope)
+}
+
+/// The least-squares slope of y on x with one intercept per group, and its
+/// one-sided t-based lower confidence bound at `alpha` (n − 1 − groups
+/// degrees of freedom); `None` with too few points.
+fn within_slope(points: &[(&str, f64, f64)], alpha: f64) -> Option<(f64, f64)> {
+    let mut groups: Vec<&str> = points.iter().map(|p| p.0).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let mean = |g: &str, f: fn(&(&str, f64, f64)) -> f64| {
+        let v: Vec<f64> = points.iter().filter(|p| p.0 == g).map(f).collect();
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    let centred: Vec<(f64, f64)> =
+        points.iter().map(|p| (p.1 - mean(p.0, |q| q.1), p.2 - mean(p.0, |q| q.2))).collect();
+    let sxx: f64 = centred.iter().map(|(x, _)| x * x).sum();
+    let df = points.len() as f64 - 1.0 - groups.len() as f64;
+    if sxx <= 0.0 || df < 1.0 {
+        return None;
+    }
+    let b = centred.iter().map(|(x, y)| x * y).sum::<f64>() / sxx;
+    let sse: f64 = centred.iter().map(|(x, y)| (y - b * x).powi(2)).sum();
+    Some((b, b - t_quantile(df, alpha) * (sse / df / sxx).sqrt()))
+}
+
+/// The networks of Thms 1–2 (the crossbar runs the hypercube's pairings
+/// at one hop). On meshes and fat trees Thms 3–4 drop the long dimensions
+/// (L = log n − r⌈log log n⌉, ⌈√log n⌉), which leaves L = 1 on a 2-D mesh
+/// up to n = 2^7 and L ≤ 3 on a fat tree: the suite's sizes are far from
+/// their regime, so there they get `t_par` only.
+fn hypercubic(topology: Topology) -> bool {
+    matches!(topology, Topology::Hypercube | Topology::Butterfly | Topology::Ccc | Topology::Crossbar)
+}
+
+/// The fitted constants and the claims.
+pub fn evaluate(
+    samples: &[Sample],
+    topology: Topology,
+    base: u64,
+    mutant: Option<Mutant>,
+) -> (serde_json::Value, Vec<Claim>) {
+    let a = alpha(STAT_TESTS);
+    let k = |net| fitted(samples.iter().filter(|s| s.net == net).map(|s| (s.phase, s.r)));
+    let (k_pas, k_rp) = (k(Net::PollAndShuffle), k(Net::RandomPolling));
+    let (pas, rp) = (test_r(samples, Net::PollAndShuffle), test_r(samples, Net::RandomPolling));
+    let thm = "000 Thms 1-4: R = (T_par − T_seq/n)/(T_atomic + h(T_phase + c̄_poll + T_perm/L)) bounded";
+    let rp_ref = "000 §1.1 [27], S-1: R_d = (T_par − T_seq/n)/(T_atomic + h(Δt + d·T_rout + T_split)) bounded";
+    let mut claims = vec![
+        permutations::uniform(base, mutant, a),
+        permutations::generators(base, mutant),
+        permutations::eq4(base, mutant, a),
+        lemma2_claim(samples, a),
+        quantile("t_par", thm, &pas, k_pas, a),
+        quantile("rp_t_par", rp_ref, &rp, k_rp, a),
+    ];
+    if hypercubic(topology) {
+        let trend = "000 Thms 1-2: R has no upward trend in log2 n (Õ(h), not Õ(h log n))";
+        claims.insert(5, slope("t_par_trend", trend, &pas, k_pas, a));
+    }
+    let mut constants = serde_json::json!({ "k": k_pas, "k_rp": k_rp, "topology": topology.to_string() });
+    if hypercubic(topology) && topology != Topology::Crossbar {
+        let (claim, (slope, lower)) = comparison_claim(samples, a);
+        claims.push(claim);
+        constants["rp_vs_pas_slope"] = serde_json::json!({ "slope": slope, "lower": lower, "confidence": 1.0 - a });
+    }
+    let test = samples.iter().filter(|s| s.phase == Phase::Test);
+    claims.push(claims::invariants(test.map(|s| (&s.failures[..], s.replay.as_str()))));
+    (constants, claims)
+}

@@ -1,0 +1,198 @@
+//! The runs of poll-and-shuffle's suite on one topology: poll-and-shuffle
+//! itself (000 §3–4) and, for 000 §3's comparison, asynchronous random
+//! polling on the same network (000 §1.1, 000-6), on the same workloads
+//! (paired by seed). Each run is normalised by the lower-order term of its
+//! own theorem:
+//!
+//! - poll-and-shuffle (000 Thm 1; Thms 2–4 on hypercubic networks, meshes
+//!   and fat trees): T_atomic + h·(T_phase + c̄_poll + T_perm/L), the mean
+//!   cost of a phase of the run's schedule: c̄_poll = the mean over the L
+//!   phases of 2·T_rout·hops(k, k ⊕ 2^i) + T_split, T_perm = T_rout·d;
+//! - random polling (000 §1.1, [27]; S-1's R_d): T_atomic + h·(Δt + d·T_rout + T_split).
+
+use rand::Rng;
+
+use super::lemma2::Barriers;
+use crate::base::rng::{derive_seed, stream, Purpose};
+use crate::bounds::plan::Profile;
+use crate::bounds::suite::{par_map, Phase, STEP_CAP_FACTOR};
+use crate::harness::{Driver, Protocols, RunSpec};
+use crate::mutants::Mutant;
+use crate::problem::dfs::Strategy;
+use crate::protocol::poll_and_shuffle::phases_per_cycle;
+use crate::protocol::{BalancerKind, DetectorKind};
+use crate::sim::{SimConfig, Stop, Topology};
+
+/// T_atomic of the synthetic workloads.
+const ATOMIC: u64 = 4;
+/// Each PE's share: 2^SHARE_LOG · T_atomic units.
+const SHARE_LOG: u32 = 9;
+/// (T_phase = Δt, T_rout, T_split) of both balancers.
+pub const MACHINE: (u64, u64, u64) = (20, 5, 2);
+/// Runs per cell and phase.
+const RUNS: u32 = 8;
+
+/// Poll-and-shuffle, or random polling on the same network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Net {
+    /// 000 §3's poll-and-shuffle on the phased machine.
+    PollAndShuffle,
+    /// 001's asynchronous random polling with T_rout per hop.
+    RandomPolling,
+}
+
+/// What one run measured.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// Which balancer.
+    pub net: Net,
+    /// Calibration or test.
+    pub phase: Phase,
+    /// n.
+    pub pes: u32,
+    /// The cell's split policy.
+    pub policy: &'static str,
+    /// The run's index in its cell (pairs the two balancers' runs).
+    pub index: u32,
+    /// T_par − T_seq/n; +∞ if unfinished.
+    pub excess: f64,
+    /// The excess over the run's lower-order term (R of its theorem).
+    pub r: f64,
+    /// 000 Lemma 2's event at one random qualifying (phase, S) of the run
+    /// (poll-and-shuffle only; `None` without a qualifying phase).
+    pub lemma2: Option<bool>,
+    /// Simulator steps the run took.
+    pub steps: u64,
+    /// Invariants that failed.
+    pub failures: Vec<&'static str>,
+    /// The command that replays the run.
+    pub replay: String,
+}
+
+/// The cells: balanced and uniform trees, n = 8 … 128 (quick) or … 512
+/// (full). Not n = 4: there the first splits reach every PE at once, an
+/// excess far below the asymptotic one, which would pose as a trend.
+fn cells(profile: Profile) -> Vec<(&'static str, u32)> {
+    let top = if profile == Profile::Quick { 7 } else { 9 };
+    ["balanced", "uniform"].into_iter().flat_map(|p| (3..=top).map(move |k| (p, 1u32 << k))).collect()
+}
+
+/// Calibration runs (the reference), then test runs (with `mutant`), of `net` on `topology`.
+pub fn run_all(net: Net, topology: Topology, profile: Profile, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
+    let cells = cells(profile);
+    let jobs = |phase, cap: &dyn Fn(usize) -> Option<u64>| -> Vec<(usize, Phase, u32, Option<u64>)> {
+        (0..cells.len()).flat_map(|c| (0..RUNS).map(move |i| (c, phase, i, cap(c)))).collect()
+    };
+    let one = |&(c, ph, i, cap): &(usize, Phase, u32, Option<u64>), m| {
+        let (policy, pes) = cells[c];
+        run_one(Job { net, topology, policy, pes, phase: ph, index: i, cap }, base, m)
+    };
+    let calibration = par_map(&jobs(Phase::Calibrate, &|_| None), |j| one(j, None));
+    let r = RUNS as usize;
+    let most = |c: usize| calibration.iter().skip(c * r).take(r).map(|s| s.steps).max().map(|m| m * STEP_CAP_FACTOR);
+    let tests = par_map(&jobs(Phase::Test, &most), |j| one(j, mutant));
+    calibration.into_iter().chain(tests).collect()
+}
+
+/// One run to make.
+struct Job {
+    net: Net,
+    topology: Topology,
+    policy: &'static str,
+    pes: u32,
+    phase: Phase,
+    index: u32,
+    cap: Option<u64>,
+}
+
+impl Job {
+    /// The cell's label; poll-and-shuffle on the hypercube keeps the
+    /// labels (and so the seeds) it had before topologies.
+    fn label(&self, net: Net) -> String {
+        let phase = if self.phase == Phase::Calibrate { "calibrate" } else { "test" };
+        let (balancer, policy, pes) = match net {
+            Net::PollAndShuffle => ("poll-and-shuffle", self.policy, self.pes),
+            Net::RandomPolling => ("random-polling", self.policy, self.pes),
+        };
+        let mut label = format!("{phase}/{balancer}/{policy}/P={pes}");
+        if !(net == Net::PollAndShuffle && self.topology == Topology::Hypercube) {
+            label += &format!("/{}", self.topology);
+        }
+        label
+    }
+
+    /// The run: the workload's seed is poll-and-shuffle's (so the two
+    /// balancers meet the same trees), the machine's the balancer's own.
+    fn spec(&self, base: u64, mutant: Option<Mutant>) -> RunSpec {
+        let tree_seed = derive_seed(base, &self.label(Net::PollAndShuffle), self.index);
+        let seed = derive_seed(base, &self.label(self.net), self.index);
+        let (balancer, detector) = match self.net {
+            Net::PollAndShuffle => (BalancerKind::PollAndShuffle, DetectorKind::Barrier),
+            Net::RandomPolling => (BalancerKind::RandomPolling, DetectorKind::Energy),
+        };
+        let mutant =
+            mutant.filter(|m| self.phase == Phase::Test && m.not_applicable(balancer, detector, false).is_none());
+        let (dt, t_rout, t_split) = MACHINE;
+        let size = u64::from(self.pes) * (ATOMIC << SHARE_LOG);
+        let workload =
+            format!("synthetic:size={size},atomic={ATOMIC},split={},seed={}", self.policy, tree_seed % 1_000_000);
+        let max_steps = self.cap.unwrap_or(50_000_000);
+        let sim = SimConfig {
+            pes: self.pes,
+            seed,
+            dt,
+            t_rout,
+            t_split,
+            max_steps,
+            topology: self.topology,
+            ..SimConfig::default()
+        };
+        let protocols = Protocols::new(balancer, detector).with_mutant(mutant);
+        RunSpec {
+            workload: workload.parse().expect("valid"),
+            split: Strategy::default(),
+            protocols,
+            driver: Driver::Sim(sim),
+        }
+    }
+
+    /// The lower-order term of the balancer's theorem (module doc).
+    fn lower_order(&self, t_atomic: u64, h: u64) -> f64 {
+        let (dt, t_rout, t_split) = MACHINE;
+        let hops = self.topology.distances(self.pes);
+        let per_h = match self.net {
+            Net::PollAndShuffle => {
+                let l = phases_per_cycle(self.topology, self.pes).max(1);
+                let c_poll: u64 = (0..l).map(|i| 2 * t_rout * hops.hops(0, 1 << i).max(1) + t_split).sum();
+                (u64::from(l) * dt + c_poll + t_rout * hops.diameter()) as f64 / f64::from(l)
+            }
+            Net::RandomPolling => (dt + hops.diameter() * t_rout + t_split) as f64,
+        };
+        t_atomic as f64 + h as f64 * per_h
+    }
+}
+
+fn run_one(job: Job, base: u64, mutant: Option<Mutant>) -> Sample {
+    let spec = job.spec(base, mutant);
+    let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
+    let mut barriers = Barriers::new(job.pes);
+    let report = spec.run_observed(None, &mut |e| barriers.observe(e)).expect("no trace to write");
+    let t_par = report.check.metrics.t_par.filter(|_| report.outcome.finished());
+    let excess = t_par.map_or(f64::INFINITY, |t| t as f64 - report.reference.t_seq as f64 / f64::from(job.pes));
+    let capped = report.outcome.stop == Stop::StepCap && job.cap.is_some();
+    let Driver::Sim(sim) = &spec.driver else { unreachable!("a simulated run") };
+    let mut pick = stream(derive_seed(sim.seed, "lemma2", 0), 0, Purpose::Protocol);
+    Sample {
+        net: job.net,
+        phase: job.phase,
+        pes: job.pes,
+        policy: job.policy,
+        index: job.index,
+        excess,
+        r: excess / job.lower_order(t_atomic, h),
+        lemma2: (job.net == Net::PollAndShuffle).then(|| barriers.pick(|n| pick.random_range(0..n))).flatten(),
+        steps: report.outcome.steps,
+        failures: if capped { Vec::new() } else { report.check.failures().into_iter().map(|(n, _)| n).collect() },
+        replay: spec.replay(),
+    }
+}
