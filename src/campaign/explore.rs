@@ -80,7 +80,7 @@ pub fn instance(balancer: BalancerKind, detector: DetectorKind, mutant: Option<M
         | BalancerKind::NeighbourPolling
         | BalancerKind::SyncRandomPolling => "synthetic:size=8,atomic=1",
         BalancerKind::RandomDestination => "synthetic:size=16",
-        BalancerKind::PollAndShuffle => {
+        BalancerKind::PollAndShuffle | BalancerKind::SimdPhase => {
             unreachable!("the phased machine is not explored (no open choice but the seed)")
         }
         BalancerKind::PriorityBnb => "kz:depth=4",

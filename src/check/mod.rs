@@ -30,6 +30,7 @@
 //! | `stop_delay`            | `stop.rs`              | 002 §4.5, S-12      |
 //! | `hop_latency`           | `hops.rs`              | 000 §2.1, S-1       |
 //! | `phase_discipline`      | `phase.rs`             | 000 §3.1, S-2       |
+//! | `simd_matching`         | `simd.rs`              | 000 §1.1, S-24      |
 //!
 //! A failure that an earlier failure explains (a malformed trace breaks
 //! everything after it; an early announcement or lost work also breaks the
@@ -86,6 +87,7 @@ mod prune;
 mod requests;
 mod round_robin;
 mod service;
+mod simd;
 mod stop;
 mod termination;
 #[cfg(test)]
@@ -104,7 +106,7 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 19] = [
+pub const PROPERTIES: [&str; 20] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -124,6 +126,7 @@ pub const PROPERTIES: [&str; 19] = [
     stop::StopDelay::NAME,
     hops::HopLatency::NAME,
     phase::PhaseDiscipline::NAME,
+    simd::SimdMatching::NAME,
 ];
 
 /// Which failures may be consequences of which: a failure of a property on
@@ -163,6 +166,7 @@ pub fn explain(name: &str) -> Option<String> {
         "stop_delay" => include_str!("stop.rs"),
         "hop_latency" => include_str!("hops.rs"),
         "phase_discipline" => include_str!("phase.rs"),
+        "simd_matching" => include_str!("simd.rs"),
         _ => return None,
     };
     let doc = source.lines().map_while(|l| l.strip_prefix("//!")).map(|l| l.strip_prefix(' ').unwrap_or(l));
@@ -305,6 +309,7 @@ pub struct Checker {
     stop: stop::StopDelay,
     hops: hops::HopLatency,
     phase: phase::PhaseDiscipline,
+    simd: simd::SimdMatching,
     metrics: metrics::Collector,
 }
 
@@ -335,6 +340,7 @@ impl Checker {
             stop: stop::StopDelay::new(header),
             hops: hops::HopLatency::new(header),
             phase: phase::PhaseDiscipline::new(header),
+            simd: simd::SimdMatching::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
         }
     }
@@ -360,6 +366,7 @@ impl Checker {
         self.stop.observe(line, event);
         self.hops.observe(line, event);
         self.phase.observe(line, event);
+        self.simd.observe(line, event);
         self.metrics.observe(event);
     }
 
@@ -387,6 +394,7 @@ impl Checker {
         put(stop::StopDelay::NAME, self.stop.finish(&metrics));
         put(hops::HopLatency::NAME, self.hops.finish(&metrics));
         put(phase::PhaseDiscipline::NAME, self.phase.finish(&metrics));
+        put(simd::SimdMatching::NAME, self.simd.finish(&metrics));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();
         report

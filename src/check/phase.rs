@@ -9,7 +9,8 @@
 //!   matching).
 //!
 //! Applies to traces with `phase` events or whose balancer is
-//! `poll-and-shuffle`; otherwise the verdict says "not applicable".
+//! `poll-and-shuffle`, but not to `simd-phase`'s (see `simd_matching`);
+//! otherwise the verdict says "not applicable".
 
 use std::collections::HashSet;
 
@@ -19,6 +20,8 @@ use crate::protocol::BalancerKind;
 
 /// State of the `phase_discipline` check.
 pub(super) struct PhaseDiscipline {
+    /// The header names another phased balancer (SIMD phases: no dimensions).
+    other: bool,
     /// The header names poll-and-shuffle.
     declared: bool,
     /// The latest barrier: (its number from 0, time, dimension).
@@ -34,7 +37,16 @@ impl PhaseDiscipline {
     /// For the run of `header`.
     pub(super) fn new(header: &TraceHeader) -> PhaseDiscipline {
         let declared = header.balancer.parse() == Ok(BalancerKind::PollAndShuffle);
-        PhaseDiscipline { declared, barrier: None, asked: HashSet::new(), requests: 0, barriers: 0, violation: None }
+        let other = header.balancer.parse() == Ok(BalancerKind::SimdPhase);
+        PhaseDiscipline {
+            other,
+            declared,
+            barrier: None,
+            asked: HashSet::new(),
+            requests: 0,
+            barriers: 0,
+            violation: None,
+        }
     }
 
     /// The rule a request from `from` to `to` at `t` breaks, if any.
@@ -79,6 +91,9 @@ impl Property for PhaseDiscipline {
     }
 
     fn finish(self, _: &Metrics) -> Verdict {
+        if self.other {
+            return Verdict::pass("not applicable: SIMD phases poll no dimension (`simd_matching` checks them)");
+        }
         if !self.declared && self.barriers == 0 {
             return Verdict::pass("not applicable: no barriers (`phase` events) and not poll-and-shuffle");
         }

@@ -132,7 +132,9 @@ impl Protocols {
                 let rules = seams::destinations(self.mutant);
                 self.with_balancer(driver, move |_| RandomDestination::<Task>::new(rules))
             }
-            BalancerKind::PollAndShuffle => unreachable!("validated: poll-and-shuffle runs on the phased machine"),
+            BalancerKind::PollAndShuffle | BalancerKind::SimdPhase => {
+                unreachable!("validated: the phased machine's balancers run there")
+            }
         }
     }
 

@@ -193,6 +193,11 @@ impl RunSpec {
         let mut atomic = None;
         let mut wall = None;
         let (outcome, units) = match &self.driver {
+            Driver::Sim(cfg) if self.protocols.balancer == BalancerKind::SimdPhase => {
+                let mut by_value = |e: Event| sink(&e);
+                let root = self.root(&reference);
+                (phased::simd::run(cfg, seams::simd_phase(self.mutant()), root, &mut by_value), None)
+            }
             Driver::Sim(cfg) if self.protocols.balancer.phased() => {
                 let rules = seams::poll_and_shuffle(self.mutant());
                 let mut by_value = |e: Event| sink(&e);

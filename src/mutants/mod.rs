@@ -134,6 +134,8 @@ pub enum Mutant {
     PermGeneratorsSubgroup,
     /// Random polling on a network asks a uniform network neighbour (000 §1.1's neighbourhood polling).
     PollNetworkNeighbour,
+    /// SIMD phases: every idle PE asks the first busy PE.
+    SimdMatchFirstBusy,
 }
 
 /// Where a mutant's bug is.
@@ -742,6 +744,16 @@ pub const CATALOGUE: &[Entry] = &[
         Site::NetworkPolling,
         &[(Catcher::Bounds, "rp_t_par")],
     ),
+    entry(
+        Mutant::SimdMatchFirstBusy,
+        Info::ships(
+            "simd-match-first-busy",
+            "000 §1.1",
+            "SIMD phases without the prefix-sum enumeration: every idle PE asks the first busy PE, which splits again and again",
+        ),
+        Site::Balancer(BalancerKind::SimdPhase),
+        &[(Catcher::Run, "simd_matching")],
+    ),
 ];
 
 impl Mutant {
@@ -874,6 +886,7 @@ impl Registered for Mutant {
         Mutant::PermNoLocalShuffle,
         Mutant::PermGeneratorsSubgroup,
         Mutant::PollNetworkNeighbour,
+        Mutant::SimdMatchFirstBusy,
     ];
 
     fn info(self) -> &'static Info {

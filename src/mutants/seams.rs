@@ -194,6 +194,15 @@ pub fn poll_and_shuffle(mutant: Option<Mutant>) -> crate::protocol::poll_and_shu
     }
 }
 
+/// SIMD phase balancing's rules with `mutant`'s broken one, if it has one there.
+pub fn simd_phase(mutant: Option<Mutant>) -> crate::protocol::simd_phase::SimdRules {
+    use crate::protocol::simd_phase::SimdRules;
+    match mutant {
+        Some(Mutant::SimdMatchFirstBusy) => SimdRules { prefix_matching: false },
+        _ => SimdRules::PAPER,
+    }
+}
+
 /// Synchronous random polling's rules with `mutant`'s broken one, if it has one there.
 pub fn sync_polling(mutant: Option<Mutant>) -> crate::protocol::sync_polling::SyncRules {
     use crate::protocol::sync_polling::SyncRules;

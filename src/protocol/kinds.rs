@@ -50,9 +50,14 @@ registry! {
             "000 §1.1",
             "random polling that asks only network neighbours of --topology (the nearest PEs); busy clusters form",
         ),
+        /// SIMD phases ([`super::simd_phase`], on the phased machine).
+        SimdPhase => Info::ships(
+            "simd-phase",
+            "000 §1.1",
+            "phases of T_phase work; when half the PEs are idle, prefix sums match the i-th idle PE with the i-th busy one (phased machine)",
+        ),
     }
     planned: [
-        Info::planned("simd-phase", "000 §1.1", "SIMD phases with a trigger and prefix-sum matching", 12),
     ]
 }
 
@@ -68,13 +73,13 @@ impl BalancerKind {
     /// (synchronous rounds, 001 §1.3): the simulators run them, real
     /// threads do not.
     pub fn needs_model_time(self) -> bool {
-        matches!(self, BalancerKind::SyncRandomPolling | BalancerKind::PollAndShuffle)
+        matches!(self, BalancerKind::SyncRandomPolling | BalancerKind::PollAndShuffle | BalancerKind::SimdPhase)
     }
 
     /// True for the balancers of 000's phased machine (poll-and-shuffle),
     /// which detects termination at its barriers.
     pub fn phased(self) -> bool {
-        self == BalancerKind::PollAndShuffle
+        matches!(self, BalancerKind::PollAndShuffle | BalancerKind::SimdPhase)
     }
 
     /// True for random polling and the balancers built on its PE
@@ -136,10 +141,9 @@ mod tests {
         for d in DetectorKind::ALL {
             assert_eq!(d.to_string().parse::<DetectorKind>(), Ok(*d));
         }
-        let err = "simd-phase".parse::<BalancerKind>().unwrap_err().to_string();
+        let err = "simd".parse::<BalancerKind>().unwrap_err().to_string();
         assert!(
-            err.contains("planned (issue 12)")
-                && err.contains("valid: random-polling, random-destination, priority-bnb, pacheco, sync-random-polling, poll-and-shuffle, neighbour-polling"),
+            err.contains("valid: random-polling, random-destination, priority-bnb, pacheco, sync-random-polling, poll-and-shuffle, neighbour-polling, simd-phase"),
             "{err}"
         );
         let err = "nope".parse::<DetectorKind>().unwrap_err().to_string();

@@ -34,6 +34,7 @@ pub mod pacheco;
 pub mod poll_and_shuffle;
 pub mod random_destination;
 pub mod random_polling;
+pub mod simd_phase;
 pub mod sync_polling;
 pub mod wire;
 

@@ -38,6 +38,9 @@ fn args_for(e: &Entry) -> Vec<String> {
             let w = "synthetic:size=100000,split=uniform";
             vec!["simulate", "--balancer", "poll-and-shuffle", "--topology", "hypercube", "--workload", w]
         }
+        Site::Balancer(BalancerKind::SimdPhase) => {
+            vec!["simulate", "--balancer", "simd-phase", "--workload", "synthetic:size=100000,split=uniform"]
+        }
         // Many requests meet at a busy PE only on a larger machine.
         Site::Balancer(BalancerKind::SyncRandomPolling) => {
             let w = "synthetic:size=200000,split=uniform";

@@ -67,3 +67,32 @@ fn phased_combinations_that_make_no_sense_exit_2() {
         assert!(err.contains(says), "{args:?} should say `{says}`: {err}");
     }
 }
+
+/// SIMD phases (000 §1.1, 000-7): all of UTS T1 on 1024 PEs on two
+/// networks, `simd_matching` checked (and `phase_discipline` not
+/// applicable); the trace replays through `check-trace`; the mutant
+/// `simd-match-first-busy` fails `simd_matching`.
+#[test]
+fn simd_phases_do_all_of_t1_and_match_by_prefix_sums() {
+    let t1 = ["--workload", "uts:T1", "--pes", "1024", "--seed", "1", "--dt", "100"];
+    for t in ["hypercube", "mesh:2"] {
+        let json = passing(&[&t1[..], &["--balancer", "simd-phase", "--topology", t]].concat());
+        assert_eq!(json["nodes"], 4130071, "{t}");
+        let matching = json["properties"]["simd_matching"]["detail"].as_str().unwrap();
+        assert!(matching.contains("load-balancing phases"), "{t}: {matching}");
+        let phases = json["properties"]["phase_discipline"]["detail"].as_str().unwrap();
+        assert!(phases.starts_with("not applicable"), "{phases}");
+    }
+    let trace = std::env::temp_dir().join(format!("lbcheck-simd-{}.jsonl", std::process::id()));
+    let trace = trace.to_string_lossy().into_owned();
+    let small = ["simulate", "--balancer", "simd-phase", "--workload", "uts:default", "--pes", "16"];
+    let (code, _, err) = lbcheck(&[&small[..], &["--trace", &trace]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = lbcheck(&["check-trace", &trace]);
+    assert_eq!(code, 0, "{out}{err}");
+    std::fs::remove_file(trace).unwrap();
+    let (code, out, _) = lbcheck(&[&small[..], &["--mutant", "simd-match-first-busy", "--json"]].concat());
+    assert_eq!(code, 1, "{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["properties"]["simd_matching"]["pass"], false, "{out}");
+}

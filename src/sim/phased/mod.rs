@@ -20,6 +20,7 @@
 //! which property `phase_discipline` reads.
 
 pub mod permutation;
+pub mod simd;
 
 use rand_chacha::ChaCha8Rng;
 
@@ -114,31 +115,38 @@ pub fn run<T: Subproblem>(
     root: T,
     sink: &mut dyn FnMut(Event),
 ) -> Outcome {
-    let mut shuffle_rng = stream(cfg.seed, 0, Purpose::Permutation);
-    let generators = match method {
-        Method::Pseudo => permutation::generators(cfg.pes as usize, &mut shuffle_rng, rules.uniform_generators),
-        Method::Exact => Vec::new(),
-    };
-    let nodes = (0..cfg.pes).map(|i| Node { task: None, rng: stream(cfg.seed, i, Purpose::Protocol) }).collect();
-    let hops = cfg.topology.distances(cfg.pes);
-    let mut m = Machine {
-        cfg: *cfg,
-        rules,
-        method,
-        hops,
-        nodes,
-        now: 0,
-        next_id: 0,
-        batch: Batch::default(),
-        sink,
-        generators,
-        shuffle_rng,
-    };
-    m.nodes[0].task = Some(root).filter(|r| !r.is_empty());
-    if m.nodes[0].busy() {
-        (m.sink)(Event::Busy { t: 0, pe: 0 });
+    Machine::new(cfg, rules, method, root, sink).cycles()
+}
+
+impl<'s, T: Subproblem> Machine<'s, T> {
+    /// The machine at time 0 with `root` on PE 0.
+    fn new(cfg: &SimConfig, rules: PasRules, method: Method, root: T, sink: &'s mut dyn FnMut(Event)) -> Self {
+        let mut shuffle_rng = stream(cfg.seed, 0, Purpose::Permutation);
+        let generators = match method {
+            Method::Pseudo => permutation::generators(cfg.pes as usize, &mut shuffle_rng, rules.uniform_generators),
+            Method::Exact => Vec::new(),
+        };
+        let nodes = (0..cfg.pes).map(|i| Node { task: None, rng: stream(cfg.seed, i, Purpose::Protocol) }).collect();
+        let hops = cfg.topology.distances(cfg.pes);
+        let mut m = Machine {
+            cfg: *cfg,
+            rules,
+            method,
+            hops,
+            nodes,
+            now: 0,
+            next_id: 0,
+            batch: Batch::default(),
+            sink,
+            generators,
+            shuffle_rng,
+        };
+        m.nodes[0].task = Some(root).filter(|r| !r.is_empty());
+        if m.nodes[0].busy() {
+            (m.sink)(Event::Busy { t: 0, pe: 0 });
+        }
+        m
     }
-    m.cycles()
 }
 
 impl<T: Subproblem> Machine<'_, T> {
