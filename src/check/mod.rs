@@ -30,6 +30,7 @@
 //! | `stop_delay`            | `stop.rs`              | 002 §4.5, S-12      |
 //! | `hop_latency`           | `hops.rs`              | 000 §2.1, S-1       |
 //! | `phase_discipline`      | `phase.rs`             | 000 §3.1, S-2       |
+//! | `same_phase_exchange`   | `exchange.rs`          | 000 §6.3 Fig. 4, S-5 |
 //!
 //! A failure that an earlier failure explains (a malformed trace breaks
 //! everything after it; an early announcement or lost work also breaks the
@@ -75,6 +76,7 @@ mod delay;
 mod detector;
 mod early_termination;
 mod energy;
+mod exchange;
 mod fig3;
 mod hops;
 mod idset;
@@ -104,7 +106,7 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 19] = [
+pub const PROPERTIES: [&str; 20] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -124,6 +126,7 @@ pub const PROPERTIES: [&str; 19] = [
     stop::StopDelay::NAME,
     hops::HopLatency::NAME,
     phase::PhaseDiscipline::NAME,
+    exchange::SamePhaseExchange::NAME,
 ];
 
 /// Which failures may be consequences of which: a failure of a property on
@@ -163,6 +166,7 @@ pub fn explain(name: &str) -> Option<String> {
         "stop_delay" => include_str!("stop.rs"),
         "hop_latency" => include_str!("hops.rs"),
         "phase_discipline" => include_str!("phase.rs"),
+        "same_phase_exchange" => include_str!("exchange.rs"),
         _ => return None,
     };
     let doc = source.lines().map_while(|l| l.strip_prefix("//!")).map(|l| l.strip_prefix(' ').unwrap_or(l));
@@ -305,6 +309,7 @@ pub struct Checker {
     stop: stop::StopDelay,
     hops: hops::HopLatency,
     phase: phase::PhaseDiscipline,
+    exchange: exchange::SamePhaseExchange,
     metrics: metrics::Collector,
 }
 
@@ -335,6 +340,7 @@ impl Checker {
             stop: stop::StopDelay::new(header),
             hops: hops::HopLatency::new(header),
             phase: phase::PhaseDiscipline::new(header),
+            exchange: exchange::SamePhaseExchange::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
         }
     }
@@ -360,6 +366,7 @@ impl Checker {
         self.stop.observe(line, event);
         self.hops.observe(line, event);
         self.phase.observe(line, event);
+        self.exchange.observe(line, event);
         self.metrics.observe(event);
     }
 
@@ -387,6 +394,7 @@ impl Checker {
         put(stop::StopDelay::NAME, self.stop.finish(&metrics));
         put(hops::HopLatency::NAME, self.hops.finish(&metrics));
         put(phase::PhaseDiscipline::NAME, self.phase.finish(&metrics));
+        put(exchange::SamePhaseExchange::NAME, self.exchange.finish(&metrics));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();
         report

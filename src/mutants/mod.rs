@@ -130,6 +130,8 @@ pub enum Mutant {
     PermNoLocalShuffle,
     /// Random polling: queue trimming (001 §4) is configured but never applied.
     QueueLimitIgnored,
+    /// Poll-and-shuffle with local synchronisation: a PE does not wait for its partner's "phase finished".
+    NoPhaseWait,
 }
 
 /// Where a mutant's bug is.
@@ -714,6 +716,16 @@ pub const CATALOGUE: &[Entry] = &[
         PAS,
         &[(Catcher::Bounds, "perm_uniform")],
     ),
+    entry(
+        Mutant::NoPhaseWait,
+        Info::ships(
+            "no-phase-wait",
+            "000 §6.3, Fig. 4; S-5",
+            "local synchronisation: a PE goes on after sending \"phase i finished\" without waiting for its partner's, so a late request is answered in a later phase",
+        ),
+        PAS,
+        &[(Catcher::Run, "same_phase_exchange")],
+    ),
 ];
 
 impl Mutant {
@@ -841,6 +853,7 @@ impl Registered for Mutant {
         Mutant::PasNoShuffle,
         Mutant::PasXorShuffle,
         Mutant::PermNoLocalShuffle,
+        Mutant::NoPhaseWait,
     ];
 
     fn info(self) -> &'static Info {

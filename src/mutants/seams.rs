@@ -189,6 +189,7 @@ pub fn poll_and_shuffle(mutant: Option<Mutant>) -> crate::protocol::poll_and_shu
         Some(Mutant::PasNoShuffle) => PasRules { shuffle: Shuffle::Skip, ..paper },
         Some(Mutant::PasXorShuffle) => PasRules { shuffle: Shuffle::Xor, ..paper },
         Some(Mutant::PermNoLocalShuffle) => PasRules { local_shuffle: false, ..paper },
+        Some(Mutant::NoPhaseWait) => PasRules { wait_for_partner: false, ..paper },
         _ => paper,
     }
 }

@@ -54,12 +54,21 @@ pub struct PasRules {
     /// The exact permutation shuffles each PE's received items (else they
     /// keep their order: mutant `perm-no-local-shuffle`, S-6).
     pub local_shuffle: bool,
+    /// Local synchronisation: a PE waits for its partner's "phase
+    /// finished" before the exchange (else it goes on at once: mutant
+    /// `no-phase-wait`, 000 Fig. 4, S-5).
+    pub wait_for_partner: bool,
 }
 
 impl PasRules {
     /// 000 §3.1.
-    pub const PAPER: PasRules =
-        PasRules { fresh_dimensions: true, shuffle: Shuffle::Permute, wait_for_barrier: true, local_shuffle: true };
+    pub const PAPER: PasRules = PasRules {
+        fresh_dimensions: true,
+        shuffle: Shuffle::Permute,
+        wait_for_barrier: true,
+        local_shuffle: true,
+        wait_for_partner: true,
+    };
 
     /// The PE that PE `me` asks after phase `phase`: its partner along
     /// that dimension.

@@ -14,11 +14,15 @@
 //! (nothing is ever in flight at a barrier) PE 0 announces and every PE
 //! stops.
 //!
+//! With [`SyncMode::Local`] the phases are not a global clock's but
+//! synchronised between partners by messages (000 §6.3, Fig. 4; [`local`]).
+//!
 //! Events are emitted in time order, ties by PE; the same seed gives the
 //! same stream. Every moved subproblem is a `work` message (a reply, or a
 //! shuffle transfer with no request), and each barrier is a `phase` event,
 //! which property `phase_discipline` reads.
 
+pub mod local;
 pub mod permutation;
 
 use rand_chacha::ChaCha8Rng;
@@ -31,6 +35,7 @@ use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
 use crate::protocol::poll_and_shuffle::{phases_per_cycle, PasRules, Shuffle};
 use crate::protocol::PeId;
+pub use local::SyncMode;
 use permutation::Method;
 
 /// One PE of the phased machine.
@@ -85,11 +90,13 @@ struct Machine<'s, T> {
 }
 
 /// Runs poll-and-shuffle on `cfg.pes` PEs from `root` on PE 0, feeding
-/// every event to `sink`; `cfg.dt` is T_phase, `cfg.max_steps` caps phases.
+/// every event to `sink`; `cfg.dt` is T_phase, `cfg.max_steps` caps phases;
+/// `sync` says whether a global clock or the partners synchronise.
 pub fn run<T: Subproblem>(
     cfg: &SimConfig,
     rules: PasRules,
     method: Method,
+    sync: SyncMode,
     root: T,
     sink: &mut dyn FnMut(Event),
 ) -> Outcome {
@@ -117,7 +124,10 @@ pub fn run<T: Subproblem>(
     if m.nodes[0].busy() {
         (m.sink)(Event::Busy { t: 0, pe: 0 });
     }
-    m.cycles()
+    match sync {
+        SyncMode::Global => m.cycles(),
+        SyncMode::Local => m.local_cycles(),
+    }
 }
 
 impl<T: Subproblem> Machine<'_, T> {
@@ -167,7 +177,7 @@ impl<T: Subproblem> Machine<'_, T> {
             }
         }
         self.now = barrier;
-        self.batch.push(Event::Phase { t: self.now, cycle, phase });
+        self.batch.push(Event::Phase { t: self.now, cycle, phase, pe: None });
         self.batch.emit_until(self.now, &mut *self.sink);
     }
 
