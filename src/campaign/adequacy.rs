@@ -44,7 +44,7 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
         // 002 §3's traffic: on a balanced tree the smallest parts go.
         Mutant::SplitDeepestSlot => ("synthetic:size=100000,split=balanced", 16, 5, vec![1]),
         // Poll-and-shuffle: enough work left at the shuffles.
-        Mutant::ShuffleDropsWork | Mutant::PasSameDimension | Mutant::PasMidPhaseRequest => {
+        Mutant::ShuffleDropsWork | Mutant::PasSameDimension | Mutant::PasMidPhaseRequest | Mutant::NoPhaseWait => {
             ("synthetic:size=100000,split=uniform", 16, 5, vec![1, 2, 3])
         }
         // Many requests meet at a busy PE only on a larger machine.
