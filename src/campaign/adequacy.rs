@@ -44,9 +44,11 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
         // 002 §3's traffic: on a balanced tree the smallest parts go.
         Mutant::SplitDeepestSlot => ("synthetic:size=100000,split=balanced", 16, 5, vec![1]),
         // Poll-and-shuffle: enough work left at the shuffles.
-        Mutant::ShuffleDropsWork | Mutant::PasSameDimension | Mutant::PasMidPhaseRequest | Mutant::NoPhaseWait => {
-            ("synthetic:size=100000,split=uniform", 16, 5, vec![1, 2, 3])
-        }
+        Mutant::ShuffleDropsWork
+        | Mutant::PasSameDimension
+        | Mutant::PasMidPhaseRequest
+        | Mutant::NoPhaseWait
+        | Mutant::WaitWrongDimension => ("synthetic:size=100000,split=uniform", 16, 5, vec![1, 2, 3]),
         // Many requests meet at a busy PE only on a larger machine.
         Mutant::SyncServeNoneWhenMany => ("synthetic:size=200000,split=uniform", 64, 5, vec![1]),
         _ => ("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", 16, 5, vec![1, 2, 3]),

@@ -86,7 +86,7 @@ impl Protocols {
 
     /// These protocols with `mutant`, and what it needs to act
     /// (`grr-no-increment`: global round robin; `slot-overwrite`: two slots;
-    /// `no-phase-wait`: local synchronisation).
+    /// `no-phase-wait`, `wait-wrong-dimension`: local synchronisation).
     pub fn with_mutant(self, mutant: Option<Mutant>) -> Protocols {
         let victim = if mutant == Some(Mutant::GrrNoIncrement) { Victim::GlobalRr } else { self.victim };
         let two = matches!(mutant, Some(Mutant::SlotOverwrite | Mutant::SplitDeepestSlot));
@@ -100,7 +100,8 @@ impl Protocols {
             Some(Mutant::QueueLimitIgnored) => self.queue_limit.or(Some(1)),
             _ => self.queue_limit,
         };
-        let sync = if mutant == Some(Mutant::NoPhaseWait) { SyncMode::Local } else { self.sync };
+        let local = matches!(mutant, Some(Mutant::NoPhaseWait | Mutant::WaitWrongDimension));
+        let sync = if local { SyncMode::Local } else { self.sync };
         Protocols { mutant, victim, slots, bound, deactivate, queue_limit, sync, ..self }
     }
 

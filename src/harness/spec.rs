@@ -160,15 +160,17 @@ impl RunSpec {
         Ok(())
     }
 
-    /// `--sync local` is poll-and-shuffle's (000 §6.3), and mutant
-    /// `no-phase-wait` acts only there.
+    /// `--sync local` is poll-and-shuffle's (000 §6.3), and mutants
+    /// `no-phase-wait` and `wait-wrong-dimension` act only there.
     fn sync_fits(&self) -> Result<(), String> {
         let (balancer, local) = (self.protocols.balancer, self.protocols.sync == SyncMode::Local);
         if local && !balancer.phased() {
             return Err(format!("--sync local is poll-and-shuffle's (000 §6.3, Fig. 4), not balancer `{balancer}`'s"));
         }
-        if self.mutant() == Some(Mutant::NoPhaseWait) && !local && balancer.phased() {
-            return Err("mutant `no-phase-wait` acts in local synchronisation: add --sync local".into());
+        if let Some(m @ (Mutant::NoPhaseWait | Mutant::WaitWrongDimension)) = self.mutant() {
+            if !local && balancer.phased() {
+                return Err(format!("mutant `{m}` acts in local synchronisation: add --sync local"));
+            }
         }
         Ok(())
     }

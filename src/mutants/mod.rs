@@ -132,6 +132,8 @@ pub enum Mutant {
     QueueLimitIgnored,
     /// Poll-and-shuffle with local synchronisation: a PE does not wait for its partner's "phase finished".
     NoPhaseWait,
+    /// Poll-and-shuffle with local synchronisation: a PE waits for its dimension-(i+1) partner's "phase i finished".
+    WaitWrongDimension,
 }
 
 /// Where a mutant's bug is.
@@ -726,6 +728,16 @@ pub const CATALOGUE: &[Entry] = &[
         PAS,
         &[(Catcher::Run, "same_phase_exchange")],
     ),
+    entry(
+        Mutant::WaitWrongDimension,
+        Info::ships(
+            "wait-wrong-dimension",
+            "000 §6.3, Fig. 4; S-5",
+            "local synchronisation: after phase i a PE waits for its dimension-(i+1) partner's \"phase i finished\", which goes elsewhere: every PE waits for ever",
+        ),
+        PAS,
+        &[(Catcher::Run, "termination_detected")],
+    ),
 ];
 
 impl Mutant {
@@ -854,6 +866,7 @@ impl Registered for Mutant {
         Mutant::PasXorShuffle,
         Mutant::PermNoLocalShuffle,
         Mutant::NoPhaseWait,
+        Mutant::WaitWrongDimension,
     ];
 
     fn info(self) -> &'static Info {

@@ -54,10 +54,21 @@ pub struct PasRules {
     /// The exact permutation shuffles each PE's received items (else they
     /// keep their order: mutant `perm-no-local-shuffle`, S-6).
     pub local_shuffle: bool,
-    /// Local synchronisation: a PE waits for its partner's "phase
-    /// finished" before the exchange (else it goes on at once: mutant
-    /// `no-phase-wait`, 000 Fig. 4, S-5).
-    pub wait_for_partner: bool,
+    /// Local synchronisation: whose "phase finished" a PE waits for
+    /// before the exchange (000 Fig. 4, S-5).
+    pub wait: Wait,
+}
+
+/// Local synchronisation's wait (000 §6.3, Fig. 4; S-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// For the dimension-i partner's "phase i finished" (Fig. 4).
+    Partner,
+    /// For nobody: the PE goes on at once (mutant `no-phase-wait`).
+    Skip,
+    /// For the dimension-(i+1) partner's, which never comes (mutant
+    /// `wait-wrong-dimension`: a deadlock).
+    NextDimension,
 }
 
 impl PasRules {
@@ -67,7 +78,7 @@ impl PasRules {
         shuffle: Shuffle::Permute,
         wait_for_barrier: true,
         local_shuffle: true,
-        wait_for_partner: true,
+        wait: Wait::Partner,
     };
 
     /// The PE that PE `me` asks after phase `phase`: its partner along

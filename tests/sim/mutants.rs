@@ -63,7 +63,8 @@ fn args_for(e: &Entry) -> Vec<String> {
         _ => vec!["simulate", "--workload", UTS],
     };
     let victim = (e.mutant == Mutant::GrrNoIncrement).then_some(["--victim", "global-rr"]);
-    let sync = (e.mutant == Mutant::NoPhaseWait).then_some(["--sync", "local"]);
+    let local = matches!(e.mutant, Mutant::NoPhaseWait | Mutant::WaitWrongDimension);
+    let sync = local.then_some(["--sync", "local"]);
     let pes = (!words.contains(&"--pes")).then_some(["--pes", "16"]);
     let rest = [["--termination", detector(e)]].into_iter().chain(pes);
     let extra = victim.into_iter().chain(sync).flatten();

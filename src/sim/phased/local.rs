@@ -23,11 +23,15 @@
 //! every PE has finished its L phases and nothing is in flight, and the
 //! barrier detector announces there when no PE holds work.
 //!
-//! Mutant `no-phase-wait` (`PasRules::wait_for_partner = false`): a PE
-//! settles its exchange the moment it sends its message, with whatever it
-//! has heard; a partner's request that comes later is served at the PE's
-//! next local barrier, or on arrival if the PE is not working — so
-//! requests and replies cross phases (`same_phase_exchange`).
+//! Mutant `no-phase-wait` ([`Wait::Skip`]): a PE settles its exchange the
+//! moment it sends its message, with whatever it has heard; a partner's
+//! request that comes later is served at the PE's next local barrier, or
+//! on arrival if the PE is not working — so requests and replies cross
+//! phases (`same_phase_exchange`). Mutant `wait-wrong-dimension`
+//! ([`Wait::NextDimension`]) waits for the dimension-(i+1) partner's
+//! message, which that partner sends elsewhere: nothing is left to happen
+//! while PEs wait, and the run ends without an announcement
+//! (`termination_detected`).
 //!
 //! Latency is T_rout × hops of the topology, as on the global machine.
 //! Events are emitted in (time, order made) at each cycle's end.
@@ -35,7 +39,7 @@
 use super::{Machine, Outcome, Stop};
 use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
-use crate::protocol::poll_and_shuffle::phases_per_cycle;
+use crate::protocol::poll_and_shuffle::{phases_per_cycle, Wait};
 use crate::protocol::PeId;
 use crate::sim::agenda::Agenda;
 
@@ -87,8 +91,8 @@ enum State {
 struct Progress {
     phase: u32,
     state: State,
-    /// Partners' messages of later (or the current) phases: (phase, idle).
-    heard: Vec<(u32, bool)>,
+    /// Partners' messages of later (or the current) phases: (phase, sender, idle).
+    heard: Vec<(u32, PeId, bool)>,
     /// Requests of past phases to serve at the next local barrier (mutant).
     stray: Vec<PeId>,
 }
@@ -133,9 +137,14 @@ impl<T: Subproblem> Machine<'_, T> {
             steps += u64::from(phases);
             let mut local = Local::new(&mut self, agenda, phases, cycle);
             local.run();
+            let stuck = local.pes.iter().any(|p| p.state != State::Done);
             agenda = local.agenda;
             self.now = self.now.max(self.batch.last().unwrap_or(0));
             self.batch.emit_until(self.now, &mut *self.sink);
+            if stuck {
+                (self.sink)(Event::End { t: self.now }); // PEs wait for messages that never come
+                return Outcome { steps, end_time: self.now, stop: Stop::Drained };
+            }
             if !self.nodes.iter().any(|n| n.busy()) {
                 return self.terminate(steps);
             }
@@ -208,13 +217,17 @@ impl<'a, 's, T: Subproblem> Local<'a, 's, T> {
     /// (or, for the mutant, with whatever `pe` has heard).
     fn settle(&mut self, pe: PeId, t: u64) {
         let p = &mut self.pes[pe as usize];
-        let at = p.heard.iter().position(|&(phase, _)| phase == p.phase);
+        let partner = self.m.rules.partner(pe, p.phase);
+        let awaited = match self.m.rules.wait {
+            Wait::NextDimension => pe ^ (1 << ((p.phase + 1) % self.m.cfg.pes.trailing_zeros())),
+            Wait::Partner | Wait::Skip => partner,
+        };
+        let at = p.heard.iter().position(|&(phase, from, _)| phase == p.phase && from == awaited);
         let partner_idle = match at {
-            Some(i) => p.heard.swap_remove(i).1,
-            None if self.m.rules.wait_for_partner => return,
+            Some(i) => p.heard.swap_remove(i).2,
+            None if self.m.rules.wait != Wait::Skip => return,
             None => false, // no-phase-wait: heard no request, so none
         };
-        let partner = self.m.rules.partner(pe, p.phase);
         match (self.m.nodes[pe as usize].busy(), partner_idle) {
             (true, false) => self.next_phase(pe, t),
             (true, true) => {
@@ -271,7 +284,7 @@ impl<'a, 's, T: Subproblem> Local<'a, 's, T> {
         let p = &mut self.pes[pe as usize];
         let pending = phase > p.phase || (phase == p.phase && matches!(p.state, State::Working | State::Syncing));
         if pending {
-            p.heard.push((phase, idle));
+            p.heard.push((phase, from, idle));
             if phase == p.phase && p.state == State::Syncing {
                 self.settle(pe, t);
             }
