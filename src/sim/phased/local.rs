@@ -326,3 +326,28 @@ fn kind_of<T>(msg: &Msg<T>) -> Kind {
         Msg::Reply(None) => Kind::Reject,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sync_modes_parse_and_print() {
+        for m in [SyncMode::Global, SyncMode::Local] {
+            assert_eq!(m.to_string().parse::<SyncMode>(), Ok(m));
+        }
+        assert_eq!(SyncMode::default(), SyncMode::Global);
+        assert!("clock".parse::<SyncMode>().unwrap_err().contains("Fig. 4"));
+    }
+
+    #[test]
+    fn messages_have_the_kinds_of_fig_4() {
+        let kinds = [
+            kind_of::<()>(&Msg::Done { phase: 0, idle: true }),
+            kind_of::<()>(&Msg::Done { phase: 0, idle: false }),
+            kind_of(&Msg::Reply(Some(()))),
+            kind_of::<()>(&Msg::Reply(None)),
+        ];
+        assert_eq!(kinds, [Kind::Request, Kind::Sync, Kind::Work, Kind::Reject]);
+    }
+}
