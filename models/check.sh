@@ -28,6 +28,7 @@ show_trail() { # model macros...
     four_counter.pml) echo "    | legend: pid 1..3 = Worker(PE 0..2), pid 4 = Net (work receipt), pid 5 = Root (PE 0's wave logic)" ;;
     work_request.pml) echo "    | legend: pid 1..3 = PE 0..2; req[j] = requests pending at PE j" ;;
     energy.pml)       echo "    | legend: pid 1..P = PE 0..P-1" ;;
+    pas_phase.pml)    echo "    | legend: pid 0 = init (draws dim and the units w[k]), pid 1..4 = PE 0..3" ;;
   esac
   ( cd "$WORK" && spin -t -p -g "$@" "$model" 2>&1 ) \
     | awk '
@@ -133,6 +134,9 @@ run_check work_request.pml "NO_SEND_ALL_REJECTS [P=3]" ltl fail requests_answere
 run_check work_request.pml "SCATTER [P=3]"     safety hold - -DSCATTER
 run_check work_request.pml "SCATTER [P=3]"     ltl    hold requests_answered -DSCATTER
 run_check work_request.pml "SCATTER NO_SEND_ALL_REJECTS [P=3]" ltl fail requests_answered -DSCATTER -DNO_SEND_ALL_REJECTS
+# 000 §3.1 (Fig. 2), S-2: one poll-and-shuffle phase and its matching on a 2-cube
+run_check pas_phase.pml "[P=4]"           safety hold -
+run_check pas_phase.pml "MID_PHASE_REQUEST [P=4]" safety fail - -DMID_PHASE_REQUEST
 end=$(date +%s)
 
 if [ "$FAILED" = 0 ]; then

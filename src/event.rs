@@ -142,6 +142,10 @@ pub struct RunParams {
     /// `pseudo` (000 §3.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permutation: Option<String>,
+    /// Poll-and-shuffle: `global` (a global clock, 000 §3.1) or `local`
+    /// synchronisation between partners (000 §6.3, Fig. 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync: Option<String>,
     /// Pacheco's search: `New_request`'s victim selection (003 §14.7.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victim: Option<String>,
@@ -253,11 +257,14 @@ pub enum Kind {
     /// A control message of a detector lbcheck does not know (its content
     /// in the event's free-form `data`); the outcome properties ignore it.
     Control,
+    /// Local synchronisation (000 §6.3, Fig. 4): a busy PE's "phase i
+    /// finished" to its dimension-i partner (an idle PE's is its `request`).
+    Sync,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 13] = [
         Kind::Request,
         Kind::Reject,
         Kind::Work,
@@ -270,6 +277,7 @@ impl Kind {
         Kind::Bound,
         Kind::Stop,
         Kind::Control,
+        Kind::Sync,
     ];
 
     /// The kind's name in the trace.
@@ -287,6 +295,7 @@ impl Kind {
             "bound",
             "stop",
             "control",
+            "sync",
         ][self as usize]
     }
 }
@@ -415,7 +424,9 @@ pub enum Event {
         data: Data,
     },
     /// A barrier of the phased machine (000 §3.1): phase `phase` of cycle
-    /// `cycle` ended; idle PEs may now poll along dimension `phase`.
+    /// `cycle` ended; idle PEs may now poll along dimension `phase`. With
+    /// `pe`, a local barrier (000 §6.3, Fig. 4): only that PE ended the
+    /// phase (it sends its "phase finished" message now).
     Phase {
         /// Time of the barrier.
         t: u64,
@@ -423,6 +434,10 @@ pub enum Event {
         cycle: u64,
         /// Phase number within the cycle, from 0 (the dimension polled next).
         phase: u32,
+        /// Local synchronisation: the one PE that ended the phase (absent:
+        /// a global barrier, every PE).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pe: Option<u32>,
     },
     /// `pe`, the header's announcer (PE 0 by default), announced global termination.
     Announce {
@@ -631,6 +646,7 @@ mod tests {
             serve_all: true,
             victim: Some("global-rr".into()),
             permutation: Some("pseudo".into()),
+            sync: Some("local".into()),
             slots: Some(2),
             bound: Some("broadcast".into()),
             deactivate: Some("1:2..3".into()),
@@ -684,7 +700,7 @@ mod tests {
             Event::Idle { t: 1, pe: 0 },
             Event::Energy { t: 1, pe: 0, held: Fraction::one() },
             Event::Wave { t: 1, wave: 1, sent: 0, recv: 0, data: data() },
-            Event::Phase { t: 1, cycle: 0, phase: 0 },
+            Event::Phase { t: 1, cycle: 0, phase: 0, pe: Some(0) },
             Event::Announce { t: 1, pe: 0 },
             Event::Terminated { t: 1, pe: 0 },
             Event::End { t: 1 },

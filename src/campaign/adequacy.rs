@@ -48,6 +48,9 @@ pub fn demos(m: Mutant) -> Vec<RunSpec> {
         | Mutant::PasSameDimension
         | Mutant::PasMidPhaseRequest
         | Mutant::SimdMatchFirstBusy => ("synthetic:size=100000,split=uniform", 16, 5, vec![1, 2, 3]),
+        Mutant::NoPhaseWait | Mutant::WaitWrongDimension => {
+            ("synthetic:size=100000,split=uniform", 16, 5, vec![1, 2, 3])
+        }
         // Many requests meet at a busy PE only on a larger machine.
         Mutant::SyncServeNoneWhenMany => ("synthetic:size=200000,split=uniform", 64, 5, vec![1]),
         _ => ("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", 16, 5, vec![1, 2, 3]),

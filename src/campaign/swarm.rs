@@ -22,6 +22,7 @@ use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, BoundMode, DetectorKind};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
+use crate::sim::phased::SyncMode;
 use crate::sim::{Schedule, Shape, SimConfig, Topology};
 
 /// Workloads of the swarm: every family, small enough for seconds in all.
@@ -250,8 +251,12 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
             ..SimConfig::default()
         };
         let workload = if bnb { "uts:default".to_string() } else { workload }; // order-independent trees (000 §2.1)
-        let p = protocols(b, d, o.mutant, None);
-        return budgeted(spec(&workload, p, Driver::Sim(on_network(&mut rng, phased, b))));
+        let mut p = protocols(b, d, o.mutant, None);
+        let sim = on_network(&mut rng, phased, b);
+        if rng.random_bool(0.5) {
+            p.sync = SyncMode::Local; // 000 §6.3, Fig. 4 (drawn after the network, which keeps its draw)
+        }
+        return budgeted(spec(&workload, p, Driver::Sim(sim)));
     }
     if !b.polls_randomly() || b == BalancerKind::NeighbourPolling {
         // Random polling's options (queue limit, serve all, slots, a deactivated worker) are its own.

@@ -14,7 +14,13 @@
 //! - `energy`: L after it (the last energy returned travels straight to PE 0);
 //! - `energy-tree`: D·L (it climbs the tree, idle PEs forwarding at once);
 //! - `four-counter`: 6·D·L (the wave in progress, one that may have read a
-//!   PE before the end, and the confirming wave, each down and up the tree).
+//!   PE before the end, and the confirming wave, each down and up the tree);
+//! - `barrier` (the phased machine, 000 §3.1): T_phase, the next barrier;
+//!   with local synchronisation (header `run.sync: local`, 000 §6.3 Fig. 4)
+//!   2·L_c·L, L_c the phases per cycle and L the largest latency of an
+//!   exchange message (`request`, `reject`, `sync`): each phase left in the
+//!   cycle costs idle partners a "phase finished" message and a reject,
+//!   and the announcement comes at the permutation's global step.
 //!
 //! Detector messages cost no processor time in the simulator, so these are
 //! exact there. Not applicable to traces whose `clock` is not `work`, or to
@@ -26,7 +32,9 @@ use rustc_hash::FxHashMap as HashMap;
 use super::activity::Activity;
 use super::{Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
+use crate::protocol::poll_and_shuffle::phases_per_cycle;
 use crate::protocol::DetectorKind;
+use crate::sim::Topology;
 
 /// State of the `detection_delay_bound` check.
 pub(super) struct DetectionDelayBound {
@@ -41,6 +49,8 @@ pub(super) struct DetectionDelayBound {
     announced: Option<(u64, Option<u64>)>,
     /// T_phase (the run's Δt), for the barrier detector.
     t_phase: u64,
+    /// Local synchronisation: the phases per cycle L_c.
+    cycle_phases: Option<u64>,
 }
 
 impl DetectionDelayBound {
@@ -58,6 +68,7 @@ impl DetectionDelayBound {
             max_latency: 0,
             activity: Activity::new(header.pes),
             t_phase: header.run.as_ref().map_or(1, |r| r.dt),
+            cycle_phases: cycle_phases(header),
             over_since: Some(0),
             announced: None,
         }
@@ -72,6 +83,14 @@ impl DetectionDelayBound {
             (false, _) => None,
         };
     }
+}
+
+/// L_c, the phases per cycle, if the run is poll-and-shuffle with local
+/// synchronisation (000 §6.3).
+fn cycle_phases(header: &TraceHeader) -> Option<u64> {
+    let run = header.run.as_ref().filter(|r| r.sync.as_deref() == Some("local"))?;
+    let topology = run.topology.as_deref().map_or(Ok(Topology::Crossbar), str::parse).ok()?;
+    Some(u64::from(phases_per_cycle(topology, header.pes).max(1)))
 }
 
 /// The papers' bound on the detection delay, in units of L.
@@ -90,6 +109,11 @@ impl Property for DetectionDelayBound {
     fn observe(&mut self, _line: usize, e: &Event) {
         match *e {
             Event::Send { t, id, kind: Kind::Energy | Kind::WaveDown | Kind::WaveUp | Kind::Control, .. } => {
+                self.sent_at.insert(id, t);
+            }
+            Event::Send { t, id, kind: Kind::Request | Kind::Reject | Kind::Sync, .. }
+                if self.cycle_phases.is_some() =>
+            {
                 self.sent_at.insert(id, t);
             }
             Event::Recv { t, id, .. } => {
@@ -115,9 +139,16 @@ impl Property for DetectionDelayBound {
         let Some(over) = over else {
             return Verdict::fail(format!("announced at t={t} while work remained (see no_early_termination)"), None);
         };
-        let (factor, name) = bound(detector, depth);
+        let (mut factor, mut name) = bound(detector, depth);
         let (l, delay) = (self.max_latency.max(1), t - over);
-        let limit = if detector == DetectorKind::Barrier { self.t_phase } else { factor.saturating_mul(l) };
+        let limit = match (detector, self.cycle_phases) {
+            (DetectorKind::Barrier, Some(phases)) => {
+                (factor, name) = (2 * phases, "2·L_c·L (the phases left in the cycle, 000 §6.3)");
+                factor.saturating_mul(l)
+            }
+            (DetectorKind::Barrier, None) => self.t_phase,
+            _ => factor.saturating_mul(l),
+        };
         let detail = format!(
             "announced {delay} after the computation was over (t={over}); {detector} allows {name} = {limit} (L = {l}, D = {depth})"
         );

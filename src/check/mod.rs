@@ -31,6 +31,7 @@
 //! | `hop_latency`           | `hops.rs`              | 000 §2.1, S-1       |
 //! | `phase_discipline`      | `phase.rs`             | 000 §3.1, S-2       |
 //! | `simd_matching`         | `simd.rs`              | 000 §1.1, S-24      |
+//! | `same_phase_exchange`   | `exchange.rs`          | 000 §6.3 Fig. 4, S-5 |
 //!
 //! A failure that an earlier failure explains (a malformed trace breaks
 //! everything after it; an early announcement or lost work also breaks the
@@ -76,6 +77,7 @@ mod delay;
 mod detector;
 mod early_termination;
 mod energy;
+mod exchange;
 mod fig3;
 mod hops;
 mod idset;
@@ -106,7 +108,7 @@ use crate::problem::Fingerprint;
 pub use metrics::{IdleStats, Metrics, QueueStats};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 20] = [
+pub const PROPERTIES: [&str; 21] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -127,6 +129,7 @@ pub const PROPERTIES: [&str; 20] = [
     hops::HopLatency::NAME,
     phase::PhaseDiscipline::NAME,
     simd::SimdMatching::NAME,
+    exchange::SamePhaseExchange::NAME,
 ];
 
 /// Which failures may be consequences of which: a failure of a property on
@@ -167,6 +170,7 @@ pub fn explain(name: &str) -> Option<String> {
         "hop_latency" => include_str!("hops.rs"),
         "phase_discipline" => include_str!("phase.rs"),
         "simd_matching" => include_str!("simd.rs"),
+        "same_phase_exchange" => include_str!("exchange.rs"),
         _ => return None,
     };
     let doc = source.lines().map_while(|l| l.strip_prefix("//!")).map(|l| l.strip_prefix(' ').unwrap_or(l));
@@ -310,6 +314,7 @@ pub struct Checker {
     hops: hops::HopLatency,
     phase: phase::PhaseDiscipline,
     simd: simd::SimdMatching,
+    exchange: exchange::SamePhaseExchange,
     metrics: metrics::Collector,
 }
 
@@ -341,6 +346,7 @@ impl Checker {
             hops: hops::HopLatency::new(header),
             phase: phase::PhaseDiscipline::new(header),
             simd: simd::SimdMatching::new(header),
+            exchange: exchange::SamePhaseExchange::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
         }
     }
@@ -367,6 +373,7 @@ impl Checker {
         self.hops.observe(line, event);
         self.phase.observe(line, event);
         self.simd.observe(line, event);
+        self.exchange.observe(line, event);
         self.metrics.observe(event);
     }
 
@@ -395,6 +402,7 @@ impl Checker {
         put(hops::HopLatency::NAME, self.hops.finish(&metrics));
         put(phase::PhaseDiscipline::NAME, self.phase.finish(&metrics));
         put(simd::SimdMatching::NAME, self.simd.finish(&metrics));
+        put(exchange::SamePhaseExchange::NAME, self.exchange.finish(&metrics));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();
         report

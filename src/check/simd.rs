@@ -123,8 +123,11 @@ mod tests {
 
     #[test]
     fn the_prefix_sum_matching_passes_and_others_fail() {
-        let start =
-            [Event::Busy { t: 0, pe: 1 }, Event::Busy { t: 0, pe: 2 }, Event::Phase { t: 10, cycle: 0, phase: 0 }];
+        let start = [
+            Event::Busy { t: 0, pe: 1 },
+            Event::Busy { t: 0, pe: 2 },
+            Event::Phase { t: 10, cycle: 0, phase: 0, pe: None },
+        ];
         let ask = |from, to| testutil::send(20, from, to, u64::from(from), Kind::Request);
         let ok: Vec<Event> = start.iter().cloned().chain([ask(0, 1), ask(3, 2)]).collect();
         assert!(verdict(&ok).pass, "{}", verdict(&ok).detail);
@@ -133,8 +136,11 @@ mod tests {
         let none: Vec<Event> = start.to_vec();
         assert!(!verdict(&none).pass);
         let untriggered = [Event::Busy { t: 0, pe: 0 }, Event::Busy { t: 0, pe: 1 }, Event::Busy { t: 0, pe: 2 }];
-        let extra: Vec<Event> =
-            untriggered.iter().cloned().chain([Event::Phase { t: 10, cycle: 0, phase: 0 }, ask(3, 0)]).collect();
+        let extra: Vec<Event> = untriggered
+            .iter()
+            .cloned()
+            .chain([Event::Phase { t: 10, cycle: 0, phase: 0, pe: None }, ask(3, 0)])
+            .collect();
         assert!(!verdict(&extra).pass);
     }
 }

@@ -12,6 +12,7 @@ use lbcheck::protocol::pacheco::VICTIMS;
 use lbcheck::protocol::random_polling::Deactivation;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::sim::phased::permutation::Method;
+use lbcheck::sim::phased::SyncMode;
 
 /// Parses a registry name (the error lists the valid names).
 pub fn kind<K: Registered>(s: &str) -> Result<K, UnknownName> {
@@ -57,6 +58,11 @@ pub struct RunArgs {
     /// sums) or pseudo (compositions of a fixed set of random permutations).
     #[arg(long, default_value = "exact", value_parser = |s: &str| s.parse::<Method>())]
     pub permutation: Method,
+    /// Poll-and-shuffle: how PEs agree on phases: global (a global clock's
+    /// barriers, 000 §3.1) or local ("phase finished" messages between
+    /// partners, 000 §6.3, Fig. 4).
+    #[arg(long, default_value = "global", value_parser = |s: &str| s.parse::<SyncMode>())]
+    pub sync: SyncMode,
     /// Random polling: subproblems per PE (002 §3: with 2 a PE asks for
     /// work when one slot empties and works on the other meanwhile).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
@@ -152,6 +158,7 @@ impl RunArgs {
             deactivate: self.deactivate,
             mutant: self.mutant,
             permutation: self.permutation,
+            sync: self.sync,
             ..Protocols::new(self.balancer, self.detector(detector))
         }
         .on(&driver);

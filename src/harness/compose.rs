@@ -13,6 +13,7 @@ use crate::protocol::random_destination::RandomDestination;
 use crate::protocol::random_polling::{Deactivation, RandomPolling};
 use crate::protocol::sync_polling::{Rounds, SyncRandomPolling};
 use crate::sim::phased::permutation::Method;
+use crate::sim::phased::SyncMode;
 
 /// The window `inactive-silent` is shown with when none is given: PE 1
 /// deactivated from the start for 10^5 time units.
@@ -47,6 +48,8 @@ pub struct Protocols {
     pub rounds: Rounds,
     /// Poll-and-shuffle: how a cycle's permutation is drawn (000 §3.2).
     pub permutation: Method,
+    /// Poll-and-shuffle: a global clock or local synchronisation (000 §6.3).
+    pub sync: SyncMode,
     /// The deliberate bug the protocols run with, if any.
     pub mutant: Option<Mutant>,
 }
@@ -66,6 +69,7 @@ impl Protocols {
             topology: Topology::Crossbar,
             rounds: Rounds { length: 1, gather: 0 },
             permutation: Method::Exact,
+            sync: SyncMode::Global,
             mutant: None,
         }
     }
@@ -81,7 +85,8 @@ impl Protocols {
     }
 
     /// These protocols with `mutant`, and what it needs to act
-    /// (`grr-no-increment`: global round robin; `slot-overwrite`: two slots).
+    /// (`grr-no-increment`: global round robin; `slot-overwrite`: two slots;
+    /// `no-phase-wait`, `wait-wrong-dimension`: local synchronisation).
     pub fn with_mutant(self, mutant: Option<Mutant>) -> Protocols {
         let victim = if mutant == Some(Mutant::GrrNoIncrement) { Victim::GlobalRr } else { self.victim };
         let two = matches!(mutant, Some(Mutant::SlotOverwrite | Mutant::SplitDeepestSlot));
@@ -95,7 +100,9 @@ impl Protocols {
             Some(Mutant::QueueLimitIgnored) => self.queue_limit.or(Some(1)),
             _ => self.queue_limit,
         };
-        Protocols { mutant, victim, slots, bound, deactivate, queue_limit, ..self }
+        let local = matches!(mutant, Some(Mutant::NoPhaseWait | Mutant::WaitWrongDimension));
+        let sync = if local { SyncMode::Local } else { self.sync };
+        Protocols { mutant, victim, slots, bound, deactivate, queue_limit, sync, ..self }
     }
 
     /// Hands `driver` the constructor of this run's PEs.

@@ -202,7 +202,7 @@ impl RunSpec {
                 let rules = seams::poll_and_shuffle(self.mutant());
                 let mut by_value = |e: Event| sink(&e);
                 let root = self.root(&reference);
-                (phased::run(cfg, rules, self.protocols.permutation, root, &mut by_value), None)
+                (phased::run(cfg, rules, self.protocols.permutation, self.protocols.sync, root, &mut by_value), None)
             }
             Driver::Sim(cfg) => {
                 let root = self.root(&reference);

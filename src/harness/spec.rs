@@ -16,6 +16,7 @@ use crate::protocol::{BalancerKind, BoundMode};
 use crate::runtime::mpi::MpiConfig;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
+use crate::sim::phased::SyncMode;
 use crate::sim::{MachineKind, Schedule, Shape, SimConfig, Topology};
 
 use super::driver::{Driver, DriverKind};
@@ -55,6 +56,7 @@ impl RunSpec {
         if balancer.needs_model_time() && self.driver.real() {
             return Err(format!("balancer `{balancer}` runs in rounds of model time (001 §1.3): use `lbcheck simulate` or `lbcheck explore`, not real threads or MPI"));
         }
+        self.sync_fits()?;
         if self.protocols.serve_all && balancer != BalancerKind::RandomPolling {
             return Err(format!("--serve all is random polling's (003 §14.7.2), not balancer `{balancer}`'s"));
         }
@@ -158,6 +160,21 @@ impl RunSpec {
         Ok(())
     }
 
+    /// `--sync local` is poll-and-shuffle's (000 §6.3), and mutants
+    /// `no-phase-wait` and `wait-wrong-dimension` act only there.
+    fn sync_fits(&self) -> Result<(), String> {
+        let (balancer, local) = (self.protocols.balancer, self.protocols.sync == SyncMode::Local);
+        if local && !balancer.phased() {
+            return Err(format!("--sync local is poll-and-shuffle's (000 §6.3, Fig. 4), not balancer `{balancer}`'s"));
+        }
+        if let Some(m @ (Mutant::NoPhaseWait | Mutant::WaitWrongDimension)) = self.mutant() {
+            if !local && balancer.phased() {
+                return Err(format!("mutant `{m}` acts in local synchronisation: add --sync local"));
+            }
+        }
+        Ok(())
+    }
+
     /// Pacheco's search has its own start (Generate + Scatter) and answers
     /// every request at a service point.
     fn pacheco_fits(&self) -> Result<(), String> {
@@ -220,6 +237,7 @@ impl RunSpec {
             Driver::Sim(c) => RunParams {
                 machine: Some(if p.balancer.phased() { MachineKind::Phased } else { MachineKind::Async }.to_string()),
                 permutation: p.balancer.phased().then(|| p.permutation.to_string()),
+                sync: p.balancer.phased().then(|| p.sync.to_string()),
                 t_rout: Some(c.t_rout),
                 o: c.o,
                 g: c.g,
@@ -259,6 +277,7 @@ impl RunSpec {
         protocols.mutant = r.mutant.as_deref().map(|m| field("run.mutant", m)).transpose()?;
         protocols.permutation =
             r.permutation.as_deref().map(|m| field("run.permutation", m)).transpose()?.unwrap_or_default();
+        protocols.sync = r.sync.as_deref().map(|m| field("run.sync", m)).transpose()?.unwrap_or_default();
         let (workload, split, driver) = (field("workload", &h.workload)?, field("split", &h.split)?, driver_of(h, r)?);
         let protocols = protocols.on(&driver);
         Ok(Some(RunSpec { workload, split, protocols, driver }))

@@ -136,6 +136,10 @@ pub enum Mutant {
     PollNetworkNeighbour,
     /// SIMD phases: every idle PE asks the first busy PE.
     SimdMatchFirstBusy,
+    /// Poll-and-shuffle with local synchronisation: a PE does not wait for its partner's "phase finished".
+    NoPhaseWait,
+    /// Poll-and-shuffle with local synchronisation: a PE waits for its dimension-(i+1) partner's "phase i finished".
+    WaitWrongDimension,
 }
 
 /// Where a mutant's bug is.
@@ -754,6 +758,26 @@ pub const CATALOGUE: &[Entry] = &[
         Site::Balancer(BalancerKind::SimdPhase),
         &[(Catcher::Run, "simd_matching")],
     ),
+    entry(
+        Mutant::NoPhaseWait,
+        Info::ships(
+            "no-phase-wait",
+            "000 §6.3, Fig. 4; S-5",
+            "local synchronisation: a PE goes on after sending \"phase i finished\" without waiting for its partner's, so a late request is answered in a later phase",
+        ),
+        PAS,
+        &[(Catcher::Run, "same_phase_exchange")],
+    ),
+    entry(
+        Mutant::WaitWrongDimension,
+        Info::ships(
+            "wait-wrong-dimension",
+            "000 §6.3, Fig. 4; S-5",
+            "local synchronisation: after phase i a PE waits for its dimension-(i+1) partner's \"phase i finished\", which goes elsewhere: every PE waits for ever",
+        ),
+        PAS,
+        &[(Catcher::Run, "termination_detected")],
+    ),
 ];
 
 impl Mutant {
@@ -887,6 +911,8 @@ impl Registered for Mutant {
         Mutant::PermGeneratorsSubgroup,
         Mutant::PollNetworkNeighbour,
         Mutant::SimdMatchFirstBusy,
+        Mutant::NoPhaseWait,
+        Mutant::WaitWrongDimension,
     ];
 
     fn info(self) -> &'static Info {

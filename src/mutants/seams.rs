@@ -180,7 +180,7 @@ pub fn network(mutant: Option<Mutant>, rules: Network) -> Network {
 
 /// Poll-and-shuffle's rules with `mutant`'s broken one, if it has one there.
 pub fn poll_and_shuffle(mutant: Option<Mutant>) -> crate::protocol::poll_and_shuffle::PasRules {
-    use crate::protocol::poll_and_shuffle::{PasRules, Shuffle};
+    use crate::protocol::poll_and_shuffle::{PasRules, Shuffle, Wait};
     let paper = PasRules::PAPER;
     match mutant {
         Some(Mutant::ShuffleDropsWork) => PasRules { shuffle: Shuffle::RandomDestinations, ..paper },
@@ -190,6 +190,8 @@ pub fn poll_and_shuffle(mutant: Option<Mutant>) -> crate::protocol::poll_and_shu
         Some(Mutant::PasXorShuffle) => PasRules { shuffle: Shuffle::Xor, ..paper },
         Some(Mutant::PermNoLocalShuffle) => PasRules { local_shuffle: false, ..paper },
         Some(Mutant::PermGeneratorsSubgroup) => PasRules { uniform_generators: false, ..paper },
+        Some(Mutant::NoPhaseWait) => PasRules { wait: Wait::Skip, ..paper },
+        Some(Mutant::WaitWrongDimension) => PasRules { wait: Wait::NextDimension, ..paper },
         _ => paper,
     }
 }

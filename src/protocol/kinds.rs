@@ -41,8 +41,8 @@ registry! {
         /// Hypercube poll-and-shuffle ([`super::poll_and_shuffle`], on [`crate::sim::phased`]).
         PollAndShuffle => Info::ships(
             "poll-and-shuffle",
-            "000 §3-§4, Fig. 2",
-            "phases of T_phase work; after phase i idle PEs poll along dimension i; a random permutation per cycle (phased machine)",
+            "000 §3-§4, Fig. 2; §6.3, Fig. 4",
+            "phases of T_phase work; after phase i idle PEs poll along dimension i; a random permutation per cycle (phased machine; --sync local: partners synchronise by messages, Fig. 4)",
         ),
         /// Neighbourhood polling ([`super::random_polling`] asking network neighbours).
         NeighbourPolling => Info::ships(

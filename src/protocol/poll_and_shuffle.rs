@@ -57,6 +57,21 @@ pub struct PasRules {
     /// The pseudo method's generators are uniform permutations (else XOR
     /// translations, a subgroup of order n: mutant `perm-generators-subgroup`, S-6).
     pub uniform_generators: bool,
+    /// Local synchronisation: whose "phase finished" a PE waits for
+    /// before the exchange (000 Fig. 4, S-5).
+    pub wait: Wait,
+}
+
+/// Local synchronisation's wait (000 §6.3, Fig. 4; S-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// For the dimension-i partner's "phase i finished" (Fig. 4).
+    Partner,
+    /// For nobody: the PE goes on at once (mutant `no-phase-wait`).
+    Skip,
+    /// For the dimension-(i+1) partner's, which never comes (mutant
+    /// `wait-wrong-dimension`: a deadlock).
+    NextDimension,
 }
 
 impl PasRules {
@@ -67,6 +82,7 @@ impl PasRules {
         wait_for_barrier: true,
         local_shuffle: true,
         uniform_generators: true,
+        wait: Wait::Partner,
     };
 
     /// The PE that PE `me` asks after phase `phase`: its partner along

@@ -9,6 +9,7 @@ mod compare;
 mod deactivate;
 mod explore;
 mod initial_random;
+mod local_sync;
 mod mutants;
 mod pacheco;
 mod phased;

@@ -66,9 +66,12 @@ fn args_for(e: &Entry) -> Vec<String> {
         _ => vec!["simulate", "--workload", UTS],
     };
     let victim = (e.mutant == Mutant::GrrNoIncrement).then_some(["--victim", "global-rr"]);
+    let local = matches!(e.mutant, Mutant::NoPhaseWait | Mutant::WaitWrongDimension);
+    let sync = local.then_some(["--sync", "local"]);
     let pes = (!words.contains(&"--pes")).then_some(["--pes", "16"]);
     let rest = [["--termination", detector(e)]].into_iter().chain(pes);
-    words.into_iter().chain(rest.flatten()).chain(victim.into_iter().flatten()).map(str::to_string).collect()
+    let extra = victim.into_iter().chain(sync).flatten();
+    words.into_iter().chain(rest.flatten()).chain(extra).map(str::to_string).collect()
 }
 
 /// The mutants a single checked run catches (the others are shown in

@@ -36,7 +36,7 @@ impl Barriers {
     /// Takes one event of the stream (time order).
     pub fn observe(&mut self, e: &Event) {
         match *e {
-            Event::Phase { t, phase, .. } => {
+            Event::Phase { t, phase, pe: None, .. } => {
                 self.close();
                 self.open = Some((t, phase));
             }
@@ -90,12 +90,12 @@ mod tests {
     #[test]
     fn a_qualifying_barrier_counts_asked_subproblems() {
         let mut b = Barriers::new(16);
-        b.observe(&Event::Phase { t: 10, cycle: 0, phase: 1 });
+        b.observe(&Event::Phase { t: 10, cycle: 0, phase: 1, pe: None });
         for k in 4..16 {
             b.observe(&request(10, k, if k < 7 { k - 4 } else { k ^ 2 }));
         }
         b.observe(&request(11, 3, 0)); // not at the barrier
-        b.observe(&Event::Phase { t: 20, cycle: 0, phase: 2 });
+        b.observe(&Event::Phase { t: 20, cycle: 0, phase: 2, pe: None });
         (4..16).for_each(|k| b.observe(&request(20, k, k ^ 4)));
         b.observe(&Event::End { t: 30 });
         assert_eq!(b.qualifying, vec![(3, 4)]);

@@ -14,11 +14,15 @@
 //! (nothing is ever in flight at a barrier) PE 0 announces and every PE
 //! stops.
 //!
+//! With [`SyncMode::Local`] the phases are not a global clock's but
+//! synchronised between partners by messages (000 §6.3, Fig. 4; [`local`]).
+//!
 //! Events are emitted in time order, ties by PE; the same seed gives the
 //! same stream. Every moved subproblem is a `work` message (a reply, or a
 //! shuffle transfer with no request), and each barrier is a `phase` event,
 //! which property `phase_discipline` reads.
 
+pub mod local;
 pub mod permutation;
 pub mod simd;
 
@@ -32,6 +36,7 @@ use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
 use crate::protocol::poll_and_shuffle::{phases_per_cycle, PasRules, Shuffle};
 use crate::protocol::PeId;
+pub use local::SyncMode;
 use permutation::Method;
 
 /// One PE of the phased machine.
@@ -107,15 +112,21 @@ struct Machine<'s, T> {
 }
 
 /// Runs poll-and-shuffle on `cfg.pes` PEs from `root` on PE 0, feeding
-/// every event to `sink`; `cfg.dt` is T_phase, `cfg.max_steps` caps phases.
+/// every event to `sink`; `cfg.dt` is T_phase, `cfg.max_steps` caps phases;
+/// `sync` says whether a global clock or the partners synchronise.
 pub fn run<T: Subproblem>(
     cfg: &SimConfig,
     rules: PasRules,
     method: Method,
+    sync: SyncMode,
     root: T,
     sink: &mut dyn FnMut(Event),
 ) -> Outcome {
-    Machine::new(cfg, rules, method, root, sink).cycles()
+    let m = Machine::new(cfg, rules, method, root, sink);
+    match sync {
+        SyncMode::Global => m.cycles(),
+        SyncMode::Local => m.local_cycles(),
+    }
 }
 
 impl<'s, T: Subproblem> Machine<'s, T> {
@@ -196,7 +207,7 @@ impl<T: Subproblem> Machine<'_, T> {
             }
         }
         self.now = barrier;
-        self.batch.push(Event::Phase { t: self.now, cycle, phase });
+        self.batch.push(Event::Phase { t: self.now, cycle, phase, pe: None });
         self.batch.emit_until(self.now, &mut *self.sink);
     }
 
