@@ -142,6 +142,10 @@ pub struct RunParams {
     /// `pseudo` (000 §3.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permutation: Option<String>,
+    /// Poll-and-shuffle: when it permuted, `adaptive` or
+    /// `adaptive:c=…,alpha=…,delta=…,eps=…` (000 §5; absent: after every cycle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
     /// Pacheco's search: `New_request`'s victim selection (003 §14.7.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victim: Option<String>,
@@ -253,11 +257,15 @@ pub enum Kind {
     /// A control message of a detector lbcheck does not know (its content
     /// in the event's free-form `data`); the outcome properties ignore it.
     Control,
+    /// Poll-and-shuffle's adaptive trigger (000 §5; S-7): an idle PE tells
+    /// the monitoring PE 0 that it is idle (`data`: `{"phase": j}`, the
+    /// phase from 0 since the run began).
+    Notify,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 13] = [
         Kind::Request,
         Kind::Reject,
         Kind::Work,
@@ -270,6 +278,7 @@ impl Kind {
         Kind::Bound,
         Kind::Stop,
         Kind::Control,
+        Kind::Notify,
     ];
 
     /// The kind's name in the trace.
@@ -287,6 +296,7 @@ impl Kind {
             "bound",
             "stop",
             "control",
+            "notify",
         ][self as usize]
     }
 }
@@ -419,9 +429,12 @@ pub enum Event {
     Phase {
         /// Time of the barrier.
         t: u64,
-        /// Cycle number, from 0.
+        /// Cycle number, from 0: the permutations made before this phase
+        /// (with the adaptive trigger, 000 §5, a cycle may hold several
+        /// rounds of the dimensions).
         cycle: u64,
-        /// Phase number within the cycle, from 0 (the dimension polled next).
+        /// Phase number within the round of dimensions, from 0 (the
+        /// dimension polled next).
         phase: u32,
     },
     /// `pe`, the header's announcer (PE 0 by default), announced global termination.

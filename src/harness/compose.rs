@@ -13,6 +13,7 @@ use crate::protocol::random_destination::RandomDestination;
 use crate::protocol::random_polling::{Deactivation, RandomPolling};
 use crate::protocol::sync_polling::{Rounds, SyncRandomPolling};
 use crate::sim::phased::permutation::Method;
+use crate::sim::phased::trigger::Trigger;
 
 /// The window `inactive-silent` is shown with when none is given: PE 1
 /// deactivated from the start for 10^5 time units.
@@ -47,6 +48,8 @@ pub struct Protocols {
     pub rounds: Rounds,
     /// Poll-and-shuffle: how a cycle's permutation is drawn (000 §3.2).
     pub permutation: Method,
+    /// Poll-and-shuffle: when to permute (000 §3.1, or §5's adaptive trigger).
+    pub trigger: Trigger,
     /// The deliberate bug the protocols run with, if any.
     pub mutant: Option<Mutant>,
 }
@@ -66,6 +69,7 @@ impl Protocols {
             topology: Topology::Crossbar,
             rounds: Rounds { length: 1, gather: 0 },
             permutation: Method::Exact,
+            trigger: Trigger::Cycle,
             mutant: None,
         }
     }

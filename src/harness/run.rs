@@ -194,10 +194,10 @@ impl RunSpec {
         let mut wall = None;
         let (outcome, units) = match &self.driver {
             Driver::Sim(cfg) if self.protocols.balancer.phased() => {
-                let rules = seams::poll_and_shuffle(self.mutant());
+                let (rules, p) = (seams::poll_and_shuffle(self.mutant()), &self.protocols);
                 let mut by_value = |e: Event| sink(&e);
                 let root = self.root(&reference);
-                (phased::run(cfg, rules, self.protocols.permutation, root, &mut by_value), None)
+                (phased::run(cfg, rules, (p.permutation, p.trigger), root, &mut by_value), None)
             }
             Driver::Sim(cfg) => {
                 let root = self.root(&reference);

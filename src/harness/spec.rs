@@ -16,6 +16,7 @@ use crate::protocol::{BalancerKind, BoundMode};
 use crate::runtime::mpi::MpiConfig;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
+use crate::sim::phased::trigger::Trigger;
 use crate::sim::{MachineKind, Schedule, Shape, SimConfig, Topology};
 
 use super::driver::{Driver, DriverKind};
@@ -220,6 +221,7 @@ impl RunSpec {
             Driver::Sim(c) => RunParams {
                 machine: Some(if p.balancer.phased() { MachineKind::Phased } else { MachineKind::Async }.to_string()),
                 permutation: p.balancer.phased().then(|| p.permutation.to_string()),
+                trigger: (p.balancer.phased() && p.trigger != Trigger::Cycle).then(|| p.trigger.to_string()),
                 t_rout: Some(c.t_rout),
                 o: c.o,
                 g: c.g,
@@ -259,6 +261,7 @@ impl RunSpec {
         protocols.mutant = r.mutant.as_deref().map(|m| field("run.mutant", m)).transpose()?;
         protocols.permutation =
             r.permutation.as_deref().map(|m| field("run.permutation", m)).transpose()?.unwrap_or_default();
+        protocols.trigger = r.trigger.as_deref().map(|t| field("run.trigger", t)).transpose()?.unwrap_or_default();
         let (workload, split, driver) = (field("workload", &h.workload)?, field("split", &h.split)?, driver_of(h, r)?);
         let protocols = protocols.on(&driver);
         Ok(Some(RunSpec { workload, split, protocols, driver }))
