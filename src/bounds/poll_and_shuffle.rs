@@ -13,7 +13,11 @@
 //!   T_split and T_perm = T_rout·log2 n, bounded by the constant fitted on
 //!   calibration runs at (1 + MARGIN) on test runs, and no upward trend in
 //!   log2 n (the Õ(h) of Thm 1 is free of log n).
-//! - `invariants` (exact): every property of `check/` on every test run.
+//! - the adaptive trigger's claims (000 §5, Lemmas 4–5, Thm 5;
+//!   [`super::adaptive`]): `notify_tail`, `idle_estimate`,
+//!   `adaptive_t_par`, `adaptive_t_par_trend`, `shuffles_le_cycles`.
+//! - `invariants` (exact): every property of `check/` on every test run
+//!   (the adaptive ones and their cycle-trigger twins too).
 //!
 //! α = FAMILY_ALPHA / [`STAT_TESTS`] each (Bonferroni; `eq4_partners`
 //! splits its α over its dimensions).
@@ -26,15 +30,16 @@ use super::claims::{self, quantile, slope, Claim};
 use super::plan::Profile;
 use super::suite::{par_map, Phase, STEP_CAP_FACTOR};
 use crate::base::rng::{derive_seed, stream, Purpose};
-use crate::harness::{Driver, Protocols, RunSpec};
+use crate::harness::{Driver, Protocols, RunResult, RunSpec};
 use crate::mutants::{seams, Mutant};
 use crate::problem::dfs::Strategy;
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::phased::permutation::{self, Method};
 use crate::sim::{SimConfig, Topology};
 
-/// The statistical tests of the suite (Bonferroni).
-pub const STAT_TESTS: usize = 4;
+/// The statistical tests of the suite (Bonferroni): 4 here, and the
+/// adaptive trigger's ([`super::adaptive`]).
+pub const STAT_TESTS: usize = 4 + super::adaptive::STAT_TESTS;
 /// T_atomic of the synthetic workloads.
 const ATOMIC: u64 = 4;
 /// Each PE's share: 2^SHARE_LOG · T_atomic units.
@@ -81,36 +86,42 @@ fn run_one(cell: (&str, u32), phase: Phase, index: u32, cap: Option<u64>, base: 
     let (policy, pes) = cell;
     let label =
         format!("{}/poll-and-shuffle/{policy}/P={pes}", if phase == Phase::Calibrate { "calibrate" } else { "test" });
-    let seed = derive_seed(base, &label, index);
     let protocols = Protocols::new(BalancerKind::PollAndShuffle, DetectorKind::Barrier)
         .with_mutant(mutant.filter(|_| phase == Phase::Test));
+    let spec = spec(policy, pes, derive_seed(base, &label, index), cap, protocols);
+    let report = spec.run(None).expect("no trace to write");
+    let capped = report.outcome.stop == crate::sim::Stop::StepCap && cap.is_some();
+    Sample {
+        phase,
+        pes,
+        r: r_of(&spec, &report),
+        steps: report.outcome.steps,
+        failures: if capped { Vec::new() } else { report.check.failures().into_iter().map(|(n, _)| n).collect() },
+        replay: spec.replay(),
+    }
+}
+
+/// The run of `protocols` on `pes` PEs of the hypercube, a synthetic tree
+/// split by `policy`, seed `seed`, capped at `cap` phases.
+pub(super) fn spec(policy: &str, pes: u32, seed: u64, cap: Option<u64>, protocols: Protocols) -> RunSpec {
     let (dt, t_rout, t_split) = MACHINE;
     let size = u64::from(pes) * (ATOMIC << SHARE_LOG);
     let workload = format!("synthetic:size={size},atomic={ATOMIC},split={policy},seed={}", seed % 1_000_000);
     let max_steps = cap.unwrap_or(1_000_000);
     let sim =
         SimConfig { pes, seed, dt, t_rout, t_split, max_steps, topology: Topology::Hypercube, ..SimConfig::default() };
-    let spec = RunSpec {
-        workload: workload.parse().expect("valid"),
-        split: Strategy::default(),
-        protocols,
-        driver: Driver::Sim(sim),
-    };
+    RunSpec { workload: workload.parse().expect("valid"), split: Strategy::default(), protocols, driver: Driver::Sim(sim) }
+}
+
+/// Thm 1's R of a run of [`spec`]; +∞ if unfinished.
+pub(super) fn r_of(spec: &RunSpec, report: &RunResult) -> f64 {
+    let (dt, t_rout, t_split) = MACHINE;
     let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
-    let report = spec.run(None).expect("no trace to write");
     let t_par = report.check.metrics.t_par.filter(|_| report.outcome.finished());
     // T_perm/L = T_rout·log2 n / log2 n on the hypercube: one T_rout per phase.
     let rest = t_atomic as f64 + h as f64 * (dt + 2 * t_rout + t_split + t_rout) as f64;
-    let t_seq = report.reference.t_seq as f64;
-    let capped = report.outcome.stop == crate::sim::Stop::StepCap && cap.is_some();
-    Sample {
-        phase,
-        pes,
-        r: t_par.map_or(f64::INFINITY, |t| (t as f64 - t_seq / f64::from(pes)) / rest),
-        steps: report.outcome.steps,
-        failures: if capped { Vec::new() } else { report.check.failures().into_iter().map(|(n, _)| n).collect() },
-        replay: spec.replay(),
-    }
+    let (t_seq, pes) = (report.reference.t_seq as f64, f64::from(spec.driver.pes()));
+    t_par.map_or(f64::INFINITY, |t| (t as f64 - t_seq / pes) / rest)
 }
 
 /// The permutations of `n` subproblems a cycle draws under `mutant`, `draws` times.
@@ -176,13 +187,20 @@ fn uniform_claim(base: u64, mutant: Option<Mutant>) -> Claim {
     }
 }
 
-/// The fitted constant and the claims.
-pub fn evaluate(samples: &[Sample], base: u64, mutant: Option<Mutant>) -> (serde_json::Value, Vec<Claim>) {
+/// The fitted constants and the claims, the adaptive trigger's (on `adaptive`) among them.
+pub fn evaluate(
+    samples: &[Sample],
+    adaptive: &[super::adaptive::Run],
+    base: u64,
+    mutant: Option<Mutant>,
+) -> (serde_json::Value, Vec<Claim>) {
     let k = fitted(samples.iter().map(|s| (s.phase, s.r)));
     let test: Vec<&Sample> = samples.iter().filter(|s| s.phase == Phase::Test).collect();
     let r: Vec<(u32, f64)> = test.iter().map(|s| (s.pes, s.r)).collect();
     let reference = "000 Thm 1: R = (T_par − T_seq/n)/(T_atomic + h(T_phase + c_poll + T_perm/L)) bounded";
-    let claims = vec![
+    let (k_adaptive, adaptive_claims) = super::adaptive::evaluate(adaptive, alpha(STAT_TESTS));
+    let adaptive_tests = adaptive.iter().filter(|r| r.phase == Phase::Test);
+    let mut claims = vec![
         uniform_claim(base, mutant),
         eq4_claim(base, mutant),
         quantile("t_par", reference, &r, k, alpha(STAT_TESTS)),
@@ -193,7 +211,9 @@ pub fn evaluate(samples: &[Sample], base: u64, mutant: Option<Mutant>) -> (serde
             k,
             alpha(STAT_TESTS),
         ),
-        claims::invariants(test.iter().map(|s| (&s.failures[..], s.replay.as_str()))),
     ];
-    (serde_json::json!({ "k": k }), claims)
+    claims.extend(adaptive_claims);
+    let every = test.iter().map(|s| (&s.failures[..], s.replay.as_str()));
+    claims.push(claims::invariants(every.chain(adaptive_tests.map(|r| (&r.failures[..], r.replay.as_str())))));
+    (serde_json::json!({ "k": k, "k_adaptive": k_adaptive }), claims)
 }

@@ -56,6 +56,9 @@ impl RunSpec {
         if balancer.needs_model_time() && self.driver.real() {
             return Err(format!("balancer `{balancer}` runs in rounds of model time (001 §1.3): use `lbcheck simulate` or `lbcheck explore`, not real threads or MPI"));
         }
+        if self.protocols.trigger != Trigger::Cycle && !balancer.phased() {
+            return Err(format!("--trigger is poll-and-shuffle's (000 §5), not balancer `{balancer}`'s"));
+        }
         if self.protocols.serve_all && balancer != BalancerKind::RandomPolling {
             return Err(format!("--serve all is random polling's (003 §14.7.2), not balancer `{balancer}`'s"));
         }
@@ -91,6 +94,9 @@ impl RunSpec {
         }
         if m == Mutant::BoundLost && self.protocols.bound != BoundMode::ReduceTree {
             return Err(format!("mutant `{m}` acts where bounds are passed on, in --bound reduce-tree"));
+        }
+        if m.adaptive_trigger() && self.protocols.trigger == Trigger::Cycle {
+            return Err(format!("mutant `{m}` acts in poll-and-shuffle's adaptive trigger (000 §5): add --trigger adaptive; it would have no effect in this run"));
         }
         if m == Mutant::QueueLimitIgnored && self.protocols.queue_limit.is_none() {
             return Err(format!("mutant `{m}` ignores queue trimming: add --queue-limit N or sqrt"));

@@ -130,6 +130,12 @@ pub enum Mutant {
     PermNoLocalShuffle,
     /// Random polling: queue trimming (001 §4) is configured but never applied.
     QueueLimitIgnored,
+    /// Adaptive poll-and-shuffle: every idle PE notifies PE 0 (q = 1).
+    NotifyAlways,
+    /// Adaptive poll-and-shuffle: no idle PE ever notifies PE 0 (q = 0).
+    NotifyNever,
+    /// Adaptive poll-and-shuffle: a permutation may follow the last one after a single phase.
+    TriggerTooSoon,
 }
 
 /// Where a mutant's bug is.
@@ -714,6 +720,36 @@ pub const CATALOGUE: &[Entry] = &[
         PAS,
         &[(Catcher::Bounds, "perm_uniform")],
     ),
+    entry(
+        Mutant::NotifyAlways,
+        Info::ships(
+            "notify-always",
+            "000 §5, Lemma 4; S-7",
+            "adaptive trigger: every idle PE notifies PE 0 at every phase (q = 1, not c/n): PE 0 is a hot spot",
+        ),
+        PAS,
+        &[(Catcher::Bounds, "notify_tail")],
+    ),
+    entry(
+        Mutant::NotifyNever,
+        Info::ships(
+            "notify-never",
+            "000 §5, Lemma 5; S-7",
+            "adaptive trigger: no idle PE notifies PE 0 (q = 0): PE 0 estimates no idleness and never permutes",
+        ),
+        PAS,
+        &[(Catcher::Bounds, "idle_estimate")],
+    ),
+    entry(
+        Mutant::TriggerTooSoon,
+        Info::ships(
+            "trigger-too-soon",
+            "000 §5, Thm 5; S-7",
+            "adaptive trigger: PE 0 permutes whenever its estimate is high, without waiting log2 n phases since the last permutation",
+        ),
+        PAS,
+        &[(Catcher::Bounds, "shuffles_le_cycles")],
+    ),
 ];
 
 impl Mutant {
@@ -752,6 +788,12 @@ impl Mutant {
             )),
             _ => None,
         }
+    }
+
+    /// True for the mutants of poll-and-shuffle's adaptive trigger (000 §5),
+    /// which act only with `--trigger adaptive`.
+    pub fn adaptive_trigger(self) -> bool {
+        matches!(self, Mutant::NotifyAlways | Mutant::NotifyNever | Mutant::TriggerTooSoon)
     }
 
     /// True for the mutants that pause in model time ([`seams::PAUSE`]).
@@ -841,6 +883,9 @@ impl Registered for Mutant {
         Mutant::PasNoShuffle,
         Mutant::PasXorShuffle,
         Mutant::PermNoLocalShuffle,
+        Mutant::NotifyAlways,
+        Mutant::NotifyNever,
+        Mutant::TriggerTooSoon,
     ];
 
     fn info(self) -> &'static Info {

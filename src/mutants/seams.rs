@@ -180,7 +180,7 @@ pub fn network(mutant: Option<Mutant>, rules: Network) -> Network {
 
 /// Poll-and-shuffle's rules with `mutant`'s broken one, if it has one there.
 pub fn poll_and_shuffle(mutant: Option<Mutant>) -> crate::protocol::poll_and_shuffle::PasRules {
-    use crate::protocol::poll_and_shuffle::{PasRules, Shuffle};
+    use crate::protocol::poll_and_shuffle::{Notify, PasRules, Shuffle};
     let paper = PasRules::PAPER;
     match mutant {
         Some(Mutant::ShuffleDropsWork) => PasRules { shuffle: Shuffle::RandomDestinations, ..paper },
@@ -189,6 +189,9 @@ pub fn poll_and_shuffle(mutant: Option<Mutant>) -> crate::protocol::poll_and_shu
         Some(Mutant::PasNoShuffle) => PasRules { shuffle: Shuffle::Skip, ..paper },
         Some(Mutant::PasXorShuffle) => PasRules { shuffle: Shuffle::Xor, ..paper },
         Some(Mutant::PermNoLocalShuffle) => PasRules { local_shuffle: false, ..paper },
+        Some(Mutant::NotifyAlways) => PasRules { notify: Notify::Always, ..paper },
+        Some(Mutant::NotifyNever) => PasRules { notify: Notify::Never, ..paper },
+        Some(Mutant::TriggerTooSoon) => PasRules { spaced_triggers: false, ..paper },
         _ => paper,
     }
 }

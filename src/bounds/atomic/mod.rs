@@ -36,8 +36,10 @@ pub struct Outcome {
 pub fn run(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>) -> Outcome {
     if suite == Suite::PollAndShuffle {
         let s = super::poll_and_shuffle::run_all(profile, base, mutant);
-        let (constants, claims) = super::poll_and_shuffle::evaluate(&s, base, mutant);
-        return Outcome { runs: s.len(), tests: super::poll_and_shuffle::STAT_TESTS, constants, claims };
+        let a = super::adaptive::run_all(profile, base, mutant);
+        let (constants, claims) = super::poll_and_shuffle::evaluate(&s, &a, base, mutant);
+        let runs = s.len() + a.len() + a.iter().filter(|r| r.cycles.is_some()).count();
+        return Outcome { runs, tests: super::poll_and_shuffle::STAT_TESTS, constants, claims };
     }
     if suite == Suite::Pacheco {
         let s = super::pacheco::run_all(profile, base, mutant);
