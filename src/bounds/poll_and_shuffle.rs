@@ -110,7 +110,12 @@ pub(super) fn spec(policy: &str, pes: u32, seed: u64, cap: Option<u64>, protocol
     let max_steps = cap.unwrap_or(1_000_000);
     let sim =
         SimConfig { pes, seed, dt, t_rout, t_split, max_steps, topology: Topology::Hypercube, ..SimConfig::default() };
-    RunSpec { workload: workload.parse().expect("valid"), split: Strategy::default(), protocols, driver: Driver::Sim(sim) }
+    RunSpec {
+        workload: workload.parse().expect("valid"),
+        split: Strategy::default(),
+        protocols,
+        driver: Driver::Sim(sim),
+    }
 }
 
 /// Thm 1's R of a run of [`spec`]; +∞ if unfinished.

@@ -119,7 +119,8 @@ fn the_pacheco_suite_passes() {
 }
 
 /// `lbcheck bounds --balancer poll-and-shuffle --quick` passes (000 Thm 1,
-/// eq. (4), S-6), and its constant and each claim's α are in the JSON.
+/// eq. (4), S-6; the adaptive trigger's Lemmas 4-5 and Thm 5, S-7), and its
+/// constants and each claim's α (Bonferroni over 9 tests) are in the JSON.
 #[test]
 fn the_poll_and_shuffle_suite_passes() {
     let (code, out, err) = lbcheck(&["bounds", "--balancer", "poll-and-shuffle", "--quick", "--json"]);
@@ -127,7 +128,17 @@ fn the_poll_and_shuffle_suite_passes() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["suite"], "poll-and-shuffle");
     let names: Vec<&str> = v["claims"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["perm_uniform", "eq4_partners", "t_par", "t_par_trend", "invariants"]);
+    let adaptive = ["notify_tail", "idle_estimate", "adaptive_t_par", "adaptive_t_par_trend", "shuffles_le_cycles"];
+    assert_eq!(
+        names,
+        [&["perm_uniform", "eq4_partners", "t_par", "t_par_trend"][..], &adaptive, &["invariants"]].concat()
+    );
+    assert!(v["constants"]["k_adaptive"].as_f64().unwrap() > 0.0, "{out}");
+    for c in v["claims"].as_array().unwrap().iter().filter(|c| adaptive.contains(&c["name"].as_str().unwrap())) {
+        let alpha = c["alpha"].as_f64().unwrap();
+        assert!((alpha - 1e-6 / 9.0).abs() < 1e-15, "{c}");
+        assert!(c["n"].as_u64().unwrap() > 0, "{c}");
+    }
 }
 
 /// `grr-no-increment` (PE 0's target never moves) makes `lbcheck bounds
