@@ -644,6 +644,7 @@ mod tests {
             serve_all: true,
             victim: Some("global-rr".into()),
             permutation: Some("pseudo".into()),
+            trigger: Some("adaptive:c=8,alpha=2,delta=auto,eps=0.5".into()),
             slots: Some(2),
             bound: Some("broadcast".into()),
             deactivate: Some("1:2..3".into()),
