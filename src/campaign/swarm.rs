@@ -22,6 +22,7 @@ use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, BoundMode, DetectorKind};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
+use crate::sim::phased::trigger::{Adaptive, Trigger};
 use crate::sim::{Schedule, Shape, SimConfig, Topology};
 
 /// Workloads of the swarm: every family, small enough for seconds in all.
@@ -250,7 +251,10 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
             ..SimConfig::default()
         };
         let workload = if bnb { "uts:default".to_string() } else { workload }; // order-independent trees (000 §2.1)
-        let p = protocols(b, d, o.mutant, None);
+        let mut p = protocols(b, d, o.mutant, None);
+        if o.mutant.is_some_and(Mutant::adaptive_trigger) {
+            p.trigger = Trigger::Adaptive(Adaptive::PAPER); // where its mutants act (000 §5)
+        }
         return budgeted(spec(&workload, p, Driver::Sim(on_network(&mut rng, phased, b))));
     }
     if !b.polls_randomly() || b == BalancerKind::NeighbourPolling {
