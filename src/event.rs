@@ -146,6 +146,10 @@ pub struct RunParams {
     /// synchronisation between partners (000 §6.3, Fig. 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sync: Option<String>,
+    /// Poll-and-shuffle: when it permuted, `adaptive` or
+    /// `adaptive:c=…,alpha=…,delta=…,eps=…` (000 §5; absent: after every cycle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
     /// Pacheco's search: `New_request`'s victim selection (003 §14.7.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victim: Option<String>,
@@ -260,11 +264,15 @@ pub enum Kind {
     /// Local synchronisation (000 §6.3, Fig. 4): a busy PE's "phase i
     /// finished" to its dimension-i partner (an idle PE's is its `request`).
     Sync,
+    /// Poll-and-shuffle's adaptive trigger (000 §5; S-7): an idle PE tells
+    /// the monitoring PE 0 that it is idle (`data`: `{"phase": j}`, the
+    /// phase from 0 since the run began).
+    Notify,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 14] = [
         Kind::Request,
         Kind::Reject,
         Kind::Work,
@@ -278,6 +286,7 @@ impl Kind {
         Kind::Stop,
         Kind::Control,
         Kind::Sync,
+        Kind::Notify,
     ];
 
     /// The kind's name in the trace.
@@ -296,6 +305,7 @@ impl Kind {
             "stop",
             "control",
             "sync",
+            "notify",
         ][self as usize]
     }
 }
@@ -430,9 +440,12 @@ pub enum Event {
     Phase {
         /// Time of the barrier.
         t: u64,
-        /// Cycle number, from 0.
+        /// Cycle number, from 0: the permutations made before this phase
+        /// (with the adaptive trigger, 000 §5, a cycle may hold several
+        /// rounds of the dimensions).
         cycle: u64,
-        /// Phase number within the cycle, from 0 (the dimension polled next).
+        /// Phase number within the round of dimensions, from 0 (the
+        /// dimension polled next).
         phase: u32,
         /// Local synchronisation: the one PE that ended the phase (absent:
         /// a global barrier, every PE).
@@ -647,6 +660,7 @@ mod tests {
             victim: Some("global-rr".into()),
             permutation: Some("pseudo".into()),
             sync: Some("local".into()),
+            trigger: Some("adaptive:c=8,alpha=2,delta=auto,eps=0.5".into()),
             slots: Some(2),
             bound: Some("broadcast".into()),
             deactivate: Some("1:2..3".into()),

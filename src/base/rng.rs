@@ -36,6 +36,9 @@ pub enum Purpose {
     InitialSplit = 10,
     /// The pseudo-random permutations of poll-and-shuffle (000 §3.2; index 0).
     Permutation = 11,
+    /// A PE's idle notifications to PE 0 under poll-and-shuffle's adaptive
+    /// trigger (000 §5): its own coin per trial, apart from its permutation draws.
+    Notify = 12,
 }
 
 /// The stream for (`seed`, `index`, `purpose`); `index` is a PE number or a

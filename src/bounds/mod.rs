@@ -58,8 +58,8 @@ registry! {
         /// Hypercube poll-and-shuffle ([`poll_and_shuffle`]).
         PollAndShuffle => Info::ships(
             "poll-and-shuffle",
-            "000 §3, Thm 1, eq. (4); S-2, S-6",
-            "uniform permutations (χ² on S_4), eq. (4)'s uniform partners, T_par/(h·(T_phase + c_poll)) bounded and free of log n",
+            "000 §3, §5, Thm 1, eq. (4), Lemmas 4-5, Thm 5; S-2, S-6, S-7",
+            "uniform permutations (χ² on S_4), eq. (4)'s uniform partners, T_par/(h·(T_phase + c_poll)) bounded and free of log n; the adaptive trigger's notifications, idle estimate, T_par and permutations",
         ),
     }
 }

@@ -22,6 +22,7 @@ use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, BoundMode, DetectorKind};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
+use crate::sim::phased::trigger::{Adaptive, Trigger};
 use crate::sim::phased::SyncMode;
 use crate::sim::{Schedule, Shape, SimConfig, Topology};
 
@@ -253,7 +254,9 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
         let workload = if bnb { "uts:default".to_string() } else { workload }; // order-independent trees (000 §2.1)
         let mut p = protocols(b, d, o.mutant, None);
         let sim = on_network(&mut rng, phased, b);
-        if rng.random_bool(0.5) {
+        if o.mutant.is_some_and(Mutant::adaptive_trigger) {
+            p.trigger = Trigger::Adaptive(Adaptive::PAPER); // where its mutants act (000 §5)
+        } else if rng.random_bool(0.5) {
             p.sync = SyncMode::Local; // 000 §6.3, Fig. 4 (drawn after the network, which keeps its draw)
         }
         return budgeted(spec(&workload, p, Driver::Sim(sim)));

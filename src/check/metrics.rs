@@ -220,7 +220,7 @@ mod tests {
         assert_eq!((m.max_gen, m.splits), (1, 1));
         assert_eq!(m.gen_histogram, BTreeMap::from([(0, 2), (1, 18)]));
         let sent: Vec<u64> = Kind::ALL.iter().map(|k| m.messages[k.name()]).collect();
-        assert_eq!(sent, [2, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(sent, [2, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(m.queue, QueueStats { count: 2, mean: Some(0.0), max: Some(0) });
         // PE 0: idle 10..17; PE 1: idle 0..5 and 15..19.
         assert_eq!(m.idle_time, IdleStats { total: 16, mean: Some(8.0), max: 9 });

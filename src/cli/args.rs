@@ -12,6 +12,7 @@ use lbcheck::protocol::pacheco::VICTIMS;
 use lbcheck::protocol::random_polling::Deactivation;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::sim::phased::permutation::Method;
+use lbcheck::sim::phased::trigger::Trigger;
 use lbcheck::sim::phased::SyncMode;
 
 /// Parses a registry name (the error lists the valid names).
@@ -63,6 +64,14 @@ pub struct RunArgs {
     /// partners, 000 §6.3, Fig. 4).
     #[arg(long, default_value = "global", value_parser = |s: &str| s.parse::<SyncMode>())]
     pub sync: SyncMode,
+    /// Poll-and-shuffle: when to permute (000 §5): cycle (after every L
+    /// phases, 000 §3.1) or adaptive (when PE 0 estimates from idle PEs'
+    /// notifications, each sent with probability c/n, that more than εn/2
+    /// PEs are idle, at least log2 n phases after the last permutation);
+    /// adaptive:c=5,alpha=2,delta=auto,eps=0.5 sets its constants (window
+    /// ⌈α log2 n⌉ phases, the newest δ left out).
+    #[arg(long, default_value = "cycle", value_parser = |s: &str| s.parse::<Trigger>())]
+    pub trigger: Trigger,
     /// Random polling: subproblems per PE (002 §3: with 2 a PE asks for
     /// work when one slot empties and works on the other meanwhile).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
@@ -159,6 +168,7 @@ impl RunArgs {
             mutant: self.mutant,
             permutation: self.permutation,
             sync: self.sync,
+            trigger: self.trigger,
             ..Protocols::new(self.balancer, self.detector(detector))
         }
         .on(&driver);

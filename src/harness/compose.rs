@@ -13,6 +13,7 @@ use crate::protocol::random_destination::RandomDestination;
 use crate::protocol::random_polling::{Deactivation, RandomPolling};
 use crate::protocol::sync_polling::{Rounds, SyncRandomPolling};
 use crate::sim::phased::permutation::Method;
+use crate::sim::phased::trigger::Trigger;
 use crate::sim::phased::SyncMode;
 
 /// The window `inactive-silent` is shown with when none is given: PE 1
@@ -50,6 +51,8 @@ pub struct Protocols {
     pub permutation: Method,
     /// Poll-and-shuffle: a global clock or local synchronisation (000 §6.3).
     pub sync: SyncMode,
+    /// Poll-and-shuffle: when to permute (000 §3.1, or §5's adaptive trigger).
+    pub trigger: Trigger,
     /// The deliberate bug the protocols run with, if any.
     pub mutant: Option<Mutant>,
 }
@@ -70,6 +73,7 @@ impl Protocols {
             rounds: Rounds { length: 1, gather: 0 },
             permutation: Method::Exact,
             sync: SyncMode::Global,
+            trigger: Trigger::Cycle,
             mutant: None,
         }
     }

@@ -50,6 +50,7 @@ impl RunSpec {
             Some(p.permutation).filter(|m| p.balancer.phased() && *m != Default::default()),
         );
         flag(&mut cmd, "--sync", Some(p.sync).filter(|m| p.balancer.phased() && *m != Default::default()));
+        flag(&mut cmd, "--trigger", Some(p.trigger).filter(|t| p.balancer.phased() && *t != Default::default()));
         if p.victim != Default::default() {
             let _ = write!(cmd, " --victim {}", p.victim);
         }

@@ -199,10 +199,10 @@ impl RunSpec {
                 (phased::simd::run(cfg, seams::simd_phase(self.mutant()), root, &mut by_value), None)
             }
             Driver::Sim(cfg) if self.protocols.balancer.phased() => {
-                let rules = seams::poll_and_shuffle(self.mutant());
+                let (rules, p) = (seams::poll_and_shuffle(self.mutant()), &self.protocols);
                 let mut by_value = |e: Event| sink(&e);
                 let root = self.root(&reference);
-                (phased::run(cfg, rules, self.protocols.permutation, self.protocols.sync, root, &mut by_value), None)
+                (phased::run(cfg, rules, (p.permutation, p.trigger), p.sync, root, &mut by_value), None)
             }
             Driver::Sim(cfg) => {
                 let root = self.root(&reference);

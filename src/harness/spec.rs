@@ -16,6 +16,7 @@ use crate::protocol::{BalancerKind, BoundMode};
 use crate::runtime::mpi::MpiConfig;
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
+use crate::sim::phased::trigger::Trigger;
 use crate::sim::phased::SyncMode;
 use crate::sim::{MachineKind, Schedule, Shape, SimConfig, Topology};
 
@@ -57,6 +58,9 @@ impl RunSpec {
             return Err(format!("balancer `{balancer}` runs in rounds of model time (001 §1.3): use `lbcheck simulate` or `lbcheck explore`, not real threads or MPI"));
         }
         self.sync_fits()?;
+        if self.protocols.trigger != Trigger::Cycle && balancer != BalancerKind::PollAndShuffle {
+            return Err(format!("--trigger is poll-and-shuffle's (000 §5), not balancer `{balancer}`'s"));
+        }
         if self.protocols.serve_all && balancer != BalancerKind::RandomPolling {
             return Err(format!("--serve all is random polling's (003 §14.7.2), not balancer `{balancer}`'s"));
         }
@@ -92,6 +96,9 @@ impl RunSpec {
         }
         if m == Mutant::BoundLost && self.protocols.bound != BoundMode::ReduceTree {
             return Err(format!("mutant `{m}` acts where bounds are passed on, in --bound reduce-tree"));
+        }
+        if m.adaptive_trigger() && self.protocols.trigger == Trigger::Cycle {
+            return Err(format!("mutant `{m}` acts in poll-and-shuffle's adaptive trigger (000 §5): add --trigger adaptive; it would have no effect in this run"));
         }
         if m == Mutant::QueueLimitIgnored && self.protocols.queue_limit.is_none() {
             return Err(format!("mutant `{m}` ignores queue trimming: add --queue-limit N or sqrt"));
@@ -164,8 +171,11 @@ impl RunSpec {
     /// `no-phase-wait` and `wait-wrong-dimension` act only there.
     fn sync_fits(&self) -> Result<(), String> {
         let (balancer, local) = (self.protocols.balancer, self.protocols.sync == SyncMode::Local);
-        if local && !balancer.phased() {
+        if local && balancer != BalancerKind::PollAndShuffle {
             return Err(format!("--sync local is poll-and-shuffle's (000 §6.3, Fig. 4), not balancer `{balancer}`'s"));
+        }
+        if local && self.protocols.trigger != Trigger::Cycle {
+            return Err("--trigger adaptive runs on the global clock (000 §5): drop --sync local".into());
         }
         if let Some(m @ (Mutant::NoPhaseWait | Mutant::WaitWrongDimension)) = self.mutant() {
             if !local && balancer.phased() {
@@ -238,6 +248,7 @@ impl RunSpec {
                 machine: Some(if p.balancer.phased() { MachineKind::Phased } else { MachineKind::Async }.to_string()),
                 permutation: p.balancer.phased().then(|| p.permutation.to_string()),
                 sync: p.balancer.phased().then(|| p.sync.to_string()),
+                trigger: (p.balancer.phased() && p.trigger != Trigger::Cycle).then(|| p.trigger.to_string()),
                 t_rout: Some(c.t_rout),
                 o: c.o,
                 g: c.g,
@@ -278,6 +289,7 @@ impl RunSpec {
         protocols.permutation =
             r.permutation.as_deref().map(|m| field("run.permutation", m)).transpose()?.unwrap_or_default();
         protocols.sync = r.sync.as_deref().map(|m| field("run.sync", m)).transpose()?.unwrap_or_default();
+        protocols.trigger = r.trigger.as_deref().map(|t| field("run.trigger", t)).transpose()?.unwrap_or_default();
         let (workload, split, driver) = (field("workload", &h.workload)?, field("split", &h.split)?, driver_of(h, r)?);
         let protocols = protocols.on(&driver);
         Ok(Some(RunSpec { workload, split, protocols, driver }))

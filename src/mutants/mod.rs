@@ -140,6 +140,12 @@ pub enum Mutant {
     NoPhaseWait,
     /// Poll-and-shuffle with local synchronisation: a PE waits for its dimension-(i+1) partner's "phase i finished".
     WaitWrongDimension,
+    /// Adaptive poll-and-shuffle: every idle PE notifies PE 0 (q = 1).
+    NotifyAlways,
+    /// Adaptive poll-and-shuffle: no idle PE ever notifies PE 0 (q = 0).
+    NotifyNever,
+    /// Adaptive poll-and-shuffle: a permutation may follow the last one after a single phase.
+    TriggerTooSoon,
 }
 
 /// Where a mutant's bug is.
@@ -778,6 +784,36 @@ pub const CATALOGUE: &[Entry] = &[
         PAS,
         &[(Catcher::Run, "termination_detected")],
     ),
+    entry(
+        Mutant::NotifyAlways,
+        Info::ships(
+            "notify-always",
+            "000 §5, Lemma 4; S-7",
+            "adaptive trigger: every idle PE notifies PE 0 at every phase (q = 1, not c/n): PE 0 is a hot spot",
+        ),
+        PAS,
+        &[(Catcher::Bounds, "notify_tail")],
+    ),
+    entry(
+        Mutant::NotifyNever,
+        Info::ships(
+            "notify-never",
+            "000 §5, Lemma 5; S-7",
+            "adaptive trigger: no idle PE notifies PE 0 (q = 0): PE 0 estimates no idleness and never permutes",
+        ),
+        PAS,
+        &[(Catcher::Bounds, "idle_estimate")],
+    ),
+    entry(
+        Mutant::TriggerTooSoon,
+        Info::ships(
+            "trigger-too-soon",
+            "000 §5, Thm 5; S-7",
+            "adaptive trigger: PE 0 permutes whenever its estimate is high, without waiting log2 n phases since the last permutation",
+        ),
+        PAS,
+        &[(Catcher::Bounds, "shuffles_le_cycles")],
+    ),
 ];
 
 impl Mutant {
@@ -819,6 +855,12 @@ impl Mutant {
             )),
             _ => None,
         }
+    }
+
+    /// True for the mutants of poll-and-shuffle's adaptive trigger (000 §5),
+    /// which act only with `--trigger adaptive`.
+    pub fn adaptive_trigger(self) -> bool {
+        matches!(self, Mutant::NotifyAlways | Mutant::NotifyNever | Mutant::TriggerTooSoon)
     }
 
     /// True for the mutants that pause in model time ([`seams::PAUSE`]).
@@ -913,6 +955,9 @@ impl Registered for Mutant {
         Mutant::SimdMatchFirstBusy,
         Mutant::NoPhaseWait,
         Mutant::WaitWrongDimension,
+        Mutant::NotifyAlways,
+        Mutant::NotifyNever,
+        Mutant::TriggerTooSoon,
     ];
 
     fn info(self) -> &'static Info {

@@ -180,7 +180,7 @@ pub fn network(mutant: Option<Mutant>, rules: Network) -> Network {
 
 /// Poll-and-shuffle's rules with `mutant`'s broken one, if it has one there.
 pub fn poll_and_shuffle(mutant: Option<Mutant>) -> crate::protocol::poll_and_shuffle::PasRules {
-    use crate::protocol::poll_and_shuffle::{PasRules, Shuffle, Wait};
+    use crate::protocol::poll_and_shuffle::{Notify, PasRules, Shuffle, Wait};
     let paper = PasRules::PAPER;
     match mutant {
         Some(Mutant::ShuffleDropsWork) => PasRules { shuffle: Shuffle::RandomDestinations, ..paper },
@@ -192,6 +192,9 @@ pub fn poll_and_shuffle(mutant: Option<Mutant>) -> crate::protocol::poll_and_shu
         Some(Mutant::PermGeneratorsSubgroup) => PasRules { uniform_generators: false, ..paper },
         Some(Mutant::NoPhaseWait) => PasRules { wait: Wait::Skip, ..paper },
         Some(Mutant::WaitWrongDimension) => PasRules { wait: Wait::NextDimension, ..paper },
+        Some(Mutant::NotifyAlways) => PasRules { notify: Notify::Always, ..paper },
+        Some(Mutant::NotifyNever) => PasRules { notify: Notify::Never, ..paper },
+        Some(Mutant::TriggerTooSoon) => PasRules { spaced_triggers: false, ..paper },
         _ => paper,
     }
 }

@@ -16,6 +16,11 @@
 //! jumps) are dropped (000 §4.1, Thm 3); on a fat tree only the ⌈√log n⌉
 //! lowest (000 §4.2, Thm 4).
 //!
+//! With the adaptive trigger (000 §5; S-7) the permutation is not made
+//! after every L phases but when PE 0, from the notifications of idle PEs,
+//! estimates that too many PEs are idle; without a trigger the dimension
+//! counter wraps without permuting ([`crate::sim::phased::trigger`]).
+//!
 //! The schedule (phases, barriers, the permutation) is the phased
 //! machine's ([`crate::sim::phased`]); this file holds the per-PE rules at
 //! the seams a variant may change ([`PasRules`]).
@@ -60,6 +65,11 @@ pub struct PasRules {
     /// Local synchronisation: whose "phase finished" a PE waits for
     /// before the exchange (000 Fig. 4, S-5).
     pub wait: Wait,
+    /// Adaptive trigger (000 §5): how often an idle PE notifies PE 0.
+    pub notify: Notify,
+    /// Adaptive trigger (000 §5, before Thm 5): never permute less than
+    /// log2 n phases after the last permutation (else mutant `trigger-too-soon`).
+    pub spaced_triggers: bool,
 }
 
 /// Local synchronisation's wait (000 §6.3, Fig. 4; S-5).
@@ -74,6 +84,17 @@ pub enum Wait {
     NextDimension,
 }
 
+/// How often an idle PE notifies PE 0 under the adaptive trigger (000 §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notify {
+    /// With probability c/n (c·√log2 n / n on a fat tree, 000 §5 fn. 1).
+    Sampled,
+    /// Always (mutant `notify-always`: PE 0 becomes a hot spot, Lemma 4).
+    Always,
+    /// Never (mutant `notify-never`: PE 0 sees no idleness, Lemma 5).
+    Never,
+}
+
 impl PasRules {
     /// 000 §3.1.
     pub const PAPER: PasRules = PasRules {
@@ -83,6 +104,8 @@ impl PasRules {
         local_shuffle: true,
         uniform_generators: true,
         wait: Wait::Partner,
+        notify: Notify::Sampled,
+        spaced_triggers: true,
     };
 
     /// The PE that PE `me` asks after phase `phase`: its partner along

@@ -57,7 +57,8 @@ replay: {}
 ",
         table(claims),
         k["k"].as_f64().unwrap_or(f64::NAN),
-        if per.is_empty() { String::new() } else { format!("; per arbiter: {}", per.join(", ")) },
+        if per.is_empty() { String::new() } else { format!("; per arbiter: {}", per.join(", ")) }
+            + &k["k_adaptive"].as_f64().map_or(String::new(), |a| format!("; adaptive trigger (000 Thm 5): {a:.3}")),
         out["runs"],
         out["seconds"].as_f64().unwrap_or(0.0),
         out["family_alpha"],

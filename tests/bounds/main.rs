@@ -125,6 +125,7 @@ fn the_pacheco_suite_passes() {
 #[test]
 fn the_poll_and_shuffle_suite_passes_on_every_network() {
     let hypercubic = ["perm_uniform", "perm_generators", "eq4_partners", "lemma2", "t_par", "t_par_trend", "rp_t_par"];
+    let adaptive = ["notify_tail", "idle_estimate", "adaptive_t_par", "adaptive_t_par_trend", "shuffles_le_cycles"];
     for t in ["hypercube", "butterfly", "mesh:2", "fat-tree", "crossbar"] {
         let (code, out, err) =
             lbcheck(&["bounds", "--balancer", "poll-and-shuffle", "--topology", t, "--quick", "--json"]);
@@ -134,7 +135,8 @@ fn the_poll_and_shuffle_suite_passes_on_every_network() {
         let names: Vec<&str> = v["claims"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
         let mut want: Vec<&str> = hypercubic.to_vec();
         match t {
-            "hypercube" | "butterfly" => want.push("rp_vs_pas"),
+            "hypercube" => want.extend([&["rp_vs_pas"][..], &adaptive].concat()),
+            "butterfly" => want.push("rp_vs_pas"),
             "crossbar" => {}
             _ => want.retain(|&c| c != "t_par_trend"),
         }
@@ -143,6 +145,11 @@ fn the_poll_and_shuffle_suite_passes_on_every_network() {
         if t == "hypercube" {
             let s = &v["constants"]["rp_vs_pas_slope"];
             assert!(s["lower"].as_f64().unwrap() > 0.0 && s["slope"].as_f64() > s["lower"].as_f64(), "{s}");
+            assert!(v["constants"]["k_adaptive"].as_f64().unwrap() > 0.0, "{out}");
+            for c in v["claims"].as_array().unwrap().iter() {
+                let alpha = c["alpha"].as_f64().unwrap_or(1e-6 / 12.0);
+                assert!((alpha - 1e-6 / 12.0).abs() < 1e-15, "Bonferroni over 12: {c}");
+            }
         }
     }
 }

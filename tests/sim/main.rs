@@ -1,6 +1,7 @@
 //! Tests of the simulator, the reference protocols and the checker: every
 //! property on random scenarios, determinism, the mutants, traces.
 
+mod adaptive;
 mod atomic;
 mod bitonic;
 mod bnb;

@@ -38,8 +38,13 @@ pub struct Outcome {
 pub fn run(suite: Suite, profile: Profile, topology: Topology, base: u64, mutant: Option<Mutant>) -> Outcome {
     if suite == Suite::PollAndShuffle {
         let s = super::poll_and_shuffle::run_all(profile, topology, base, mutant);
-        let (constants, claims) = super::poll_and_shuffle::evaluate(&s, topology, base, mutant);
-        return Outcome { runs: s.len(), tests: super::poll_and_shuffle::STAT_TESTS, constants, claims };
+        let a = match topology == Topology::Hypercube {
+            true => super::poll_and_shuffle::adaptive::run_all(profile, base, mutant),
+            false => Vec::new(), // Thm 5 on the hypercube (000 §5)
+        };
+        let (constants, claims) = super::poll_and_shuffle::evaluate(&s, &a, topology, base, mutant);
+        let runs = s.len() + a.len() + a.iter().filter(|r| r.cycles.is_some()).count();
+        return Outcome { runs, tests: super::poll_and_shuffle::STAT_TESTS, constants, claims };
     }
     if suite == Suite::Pacheco {
         let s = super::pacheco::run_all(profile, base, mutant);

@@ -29,11 +29,16 @@
 //!   grows with log2 n: the least-squares slope is > 0 with confidence
 //!   1 − α (t-based lower bound). On hypercubic networks other than the
 //!   crossbar (d = 1), as 000 §3 makes it.
-//! - `invariants` (exact): every property of `check/` on every test run.
+//! - on the hypercube, the adaptive trigger's claims (000 §5, Lemmas 4–5,
+//!   Thm 5; [`adaptive`]): `notify_tail`, `idle_estimate`,
+//!   `adaptive_t_par`, `adaptive_t_par_trend`, `shuffles_le_cycles`.
+//! - `invariants` (exact): every property of `check/` on every test run
+//!   (the adaptive runs and their cycle-trigger twins too).
 //!
 //! α = FAMILY_ALPHA / [`STAT_TESTS`] each (Bonferroni; `eq4_partners`
 //! splits its α over its dimensions).
 
+pub mod adaptive;
 pub mod lemma2;
 pub mod permutations;
 pub mod runs;
@@ -47,8 +52,9 @@ use crate::mutants::Mutant;
 use crate::sim::Topology;
 use runs::{Net, Sample};
 
-/// The statistical tests of the suite (Bonferroni).
-pub const STAT_TESTS: usize = 7;
+/// The statistical tests of the suite (Bonferroni): 7 here, and the
+/// adaptive trigger's ([`adaptive`]).
+pub const STAT_TESTS: usize = 7 + adaptive::STAT_TESTS;
 
 /// Both balancers' runs on `topology`: calibration on the references, tests with `mutant`.
 pub fn run_all(profile: Profile, topology: Topology, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
@@ -146,6 +152,7 @@ fn hypercubic(topology: Topology) -> bool {
 /// The fitted constants and the claims.
 pub fn evaluate(
     samples: &[Sample],
+    adaptive_runs: &[adaptive::Run],
     topology: Topology,
     base: u64,
     mutant: Option<Mutant>,
@@ -174,7 +181,13 @@ pub fn evaluate(
         claims.push(claim);
         constants["rp_vs_pas_slope"] = serde_json::json!({ "slope": slope, "lower": lower, "confidence": 1.0 - a });
     }
-    let test = samples.iter().filter(|s| s.phase == Phase::Test);
-    claims.push(claims::invariants(test.map(|s| (&s.failures[..], s.replay.as_str()))));
+    if !adaptive_runs.is_empty() {
+        let (k_adaptive, adaptive_claims) = adaptive::evaluate(adaptive_runs, a);
+        claims.extend(adaptive_claims);
+        constants["k_adaptive"] = serde_json::json!(k_adaptive);
+    }
+    let test = samples.iter().filter(|s| s.phase == Phase::Test).map(|s| (&s.failures[..], s.replay.as_str()));
+    let adaptive_tests = adaptive_runs.iter().filter(|r| r.phase == Phase::Test);
+    claims.push(claims::invariants(test.chain(adaptive_tests.map(|r| (&r.failures[..], r.replay.as_str())))));
     (constants, claims)
 }

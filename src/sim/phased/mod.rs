@@ -17,6 +17,10 @@
 //! With [`SyncMode::Local`] the phases are not a global clock's but
 //! synchronised between partners by messages (000 §6.3, Fig. 4; [`local`]).
 //!
+//! When to permute is the trigger's ([`trigger`]): after every L phases
+//! (000 §3.1), or when PE 0 estimates from idle PEs' notifications that
+//! many PEs are idle (000 §5; `notify` messages).
+//!
 //! Events are emitted in time order, ties by PE; the same seed gives the
 //! same stream. Every moved subproblem is a `work` message (a reply, or a
 //! shuffle transfer with no request), and each barrier is a `phase` event,
@@ -25,6 +29,7 @@
 pub mod local;
 pub mod permutation;
 pub mod simd;
+pub mod trigger;
 
 use rand_chacha::ChaCha8Rng;
 
@@ -38,6 +43,7 @@ use crate::protocol::poll_and_shuffle::{phases_per_cycle, PasRules, Shuffle};
 use crate::protocol::PeId;
 pub use local::SyncMode;
 use permutation::Method;
+use trigger::{Monitor, Trigger};
 
 /// One PE of the phased machine.
 struct Node<T> {
@@ -93,6 +99,12 @@ impl Batch {
     fn last(&self) -> Option<u64> {
         self.slots.iter().flatten().map(|(t, _, _)| *t).max()
     }
+
+    /// The latest time of the events waiting but idle notifications (000 §5).
+    fn last_but_notify(&self) -> Option<u64> {
+        let notify = |e: &Event| matches!(e, Event::Recv { kind: Kind::Notify, .. });
+        self.slots.iter().flatten().filter(|(_, _, e)| !notify(e)).map(|(t, _, _)| *t).max()
+    }
 }
 
 /// The run of the phased machine.
@@ -109,6 +121,8 @@ struct Machine<'s, T> {
     /// The pseudo method's generators.
     generators: Vec<Vec<u32>>,
     shuffle_rng: ChaCha8Rng,
+    /// When to permute (000 §3.1, §5).
+    monitor: Monitor,
 }
 
 /// Runs poll-and-shuffle on `cfg.pes` PEs from `root` on PE 0, feeding
@@ -117,12 +131,12 @@ struct Machine<'s, T> {
 pub fn run<T: Subproblem>(
     cfg: &SimConfig,
     rules: PasRules,
-    method: Method,
+    (method, trigger): (Method, Trigger),
     sync: SyncMode,
     root: T,
     sink: &mut dyn FnMut(Event),
 ) -> Outcome {
-    let m = Machine::new(cfg, rules, method, root, sink);
+    let m = Machine::new(cfg, rules, (method, trigger), root, sink);
     match sync {
         SyncMode::Global => m.cycles(),
         SyncMode::Local => m.local_cycles(),
@@ -131,7 +145,13 @@ pub fn run<T: Subproblem>(
 
 impl<'s, T: Subproblem> Machine<'s, T> {
     /// The machine at time 0 with `root` on PE 0.
-    fn new(cfg: &SimConfig, rules: PasRules, method: Method, root: T, sink: &'s mut dyn FnMut(Event)) -> Self {
+    fn new(
+        cfg: &SimConfig,
+        rules: PasRules,
+        (method, trigger): (Method, Trigger),
+        root: T,
+        sink: &'s mut dyn FnMut(Event),
+    ) -> Self {
         let mut shuffle_rng = stream(cfg.seed, 0, Purpose::Permutation);
         let generators = match method {
             Method::Pseudo => permutation::generators(cfg.pes as usize, &mut shuffle_rng, rules.uniform_generators),
@@ -139,6 +159,7 @@ impl<'s, T: Subproblem> Machine<'s, T> {
         };
         let nodes = (0..cfg.pes).map(|i| Node { task: None, rng: stream(cfg.seed, i, Purpose::Protocol) }).collect();
         let hops = cfg.topology.distances(cfg.pes);
+        let monitor = Monitor::new(trigger, rules, cfg, &hops);
         let mut m = Machine {
             cfg: *cfg,
             rules,
@@ -151,6 +172,7 @@ impl<'s, T: Subproblem> Machine<'s, T> {
             sink,
             generators,
             shuffle_rng,
+            monitor,
         };
         m.nodes[0].task = Some(root).filter(|r| !r.is_empty());
         if m.nodes[0].busy() {
@@ -163,37 +185,46 @@ impl<'s, T: Subproblem> Machine<'s, T> {
 impl<T: Subproblem> Machine<'_, T> {
     fn cycles(mut self) -> Outcome {
         let phases = phases_per_cycle(self.cfg.topology, self.cfg.pes).max(1);
-        let mut steps = 0;
-        for cycle in 0.. {
-            for phase in 0..phases {
-                if steps == self.cfg.max_steps {
-                    return Outcome { steps, end_time: self.now, stop: Stop::StepCap };
-                }
-                steps += 1;
-                self.work_phase(cycle, phase);
-                if !self.nodes.iter().any(Node::busy) {
-                    return self.terminate(steps);
-                }
-                if self.cfg.pes > 1 {
-                    self.exchange(phase);
-                }
+        let (mut steps, mut cycle, mut round) = (0, 0, 0);
+        loop {
+            if steps == self.cfg.max_steps {
+                return Outcome { steps, end_time: self.now, stop: Stop::StepCap };
+            }
+            steps += 1;
+            self.work_phase(cycle, round, steps - 1);
+            let barrier = self.now;
+            if !self.nodes.iter().any(Node::busy) {
+                return self.terminate(steps);
             }
             if self.cfg.pes > 1 {
-                self.shuffle();
+                self.exchange(round);
+            }
+            let permute = self.monitor.end_of_phase(steps - 1, barrier, self.now, round, phases);
+            round += 1;
+            if let Some(at) = permute {
+                if self.cfg.pes > 1 {
+                    self.now = at;
+                    self.shuffle();
+                }
+                (cycle, round) = (cycle + 1, 0);
+            } else if round == phases {
+                round = 0; // the adaptive trigger's wrap without a permutation
             }
         }
-        unreachable!("the loop returns")
     }
 
     /// Every busy PE works T_phase units (or until its subproblem runs
     /// out); `now` moves to the barrier, which waits for an item a PE
     /// could not cut (a loop's iteration may take longer than T_phase).
-    fn work_phase(&mut self, cycle: u64, phase: u32) {
+    fn work_phase(&mut self, cycle: u64, phase: u32, step: u64) {
         let (start, t_phase) = (self.now, self.cfg.dt);
         let mut barrier = start + t_phase;
         for pe in 0..self.cfg.pes {
             let node = &mut self.nodes[pe as usize];
-            let Some(task) = node.task.as_mut().filter(|t| !t.is_empty()) else { continue };
+            let Some(task) = node.task.as_mut().filter(|t| !t.is_empty()) else {
+                self.notify(pe, start, step);
+                continue;
+            };
             let (mut log, gen) = (WorkLog::default(), task.generation());
             let units = task.work(t_phase, &mut log);
             barrier = barrier.max(start + units);
@@ -201,6 +232,7 @@ impl<T: Subproblem> Machine<'_, T> {
             if task.is_empty() {
                 node.task = None;
                 self.batch.push(Event::Idle { t: start + units, pe });
+                self.notify(pe, start + units, step);
                 if !self.rules.wait_for_barrier {
                     self.ask_now(pe, start + units, phase);
                 }
@@ -319,15 +351,18 @@ impl<T: Subproblem> Machine<'_, T> {
         self.batch.emit_until(end, &mut *self.sink);
     }
 
-    /// PE 0 announces at the barrier; every PE stops.
+    /// PE 0 announces at the barrier; every PE stops. Idle notifications
+    /// still in flight reach PE 0 after that, unread.
     fn terminate(mut self, steps: u64) -> Outcome {
-        let t = self.now.max(self.batch.last().unwrap_or(0));
+        let t = self.now.max(self.batch.last_but_notify().unwrap_or(0));
         self.batch.emit_until(t, &mut *self.sink);
         (self.sink)(Event::Announce { t, pe: 0 });
         for pe in 0..self.cfg.pes {
             (self.sink)(Event::Terminated { t, pe });
         }
-        (self.sink)(Event::End { t });
+        let end = self.batch.last().unwrap_or(t).max(t);
+        self.batch.emit_until(end, &mut *self.sink);
+        (self.sink)(Event::End { t: end });
         Outcome { steps, end_time: t, stop: Stop::Drained }
     }
 

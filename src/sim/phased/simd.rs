@@ -14,14 +14,15 @@ use crate::protocol::simd_phase::{prefix_steps, SimdRules};
 use crate::protocol::PeId;
 use crate::sim::logp::{Outcome, Stop};
 use crate::sim::phased::permutation::Method;
+use crate::sim::phased::trigger::Trigger;
 use crate::sim::SimConfig;
 
 /// Runs SIMD phases on `cfg.pes` PEs from `root` on PE 0, feeding every
 /// event to `sink`; `cfg.dt` is T_phase, `cfg.max_steps` caps phases.
 pub fn run<T: Subproblem>(cfg: &SimConfig, rules: SimdRules, root: T, sink: &mut dyn FnMut(Event)) -> Outcome {
-    let mut m = Machine::new(cfg, PasRules::PAPER, Method::Exact, root, sink);
+    let mut m = Machine::new(cfg, PasRules::PAPER, (Method::Exact, Trigger::Cycle), root, sink);
     for phase in 0..cfg.max_steps.min(u64::from(u32::MAX)) as u32 {
-        m.work_phase(0, phase);
+        m.work_phase(0, phase, u64::from(phase));
         if !m.nodes.iter().any(Node::busy) {
             return m.terminate(u64::from(phase) + 1);
         }
