@@ -32,12 +32,17 @@ pub(super) struct Barrier {
     pub cycle: u64,
     /// Phase within the cycle, from 0.
     pub phase: u32,
+    /// The round of phases this barrier belongs to, from 0: a new one
+    /// whenever the phase number does not grow (a new cycle, or the
+    /// adaptive trigger's wrap without a permutation, 000 §5), so that
+    /// (round, phase) names one barrier where (cycle, phase) may not.
+    pub round: u64,
 }
 
 impl Barrier {
-    /// (cycle, phase).
+    /// (round, phase): the cycle and phase, unique under the adaptive trigger too.
     pub fn at(&self) -> (u64, u32) {
-        (self.cycle, self.phase)
+        (self.round, self.phase)
     }
 }
 
@@ -49,7 +54,7 @@ pub(super) struct PhaseClock {
     local: HashMap<u32, Barrier>,
     /// Barriers seen.
     pub count: u64,
-    /// The highest cycle seen.
+    /// The highest round seen ([`Barrier::round`]).
     pub cycle: u64,
 }
 
@@ -58,8 +63,13 @@ impl PhaseClock {
     pub fn observe(&mut self, e: &Event) -> bool {
         let Event::Phase { t, cycle, phase, pe } = *e else { return false };
         self.count += 1;
-        self.cycle = self.cycle.max(cycle);
-        let b = Barrier { seq: self.count, t, cycle, phase };
+        let before = match pe {
+            Some(pe) => self.local.get(&pe).copied(),
+            None => self.global,
+        };
+        let round = before.map_or(0, |b| if phase > b.phase && cycle == b.cycle { b.round } else { b.round + 1 });
+        self.cycle = self.cycle.max(round);
+        let b = Barrier { seq: self.count, t, cycle, phase, round };
         match pe {
             Some(pe) => _ = self.local.insert(pe, b),
             None => self.global = Some(b),
