@@ -19,6 +19,7 @@ pub mod atomic;
 pub mod explore;
 pub mod latency;
 pub mod logp;
+mod mail;
 pub mod phased;
 pub mod script;
 pub mod topology;
