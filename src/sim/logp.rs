@@ -18,6 +18,7 @@ use rand_chacha::ChaCha8Rng;
 use super::agenda::Agenda;
 use super::latency::Network;
 use super::mail::Mail;
+use super::prefetch::prefetch;
 use super::SimConfig;
 use crate::base::rng::{stream, Purpose};
 use crate::event::{Event, Kind};
@@ -74,6 +75,20 @@ enum Item<T> {
     Timer { pe: PeId },
     Wake { pe: PeId },
 }
+
+impl<T> Item<T> {
+    /// The PE the event happens at.
+    fn pe(&self) -> PeId {
+        match *self {
+            Item::Deliver { to, .. } => to,
+            Item::SliceEnd { pe } | Item::Timer { pe } | Item::Wake { pe } => pe,
+        }
+    }
+}
+
+/// How many events ahead the simulator prefetches a PE's state: enough for
+/// main memory to answer while the events before it run.
+const PREFETCH_AHEAD: usize = 8;
 
 struct Slice {
     units: u64,
@@ -222,6 +237,7 @@ where
             }
             steps += 1;
             let (time, item) = self.agenda.pop().expect("peeked");
+            self.prefetch_ahead();
             self.now = time;
             match item {
                 Item::Deliver { to, from, id, mail } => self.deliver(to, from, id, mail.into()),
@@ -236,6 +252,16 @@ where
         }
         (self.sink)(Event::End { t: self.now });
         Outcome { steps, end_time: self.now, stop: Stop::Drained }
+    }
+
+    /// Prefetches the state of the PE the event [`PREFETCH_AHEAD`] steps
+    /// on will touch (its slot and random stream), so that it is cached by then.
+    fn prefetch_ahead(&self) {
+        if let Some(item) = self.agenda.upcoming().nth(PREFETCH_AHEAD) {
+            let pe = item.pe() as usize;
+            prefetch(&self.slots[pe]);
+            prefetch(&self.rngs[pe]);
+        }
     }
 
     /// Records when the computation became over (no work held or in flight).

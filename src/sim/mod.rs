@@ -21,6 +21,7 @@ pub mod latency;
 pub mod logp;
 mod mail;
 pub mod phased;
+mod prefetch;
 pub mod script;
 pub mod topology;
 
