@@ -255,12 +255,16 @@ where
     }
 
     /// Prefetches the state of the PE the event [`PREFETCH_AHEAD`] steps
-    /// on will touch (its slot and random stream), so that it is cached by then.
+    /// on will touch, so that it is cached by then: its slot, and its random
+    /// stream if the event is one after which an idle PE asks for work
+    /// (a reject, the end of a slice).
     fn prefetch_ahead(&self) {
         if let Some(item) = self.agenda.upcoming().nth(PREFETCH_AHEAD) {
             let pe = item.pe() as usize;
             prefetch(&self.slots[pe]);
-            prefetch(&self.rngs[pe]);
+            if matches!(item, Item::Deliver { mail: Mail::Reject, .. } | Item::SliceEnd { .. }) {
+                prefetch(&self.rngs[pe]);
+            }
         }
     }
 
