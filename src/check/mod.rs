@@ -78,6 +78,7 @@ mod energy;
 mod fig3;
 mod hops;
 mod idset;
+mod inflight;
 mod lower_bound;
 mod metrics;
 mod optimum;

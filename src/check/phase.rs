@@ -37,6 +37,15 @@ impl PhaseDiscipline {
         PhaseDiscipline { declared, barrier: None, asked: HashSet::new(), requests: 0, barriers: 0, violation: None }
     }
 
+    /// After the first violation: only the counts the verdict reports.
+    fn count(&mut self, event: &Event) {
+        match event {
+            Event::Phase { .. } => self.barriers += 1,
+            Event::Send { kind: Kind::Request, .. } => self.requests += 1,
+            _ => {}
+        }
+    }
+
     /// The rule a request from `from` to `to` at `t` breaks, if any.
     fn check_send(&mut self, t: u64, from: u32, to: u32) -> Option<String> {
         self.requests += 1;
@@ -60,6 +69,9 @@ impl Property for PhaseDiscipline {
     const NAME: &'static str = "phase_discipline";
 
     fn observe(&mut self, line: usize, event: &Event) {
+        if self.violation.is_some() {
+            return self.count(event); // only the first violation is reported
+        }
         let found = match *event {
             Event::Phase { t, phase, .. } => {
                 let n = self.barrier.map_or(0, |(n, _, _)| n + 1);
