@@ -192,11 +192,12 @@ impl WellFormed {
     }
 }
 
-/// How many message ids the window of messages in flight spans: 4 per PE
-/// (the ids sent while the oldest message in flight travels), at least
-/// 2^16, at most 2^24.
+/// How many message ids the window of messages in flight may span: 16 per
+/// PE (the ids sent while the oldest message in flight travels: a few per
+/// PE when latencies are short; P = 2^20 needs about 4), at least 2^16, at
+/// most 2^24. It only takes the memory the ids in flight span.
 fn window(pes: u32) -> u64 {
-    (4 * u64::from(pes)).clamp(1 << 16, 1 << 24)
+    (16 * u64::from(pes)).clamp(1 << 16, 1 << 24)
 }
 
 /// The PE numbers an event names, with their field names.
