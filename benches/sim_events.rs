@@ -2,7 +2,11 @@
 //! second on a synthetic workload at P = 2^10, 2^14, 2^16, 2^20, with and
 //! without the online checker, and the peak memory (VmHWM) after each size.
 //!
-//! `cargo bench --bench sim_events` (all sizes) or `-- 10 14` (chosen log2 P).
+//! `cargo bench --bench sim_events` (all sizes) or `-- 10 14` (chosen log2 P);
+//! `-- raw 20` skips the checked run (profiling the simulator alone). Beside
+//! wall-clock seconds it prints the CPU seconds of the process
+//! (`/proc/self/schedstat`) and events per CPU second (the per-core figure,
+//! fair on a shared machine), and the load average before each size.
 
 use std::time::Instant;
 
@@ -15,26 +19,31 @@ use lbcheck::protocol::{BalancerKind, DetectorKind, Pe};
 use lbcheck::sim::{run, SimConfig};
 
 fn main() {
-    let args: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let sizes = if args.is_empty() { vec![10, 14, 16, 20] } else { args };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let raw_only = args.iter().any(|a| a == "raw");
+    let sizes: Vec<u32> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let sizes = if sizes.is_empty() { vec![10, 14, 16, 20] } else { sizes };
     println!(
-        "{:>6} {:>12} {:>8} {:>12} {:>10} {:>12} {:>10}",
-        "log2P", "events", "sim s", "Mev/s", "checked s", "Mev/s chk", "VmHWM MiB"
+        "{:>5} {:>11} {:>7} {:>7} {:>8} {:>9} {:>9} {:>9} {:>9} {:>6}  load",
+        "log2P", "events", "raw s", "cpu s", "Mev/cpu", "checked s", "cpu s", "Mev/cpu", "overhead", "HWM Mi"
     );
     for k in sizes {
+        let load = loadavg();
         let scenario = scenario(1 << k);
-        let (events, raw) = raw_run(&scenario);
-        let start = Instant::now();
-        let report = scenario.run(None).expect("no trace");
-        let checked = start.elapsed().as_secs_f64();
-        assert!(report.check.all_pass(), "{:?}", report.check.failures());
+        let (events, raw, raw_cpu) = raw_run(&scenario);
         let mev = |s: f64| events as f64 / s / 1e6;
-        println!(
-            "{k:>6} {events:>12} {raw:>8.2} {:>12.2} {checked:>10.2} {:>12.2} {:>10}",
-            mev(raw),
-            mev(checked),
-            peak_mib()
-        );
+        let mut line = format!("{k:>5} {events:>11} {raw:>7.2} {raw_cpu:>7.2} {:>8.2}", mev(raw_cpu));
+        if !raw_only {
+            let (cpu0, start) = (cpu_seconds(), Instant::now());
+            let report = scenario.run(None).expect("no trace");
+            let (checked, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu0);
+            assert!(report.check.all_pass(), "{:?}", report.check.failures());
+            let over = 100.0 * (cpu / raw_cpu - 1.0);
+            line += &format!(" {checked:>9.2} {cpu:>9.2} {:>9.2} {over:>8.0}%", mev(cpu));
+        } else {
+            line += &format!(" {:>9} {:>9} {:>9} {:>9}", "-", "-", "-", "-");
+        }
+        println!("{line} {:>6}  {load}", peak_mib());
     }
 }
 
@@ -46,12 +55,12 @@ fn scenario(pes: u32) -> RunSpec {
     RunSpec { workload, split: Strategy::default(), protocols, driver: Driver::Sim(sim) }
 }
 
-/// The simulator alone, counting events: (events, seconds).
-fn raw_run(s: &RunSpec) -> (u64, f64) {
+/// The simulator alone, counting events: (events, wall seconds, CPU seconds).
+fn raw_run(s: &RunSpec) -> (u64, f64, f64) {
     let Driver::Sim(cfg) = &s.driver else { unreachable!("a simulated run") };
     let mut events = 0u64;
     let mut sink = |_: Event| events += 1;
-    let start = Instant::now();
+    let (cpu0, start) = (cpu_seconds(), Instant::now());
     let (rules, energy) = (random_polling::Rules::paper(), energy::Rules::PAPER);
     run(
         cfg,
@@ -59,7 +68,19 @@ fn raw_run(s: &RunSpec) -> (u64, f64) {
         |_| Pe::new(RandomPolling::new(rules, None), Energy::new(false, energy)),
         &mut sink,
     );
-    (events, start.elapsed().as_secs_f64())
+    (events, start.elapsed().as_secs_f64(), cpu_seconds() - cpu0)
+}
+
+/// CPU time of this (single-threaded) process so far, in seconds.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/schedstat").unwrap_or_default();
+    stat.split_whitespace().next().and_then(|ns| ns.parse::<f64>().ok()).unwrap_or(0.0) / 1e9
+}
+
+/// The 1-minute load average (the machine may be shared).
+fn loadavg() -> String {
+    let l = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    l.split_whitespace().next().unwrap_or("?").to_string()
 }
 
 fn peak_mib() -> u64 {

@@ -100,6 +100,8 @@ pub(super) struct Collector {
     queue_sum: u64,
     idle: Vec<PeIdle>,
     t_last: u64,
+    /// Messages sent, per kind (by `Kind as usize`; into `messages` at the end).
+    sent: [u64; Kind::ALL.len()],
 }
 
 impl Collector {
@@ -108,7 +110,7 @@ impl Collector {
         let messages = Kind::ALL.iter().map(|k| (k.name(), 0)).collect();
         let m = Metrics { pes, t_seq, messages, ..Metrics::default() };
         let idle = vec![PeIdle { since: Some(0), total: 0, terminated: false }; pes as usize];
-        Collector { m, queue_sum: 0, idle, t_last: 0 }
+        Collector { m, queue_sum: 0, idle, t_last: 0, sent: [0; Kind::ALL.len()] }
     }
 
     /// Feeds one event.
@@ -128,7 +130,7 @@ impl Collector {
                 m.splits += 1;
                 m.max_gen = m.max_gen.max(gen);
             }
-            Event::Send { kind, .. } => *m.messages.entry(kind.name()).or_default() += 1,
+            Event::Send { kind, .. } => self.sent[kind as usize] += 1,
             Event::Recv { kind: Kind::Request, queue: Some(q), .. } => self.on_queue(q),
             Event::Busy { t, pe } => self.pe(pe, |p| p.stop(t)),
             Event::Idle { t, pe } => self.pe(pe, |p| p.since = p.since.or(Some(t))),
@@ -172,6 +174,9 @@ impl Collector {
     /// The metrics of the whole stream.
     pub(super) fn finish(mut self) -> Metrics {
         self.m.t_last = self.t_last;
+        for k in Kind::ALL {
+            *self.m.messages.entry(k.name()).or_default() += self.sent[k as usize];
+        }
         let end = self.m.t_par.unwrap_or(self.t_last);
         self.idle.iter_mut().filter(|p| !p.terminated).for_each(|p| p.stop(end));
         let m = &mut self.m;

@@ -81,6 +81,7 @@ mod exchange;
 mod fig3;
 mod hops;
 mod idset;
+mod inflight;
 mod lower_bound;
 mod metrics;
 mod optimum;

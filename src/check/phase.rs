@@ -166,6 +166,12 @@ impl Property for PhaseDiscipline {
             }
             return;
         }
+        if self.violation.is_some() {
+            // Only the first violation is reported (and a run that is not
+            // phased would format one for every request).
+            self.requests += u64::from(matches!(event, Event::Send { kind: Kind::Request, .. }));
+            return;
+        }
         let found = match *event {
             Event::Send { t, from, to, id, kind: Kind::Request, .. } => self.check_send(t, from, to, id),
             Event::Recv { pe, from, id, kind: Kind::Request, .. } => self.check_recv(pe, from, id),

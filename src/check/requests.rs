@@ -13,6 +13,7 @@
 use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::hash_map::Entry;
 
 use super::{list_some, Metrics, Property, Verdict};
 use crate::event::{Event, Kind};
@@ -20,10 +21,27 @@ use crate::event::{Event, Kind};
 /// A received request: its line and whether the receiver had terminated.
 type Pending = (usize, bool);
 
+/// The requests one PE made to another and that are not answered yet,
+/// oldest first (nearly always one: the first kept without allocating).
+struct Queue {
+    first: Pending,
+    rest: VecDeque<Pending>,
+}
+
+impl Queue {
+    fn iter(&self) -> impl Iterator<Item = &Pending> {
+        std::iter::once(&self.first).chain(&self.rest)
+    }
+
+    fn len(&self) -> usize {
+        1 + self.rest.len()
+    }
+}
+
 /// State of the `requests_answered` check.
 pub(super) struct RequestsAnswered {
     /// (replier j, requester i) → requests received and not answered yet.
-    pending: HashMap<(u32, u32), VecDeque<Pending>>,
+    pending: HashMap<(u32, u32), Queue>,
     terminated: Vec<bool>,
     received: u64,
     replies: u64,
@@ -44,16 +62,23 @@ impl RequestsAnswered {
 
     fn on_request(&mut self, line: usize, j: u32, i: u32) {
         let late = self.terminated.get(j as usize).copied().unwrap_or(false);
-        self.pending.entry((j, i)).or_default().push_back((line, late));
+        match self.pending.entry((j, i)) {
+            Entry::Occupied(mut q) => q.get_mut().rest.push_back((line, late)),
+            Entry::Vacant(q) => {
+                q.insert(Queue { first: (line, late), rest: VecDeque::new() });
+            }
+        }
         self.received += 1;
     }
 
     /// Takes the oldest request i made to j off the books; false if none.
     fn answer(&mut self, j: u32, i: u32) -> bool {
         let Some(queue) = self.pending.get_mut(&(j, i)) else { return false };
-        queue.pop_front();
-        if queue.is_empty() {
-            self.pending.remove(&(j, i));
+        match queue.rest.pop_front() {
+            Some(next) => queue.first = next,
+            None => {
+                self.pending.remove(&(j, i));
+            }
         }
         self.replies += 1;
         true
@@ -101,7 +126,7 @@ impl Property for RequestsAnswered {
             return Verdict::fail(why, Some(line));
         }
         let unanswered = self.unanswered();
-        let late: usize = self.pending.values().map(VecDeque::len).sum::<usize>() - unanswered.len();
+        let late: usize = self.pending.values().map(Queue::len).sum::<usize>() - unanswered.len();
         let Some(&(first, _, _)) = unanswered.first() else {
             return Verdict::pass(format!(
                 "{} requests received, each answered exactly once ({} replies); {late} arrived after the receiver terminated",

@@ -9,9 +9,7 @@
 //! Memory is proportional to the messages in flight (plus the gaps between
 //! the ids of delivered ones), not to the length of the run.
 
-use rustc_hash::FxHashMap as HashMap;
-
-use super::idset::IdSet;
+use super::inflight::InFlight;
 use super::{violation_at, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader, TRACE_VERSION};
 
@@ -33,9 +31,8 @@ pub(super) struct WellFormed {
     header_first: bool,
     last_t: u64,
     end_line: Option<usize>,
-    in_flight: HashMap<u64, Sent>,
-    /// Ids sent and received.
-    delivered: IdSet,
+    /// Messages in flight, and the ids sent and received.
+    messages: InFlight<Sent>,
     sent: u64,
     received: u64,
     /// Per PE: [`BUSY`], [`WAS_BUSY`], [`GOT_WORK`] flags.
@@ -72,8 +69,7 @@ impl WellFormed {
             header_first: false,
             last_t: 0,
             end_line: None,
-            in_flight: HashMap::default(),
-            delivered: IdSet::default(),
+            messages: InFlight::new(window(header.pes)),
             sent: 0,
             pe_flags: vec![0; header.pes.min(super::MAX_PES) as usize],
             received: 0,
@@ -158,11 +154,11 @@ impl WellFormed {
 
     fn on_send(&mut self, line: usize, from: u32, to: u32, id: u64, kind: Kind) -> Result<(), String> {
         let line32 = u32::try_from(line).unwrap_or(u32::MAX);
-        if self.delivered.contains(id) {
+        if self.messages.delivered(id) {
             return Err(format!("message id {id} sent again (the first one was received already)"));
         }
         let new = Sent { from, to, kind, line: line32 };
-        if let Some(first) = self.in_flight.insert(id, new) {
+        if let Some(first) = self.messages.insert(id, new) {
             return Err(format!("message id {id} sent again (first sent on line {})", first.line));
         }
         self.sent += 1;
@@ -170,8 +166,8 @@ impl WellFormed {
     }
 
     fn on_recv(&mut self, pe: u32, from: u32, id: u64, kind: Kind) -> Result<(), String> {
-        let Some(s) = self.in_flight.remove(&id) else {
-            return match self.delivered.contains(id) {
+        let Some(s) = self.messages.remove(id) else {
+            return match self.messages.delivered(id) {
                 true => Err(format!("message {id} received twice")),
                 false => Err(format!("recv of message {id}, which was never sent")),
             };
@@ -190,10 +186,18 @@ impl WellFormed {
                 kind.name()
             ));
         }
-        self.delivered.insert(id);
+        self.messages.deliver(id);
         self.received += 1;
         Ok(())
     }
+}
+
+/// How many message ids the window of messages in flight may span: 16 per
+/// PE (the ids sent while the oldest message in flight travels: a few per
+/// PE when latencies are short; P = 2^20 needs about 4), at least 2^16, at
+/// most 2^24. It only takes the memory the ids in flight span.
+fn window(pes: u32) -> u64 {
+    (16 * u64::from(pes)).clamp(1 << 16, 1 << 24)
 }
 
 /// The PE numbers an event names, with their field names.

@@ -135,8 +135,9 @@ pub struct RandomPolling<T> {
     /// Answer every queued request at a poll (003 §14.7.2's
     /// Service_requests), not one (001 Fig. 1).
     serve_all: bool,
-    /// The second slot (002 §3), when the PE has two.
-    second: Option<Option<T>>,
+    /// The second slot (002 §3), when the PE has two (boxed: most runs have
+    /// one, and a PE's state stays small, which the simulator's cache likes).
+    second: Option<Box<Option<T>>>,
     /// A request of this PE awaits its reply (two slots).
     outstanding: bool,
     /// Two slots: how many held work after the last handler.
@@ -208,12 +209,12 @@ impl<T: Subproblem> RandomPolling<T> {
 
     /// The same PE with two subproblem slots (002 §3; `--slots 2`) or one.
     pub fn with_slots(self, slots: u8) -> Self {
-        RandomPolling { second: (slots == 2).then_some(None), ..self }
+        RandomPolling { second: (slots == 2).then(|| Box::new(None)), ..self }
     }
 
     /// The slots holding work, first then second.
     fn slots(&mut self) -> impl Iterator<Item = &mut T> {
-        let second = self.second.as_mut().and_then(Option::as_mut);
+        let second = self.second.as_deref_mut().and_then(Option::as_mut);
         self.task.as_mut().into_iter().chain(second).filter(|t| !t.is_empty())
     }
 
@@ -242,7 +243,7 @@ impl<T: Subproblem> RandomPolling<T> {
         match &mut self.second {
             Some(second) if holds(&self.task) && self.rules.fills_empty_slot => {
                 assert!(!holds(second), "PE {me} received work while holding two subproblems");
-                *second = Some(task);
+                **second = Some(task);
                 self.filled = 2;
             }
             _ => {
@@ -356,7 +357,7 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
     fn on_exhausted(&mut self, ctx: &mut Ctx<T>) {
         self.task = None;
         if let Some(second) = &mut self.second {
-            *second = None;
+            **second = None;
         }
         self.filled = 0;
         for from in std::mem::take(&mut self.queue) {
@@ -394,7 +395,7 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
 
     /// The best of both slots, emptied ones included.
     fn incumbent(&mut self) -> Option<u64> {
-        let second = self.second.iter().flatten();
+        let second = self.second.as_deref().into_iter().flatten();
         self.task.iter().chain(second).filter_map(|t| t.incumbent()).min()
     }
 
@@ -409,7 +410,7 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
     }
 
     fn has_work(&self) -> bool {
-        holds(&self.task) || self.second.as_ref().is_some_and(holds)
+        holds(&self.task) || self.second.as_deref().is_some_and(holds)
     }
 
     fn queued_requests(&self) -> u32 {

@@ -17,6 +17,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::agenda::Agenda;
 use super::latency::Network;
+use super::mail::Mail;
+use super::prefetch::prefetch;
 use super::SimConfig;
 use crate::base::rng::{stream, Purpose};
 use crate::event::{Event, Kind};
@@ -66,12 +68,27 @@ impl Outcome {
 /// [`Stop::TimeOverflow`] (the agenda keeps headroom above its times).
 pub const END_OF_TIME: u64 = 1 << 63;
 
+/// An agenda entry (a few words: a message's payload travels boxed, [`Mail`]).
 enum Item<T> {
-    Deliver { to: PeId, from: PeId, id: u64, msg: Msg<T> },
+    Deliver { to: PeId, from: PeId, id: u64, mail: Mail<T> },
     SliceEnd { pe: PeId },
     Timer { pe: PeId },
     Wake { pe: PeId },
 }
+
+impl<T> Item<T> {
+    /// The PE the event happens at.
+    fn pe(&self) -> PeId {
+        match *self {
+            Item::Deliver { to, .. } => to,
+            Item::SliceEnd { pe } | Item::Timer { pe } | Item::Wake { pe } => pe,
+        }
+    }
+}
+
+/// How many events ahead the simulator prefetches a PE's state: enough for
+/// main memory to answer while the events before it run.
+const PREFETCH_AHEAD: usize = 8;
 
 struct Slice {
     units: u64,
@@ -79,12 +96,13 @@ struct Slice {
     log: WorkLog,
 }
 
+/// A PE's state that (nearly) every event at it touches; its random
+/// stream and running slice, touched by fewer events, live apart
+/// ([`Sim::rngs`], [`Sim::slices`]) so that a slot spans few cache lines.
 struct Slot<B, D> {
     pe: Pe<B, D>,
-    rng: ChaCha8Rng,
     speed: u64,
     busy: bool,
-    slice: Option<Slice>,
     /// PE time owed for messages sent or received during a slice (o, 001
     /// §1.1), paid before the next slice.
     debt: u64,
@@ -97,6 +115,10 @@ struct Slot<B, D> {
 struct Sim<'s, T, B, D> {
     cfg: SimConfig,
     slots: Vec<Slot<B, D>>,
+    /// Per PE, its protocol stream.
+    rngs: Vec<ChaCha8Rng>,
+    /// Per PE, the slice it is working on.
+    slices: Vec<Option<Slice>>,
     agenda: Agenda<Item<T>>,
     out: Vec<Command<T>>,
     network: Network,
@@ -126,20 +148,13 @@ where
     }
     let speeds = speeds(cfg);
     let slots = (0..cfg.pes)
-        .map(|i| Slot {
-            pe: make(i),
-            rng: stream(cfg.seed, i, Purpose::Protocol),
-            speed: speeds[i as usize],
-            busy: false,
-            slice: None,
-            debt: 0,
-            next_send: 0,
-            parked: false,
-        })
+        .map(|i| Slot { pe: make(i), speed: speeds[i as usize], busy: false, debt: 0, next_send: 0, parked: false })
         .collect();
     let mut sim = Sim {
         cfg: *cfg,
         slots,
+        rngs: (0..cfg.pes).map(|i| stream(cfg.seed, i, Purpose::Protocol)).collect(),
+        slices: (0..cfg.pes).map(|_| None).collect(),
         agenda: Agenda::default(),
         out: Vec::new(),
         network: Network::new(
@@ -222,9 +237,10 @@ where
             }
             steps += 1;
             let (time, item) = self.agenda.pop().expect("peeked");
+            self.prefetch_ahead();
             self.now = time;
             match item {
-                Item::Deliver { to, from, id, msg } => self.deliver(to, from, id, msg),
+                Item::Deliver { to, from, id, mail } => self.deliver(to, from, id, mail.into()),
                 Item::SliceEnd { pe } => self.slice_end(pe),
                 Item::Timer { pe } => {
                     let cost = self.call(pe, |p, ctx| p.on_timer(ctx));
@@ -236,6 +252,20 @@ where
         }
         (self.sink)(Event::End { t: self.now });
         Outcome { steps, end_time: self.now, stop: Stop::Drained }
+    }
+
+    /// Prefetches the state of the PE the event [`PREFETCH_AHEAD`] steps
+    /// on will touch, so that it is cached by then: its slot, and its random
+    /// stream if the event is one after which an idle PE asks for work
+    /// (a reject, the end of a slice).
+    fn prefetch_ahead(&self) {
+        if let Some(item) = self.agenda.upcoming().nth(PREFETCH_AHEAD) {
+            let pe = item.pe() as usize;
+            prefetch(&self.slots[pe]);
+            if matches!(item, Item::Deliver { mail: Mail::Reject, .. } | Item::SliceEnd { .. }) {
+                prefetch(&self.rngs[pe]);
+            }
+        }
     }
 
     /// Records when the computation became over (no work held or in flight).
@@ -257,9 +287,9 @@ where
     /// [`Self::call`] for a PE already busy for `start` (its messages leave
     /// after that); returns `start` plus what the handler charged.
     fn call_after(&mut self, me: PeId, start: u64, f: impl FnOnce(&mut Pe<B, D>, &mut Ctx<T>)) -> u64 {
-        let slot = &mut self.slots[me as usize];
-        let mut ctx = Ctx { now: self.now, me, pes: self.cfg.pes, rng: &mut slot.rng, out: &mut self.out };
-        f(&mut slot.pe, &mut ctx);
+        let rng = &mut self.rngs[me as usize];
+        let mut ctx = Ctx { now: self.now, me, pes: self.cfg.pes, rng, out: &mut self.out };
+        f(&mut self.slots[me as usize].pe, &mut ctx);
         let mut out = std::mem::take(&mut self.out);
         let cost = out.drain(..).fold(start, |cost, cmd| cost + self.apply(me, cmd, cost));
         self.out = out;
@@ -300,7 +330,7 @@ where
         slot.next_send = leaves.saturating_add(g);
         let delay = self.network.delay(from, to, msg.kind(), leaves);
         let at = self.later(self.now, (leaves - self.now).checked_add(delay));
-        self.agenda.push(at, Item::Deliver { to, from, id, msg });
+        self.agenda.push(at, Item::Deliver { to, from, id, mail: msg.into() });
     }
 
     /// `base + delay`; if that passes [`END_OF_TIME`] (or `delay` is
@@ -379,13 +409,13 @@ where
         let gen = task.generation();
         let units = task.work(dt, &mut log);
         let took = units.checked_mul(slot.speed);
-        slot.slice = Some(Slice { units, gen, log });
+        self.slices[pe as usize] = Some(Slice { units, gen, log });
         let end = self.later(at, took);
         self.agenda.push(end, Item::SliceEnd { pe });
     }
 
     fn slice_end(&mut self, pe: PeId) {
-        let s = self.slots[pe as usize].slice.take().expect("a slice was running");
+        let s = self.slices[pe as usize].take().expect("a slice was running");
         (self.sink)(Event::work(self.now, pe, s.units, s.gen, &s.log));
         let debt = std::mem::take(&mut self.slots[pe as usize].debt) + self.refill(pe);
         if self.slots[pe as usize].pe.has_work() {

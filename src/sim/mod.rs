@@ -19,7 +19,9 @@ pub mod atomic;
 pub mod explore;
 pub mod latency;
 pub mod logp;
+mod mail;
 pub mod phased;
+mod prefetch;
 pub mod script;
 pub mod topology;
 

@@ -1,0 +1,182 @@
+//! The messages of a trace by id: those in flight (with what a check keeps
+//! of each) and those delivered, without a hash-map operation per message
+//! when ids come roughly in order, as every lbcheck driver numbers them.
+//!
+//! Ids from the oldest message still in flight on sit in a window, a
+//! double-ended array indexed by `id - base`; the window's front moves on as
+//! its messages are delivered, handing delivered ids to an [`IdSet`] in
+//! increasing order (which keeps a run of consecutive ids as one interval).
+//! Ids below the window (a message in flight for very long, or a trace of
+//! another implementation numbering at random) go to a hash map instead, so
+//! any ids are handled, just more slowly; the window never spans more than
+//! `cap` ids.
+
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::idset::IdSet;
+
+/// What the window knows of one id: in flight with a value, delivered.
+#[derive(Clone, Copy)]
+struct Entry<V> {
+    flight: Option<V>,
+    delivered: bool,
+}
+
+impl<V> Entry<V> {
+    const FREE: Entry<V> = Entry { flight: None, delivered: false };
+}
+
+/// Messages in flight (each with a `V`) and delivered, by id.
+pub(super) struct InFlight<V> {
+    base: u64,
+    window: VecDeque<Entry<V>>,
+    cap: u64,
+    /// In-flight messages with ids below `base`.
+    below: HashMap<u64, V>,
+    /// Delivered ids handed on from the window (or out of its reach).
+    delivered: IdSet,
+}
+
+impl<V: Copy> InFlight<V> {
+    /// A book whose window spans at most `cap` ≥ 1 ids.
+    pub(super) fn new(cap: u64) -> InFlight<V> {
+        InFlight {
+            base: 0,
+            window: VecDeque::new(),
+            cap: cap.max(1),
+            below: HashMap::default(),
+            delivered: IdSet::default(),
+        }
+    }
+
+    /// True if `id` was delivered ([`InFlight::deliver`]).
+    pub(super) fn delivered(&self, id: u64) -> bool {
+        self.slot(id).is_some_and(|s| self.window[s].delivered) || self.delivered.contains(id)
+    }
+
+    /// Records `id` in flight with `v`; returns what it replaced, if `id`
+    /// was in flight already.
+    pub(super) fn insert(&mut self, id: u64, v: V) -> Option<V> {
+        if id < self.base {
+            return self.below.insert(id, v);
+        }
+        let slot = self.reach(id);
+        self.window[slot].flight.replace(v)
+    }
+
+    /// Takes `id` out of flight (not marking it delivered); its value.
+    pub(super) fn remove(&mut self, id: u64) -> Option<V> {
+        if id < self.base {
+            return self.below.remove(&id);
+        }
+        let slot = self.slot(id)?;
+        let v = self.window[slot].flight.take();
+        self.advance();
+        v
+    }
+
+    /// Marks `id` delivered.
+    pub(super) fn deliver(&mut self, id: u64) {
+        match self.slot(id) {
+            Some(slot) => {
+                self.window[slot].delivered = true;
+                self.advance();
+            }
+            None => {
+                self.delivered.insert(id);
+            }
+        }
+    }
+
+    /// Messages in flight.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.below.len() + self.window.iter().filter(|e| e.flight.is_some()).count()
+    }
+
+    /// `id`'s place in the window, if the window spans it.
+    fn slot(&self, id: u64) -> Option<usize> {
+        let offset = id.checked_sub(self.base)?;
+        usize::try_from(offset).ok().filter(|&s| s < self.window.len())
+    }
+
+    /// `id`'s place (`id` ≥ base), the window grown to span it and, if
+    /// it would span more than `cap` ids, its front moved on.
+    fn reach(&mut self, id: u64) -> usize {
+        let end = self.base + self.window.len() as u64;
+        if id >= end && id - end >= self.cap {
+            self.flush(); // a jump: start the window afresh at `id`
+            self.base = id;
+        }
+        while id - self.base >= self.cap {
+            self.pop_front();
+        }
+        let offset = (id - self.base) as usize;
+        if offset >= self.window.len() {
+            self.window.resize(offset + 1, Entry::FREE);
+        }
+        offset
+    }
+
+    /// Moves the front on past ids not in flight.
+    fn advance(&mut self) {
+        while self.window.front().is_some_and(|e| e.flight.is_none()) {
+            self.pop_front();
+        }
+    }
+
+    /// Hands the front id on (to `delivered` or `below`) and moves on.
+    fn pop_front(&mut self) {
+        if let Some(e) = self.window.pop_front() {
+            if e.delivered {
+                self.delivered.insert(self.base);
+            }
+            if let Some(v) = e.flight {
+                self.below.insert(self.base, v);
+            }
+        }
+        self.base += 1;
+    }
+
+    /// Hands every id of the window on.
+    fn flush(&mut self) {
+        while !self.window.is_empty() {
+            self.pop_front();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::{HashMap as Map, HashSet};
+
+    proptest! {
+        /// The same answers as a hash map and a hash set, for ids near each
+        /// other, far apart and repeated, with a small window.
+        #[test]
+        fn agrees_with_a_map_and_a_set(ops in proptest::collection::vec((0..4u8, 0..40u64, any::<bool>()), 1..300)) {
+            let mut book = InFlight::new(8);
+            let (mut map, mut set) = (Map::new(), HashSet::new());
+            for (i, (op, id, far)) in ops.into_iter().enumerate() {
+                let id = if far { id * 1_000_003 } else { id };
+                match op {
+                    0 | 1 => prop_assert_eq!(book.insert(id, i), map.insert(id, i)),
+                    2 => prop_assert_eq!(book.remove(id), map.remove(&id)),
+                    _ => {
+                        book.deliver(id);
+                        set.insert(id);
+                    }
+                }
+                prop_assert_eq!(book.len(), map.len());
+                prop_assert_eq!(book.delivered(id), set.contains(&id));
+            }
+            for id in 0..50 {
+                prop_assert_eq!(book.delivered(id), set.contains(&id));
+            }
+        }
+    }
+}
