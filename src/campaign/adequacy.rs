@@ -97,7 +97,8 @@ pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
         .flat_map(|&m| m.entry().caught_by.iter().map(move |&(c, _)| (m, c)))
         .filter(|(m, c)| o.selects("mutants", &format!("{m}/{}", c.name())))
         .collect();
-    let units: Vec<_> = cells.into_iter().map(|(m, c)| (shard.take(cost::cell(m, c)), m, c)).collect();
+    let units: Vec<_> =
+        cells.into_iter().map(|(m, c)| (shard.take_in(cost::group(c), cost::cell(m, c)), m, c)).collect();
     progress.start("mutants", units.iter().filter(|(u, ..)| u.mine).count());
     let cases = units.into_iter().flat_map(|(unit, m, c)| {
         let run = || {

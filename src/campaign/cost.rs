@@ -50,8 +50,30 @@ pub fn cell(m: Mutant, c: Catcher) -> f64 {
     }
 }
 
-/// One run of the loom suite (its build is cached after the first).
-pub const LOOM: f64 = 20.0;
+/// One run of the loom suite once it is built.
+pub const LOOM: f64 = 1.0;
 
-/// One external script (the SPIN models, the Coq proofs).
-pub const EXTERNAL: f64 = 20.0;
+/// The loom suite's build (`cargo test` with `--cfg loom`), counted on
+/// the `loom` layer's unit (the [`group`] shares it).
+pub const LOOM_BUILD: f64 = 120.0;
+
+/// The group of the units that run the loom suite (they share its build).
+pub const LOOM_GROUP: Option<&str> = Some("loom");
+
+/// The group of a cell checked by `c`: the loom suite's, or none.
+pub fn group(c: Catcher) -> Option<&'static str> {
+    if c == Catcher::Loom {
+        LOOM_GROUP
+    } else {
+        None
+    }
+}
+
+/// One external script: `models/check.sh` (SPIN) or `proofs/check.sh` (Coq).
+pub fn script(layer: &str) -> f64 {
+    if layer == "spin" {
+        150.0
+    } else {
+        35.0
+    }
+}

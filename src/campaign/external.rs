@@ -26,7 +26,7 @@ pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
         if o.mutant.is_some() || !o.selects(layer, script) {
             continue;
         }
-        cases.extend(shard.unit(layer, cost::EXTERNAL, || {
+        cases.extend(shard.unit(layer, cost::script(layer), || {
             progress.start(layer, 1);
             let case = one(layer, script, tool, install);
             progress.done(layer, &case);
@@ -81,7 +81,8 @@ pub fn loom_layer(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Ca
         Some(m) if m.entry().caught_by(Catcher::Loom) => (loom_test(m), false),
         Some(_) => return vec![],
     };
-    shard.unit("loom", cost::LOOM, || loom_case(o, filter, expect_pass, progress))
+    let cost = cost::LOOM + cost::LOOM_BUILD;
+    shard.unit_in(cost::LOOM_GROUP, "loom", cost, || loom_case(o, filter, expect_pass, progress))
 }
 
 /// The loom layer's one case: whether the tests `filter` pass as `expect_pass` says.

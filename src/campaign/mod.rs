@@ -172,7 +172,7 @@ pub fn run(o: &Options, progress: &dyn Progress) -> Report {
 pub fn share(o: &Options, rank: u32, ranks: u32) -> Shard {
     let dry = Shard::dry();
     run_share(o, &dry, &Silent);
-    Shard::of(rank, ranks, &dry.costs())
+    Shard::of(rank, ranks, &dry)
 }
 
 /// Runs `shard`'s units of the campaign: the report with a placeholder for

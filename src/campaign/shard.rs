@@ -10,7 +10,8 @@
 //! estimated costs ([`super::cost`]) without running any; then the longest
 //! processing time rule (Graham's LPT: units by decreasing cost, each to
 //! the least loaded rank, ties to the lower rank and the earlier unit)
-//! gives each unit an owner. Both passes see the units in the same order
+//! gives each unit an owner. Units of one *group* (those that share a
+//! build: the loom suite's) count as one unit and go to one rank. Both passes see the units in the same order
 //! because the order depends only on the options (profile, seed, `--only`,
 //! mutant), so no message is needed to agree on it.
 //!
@@ -54,8 +55,8 @@ pub struct Shard {
 struct State {
     /// The number of the next unit.
     next: u32,
-    /// Each unit's estimated cost, in order (the dry pass).
-    costs: Vec<f64>,
+    /// Each unit's estimated cost and group, in order (the dry pass).
+    costs: Vec<(f64, Option<&'static str>)>,
     /// The cases of the units this rank ran, for rank 0.
     kept: BTreeMap<u32, Vec<Case>>,
     /// The bounds suite's figures, if this rank ran it.
@@ -93,24 +94,24 @@ impl Shard {
         Shard { rank: 0, plan: Plan::Dry, state: Mutex::default() }
     }
 
-    /// Rank `rank`'s share of a campaign whose units cost `costs` (from
-    /// the dry pass) over `ranks` ranks.
-    pub fn of(rank: u32, ranks: u32, costs: &[f64]) -> Shard {
-        Shard { rank, plan: Plan::Owners(owners(costs, ranks)), state: Mutex::default() }
-    }
-
-    /// The units' estimated costs, in order (after the dry pass).
-    pub fn costs(&self) -> Vec<f64> {
-        self.lock().costs.clone()
+    /// Rank `rank`'s share, over `ranks` ranks, of the campaign whose
+    /// units `dry` listed.
+    pub fn of(rank: u32, ranks: u32, dry: &Shard) -> Shard {
+        Shard { rank, plan: Plan::Owners(owners(&dry.lock().costs, ranks)), state: Mutex::default() }
     }
 
     /// The next unit, of estimated `cost` seconds. Called in the same order
     /// on every process, never from inside a unit.
     pub fn take(&self, cost: f64) -> Unit {
+        self.take_in(None, cost)
+    }
+
+    /// [`Shard::take`] for a unit of `group` (all of a group's units go to one rank).
+    pub fn take_in(&self, group: Option<&'static str>, cost: f64) -> Unit {
         let mut s = self.lock();
         let id = s.next;
         s.next += 1;
-        s.costs.push(cost);
+        s.costs.push((cost, group));
         let mine = match &self.plan {
             Plan::Whole => true,
             Plan::Dry => false,
@@ -133,11 +134,22 @@ impl Shard {
         }
     }
 
-    /// Runs the next unit (cost `cost`) with `f` if it is this process's.
-    pub fn unit(&self, layer: &'static str, cost: f64, f: impl FnOnce() -> Vec<Case>) -> Vec<Case> {
-        let unit = self.take(cost);
+    /// Runs the next unit (cost `cost`, of `group` if any) with `f` if it is this process's.
+    pub fn unit_in(
+        &self,
+        group: Option<&'static str>,
+        layer: &'static str,
+        cost: f64,
+        f: impl FnOnce() -> Vec<Case>,
+    ) -> Vec<Case> {
+        let unit = self.take_in(group, cost);
         let cases = unit.mine.then(f);
         self.put(unit, layer, cases)
+    }
+
+    /// [`Shard::unit_in`] of no group.
+    pub fn unit(&self, layer: &'static str, cost: f64, f: impl FnOnce() -> Vec<Case>) -> Vec<Case> {
+        self.unit_in(None, layer, cost, f)
     }
 
     /// Keeps the bounds suite's figures for rank 0.
@@ -158,16 +170,30 @@ impl Shard {
     }
 }
 
-/// The owner of each unit: LPT over `ranks` ranks.
-fn owners(costs: &[f64], ranks: u32) -> Vec<u32> {
-    let mut order: Vec<usize> = (0..costs.len()).collect();
-    order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]).then(a.cmp(&b)));
+/// The owner of each unit: LPT over `ranks` ranks, each group one job.
+fn owners(units: &[(f64, Option<&'static str>)], ranks: u32) -> Vec<u32> {
+    let mut jobs: Vec<(f64, Vec<usize>)> = Vec::new();
+    let mut groups: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, &(cost, group)) in units.iter().enumerate() {
+        match group.and_then(|g| groups.get(g)) {
+            Some(&j) => {
+                jobs[j].0 += cost;
+                jobs[j].1.push(i);
+            }
+            None => {
+                group.map(|g| groups.insert(g, jobs.len()));
+                jobs.push((cost, vec![i]));
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| jobs[b].0.total_cmp(&jobs[a].0).then(a.cmp(&b)));
     let mut loads = vec![0.0f64; ranks.max(1) as usize];
-    let mut owners = vec![0; costs.len()];
-    for i in order {
+    let mut owners = vec![0; units.len()];
+    for j in order {
         let least = (0..loads.len()).min_by(|&a, &b| loads[a].total_cmp(&loads[b]).then(a.cmp(&b))).unwrap_or(0);
-        loads[least] += costs[i];
-        owners[i] = least as u32;
+        loads[least] += jobs[j].0;
+        jobs[j].1.iter().for_each(|&i| owners[i] = least as u32);
     }
     owners
 }
@@ -243,9 +269,11 @@ mod tests {
 
     #[test]
     fn lpt_gives_the_big_units_to_different_ranks_and_balances_the_rest() {
-        let owners = owners(&[1.0, 10.0, 1.0, 9.0, 1.0, 1.0], 2);
-        assert_eq!(owners, vec![1, 0, 0, 1, 1, 0]);
-        assert_eq!(super::owners(&[1.0; 3], 1), vec![0, 0, 0]);
+        let alone = |costs: &[f64]| costs.iter().map(|&c| (c, None)).collect::<Vec<_>>();
+        assert_eq!(owners(&alone(&[1.0, 10.0, 1.0, 9.0, 1.0, 1.0]), 2), vec![1, 0, 0, 1, 1, 0]);
+        assert_eq!(owners(&alone(&[1.0; 3]), 1), vec![0, 0, 0]);
+        let g = Some("loom");
+        assert_eq!(owners(&[(5.0, g), (6.0, None), (5.0, None), (5.0, g)], 2), vec![0, 1, 1, 0], "loom's 10 together");
     }
 
     #[test]
@@ -257,7 +285,7 @@ mod tests {
         };
         let dry = Shard::dry();
         assert!(run(&dry).iter().all(|c| placeholder_of(c).is_some()));
-        let (r0, r1) = (Shard::of(0, 2, &dry.costs()), Shard::of(1, 2, &dry.costs()));
+        let (r0, r1) = (Shard::of(0, 2, &dry), Shard::of(1, 2, &dry));
         let (c0, c1) = (run(&r0), run(&r1));
         assert!(c0.iter().chain(&c1).filter(|c| placeholder_of(c).is_none()).count() == 5);
         let report = |cases| Report {
