@@ -54,9 +54,8 @@ pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> (Vec<Case>, O
             cases
         });
     }
-    let runs = |suite: &Suite| {
-        o.selects("bounds", &suite.to_string()) && !o.mutant.is_some_and(|m| suite.refuses(m).is_some())
-    };
+    let runs =
+        |suite: &Suite| o.selects("bounds", &suite.to_string()) && o.mutant.is_none_or(|m| suite.refuses(m).is_none());
     for suite in ATOMIC_SUITES.into_iter().filter(runs) {
         cases.extend(shard.unit("bounds", cost::suite(suite, o.mutant), || atomic(o, suite, progress)));
     }
