@@ -30,7 +30,7 @@ pub struct CheckArgs {
     #[arg(long)]
     full: bool,
     /// Only cases whose LAYER/NAME contains one of these (comma-separated;
-    /// layers: simulate, threads, bounds, mutants, spin, coq).
+    /// layers: simulate, threads, bounds, explore, mutants, loom, spin, coq).
     #[arg(long, value_delimiter = ',', value_name = "PATTERN")]
     only: Vec<String>,
     /// Check this mutant as the implementation under test: the campaign must fail.
@@ -80,7 +80,7 @@ pub fn finish(r: &Report, a: &CheckArgs) -> anyhow::Result<u8> {
     let o = a.options();
     if r.cases.is_empty() {
         bail!(
-            "no case matches --only {}; layers: simulate, threads, bounds, mutants, loom, spin, coq",
+            "no case matches --only {}; layers: simulate, threads, bounds, explore, mutants, loom, spin, coq",
             o.only.join(",")
         );
     }
