@@ -31,23 +31,37 @@ fn unavailable() -> Option<String> {
 }
 
 /// Runs `mpirun -np P lbcheck ARGS` with `env`, killed after `limit`;
-/// returns its output and how long it took.
+/// returns its output and how long it took. Its pipes are drained as it
+/// runs (a full pipe would stall it).
 fn mpirun(p: u32, args: &[&str], env: &[(&str, &str)], limit: Duration) -> (Output, Duration) {
     let mut cmd = Command::new("mpirun");
     cmd.args(["--allow-run-as-root", "--oversubscribe", "-np", &p.to_string(), BIN]).args(args);
     cmd.envs(env.iter().copied()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let start = Instant::now();
     let mut child = cmd.spawn().expect("mpirun starts");
-    while child.try_wait().expect("mpirun is waited for").is_none() {
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("a stdout pipe")));
+    let stderr = drain(Box::new(child.stderr.take().expect("a stderr pipe")));
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("mpirun is waited for") {
+            break status;
+        }
         if start.elapsed() > limit {
             let _ = child.kill();
-            let out = child.wait_with_output().expect("mpirun's output");
-            panic!("mpirun ran longer than {limit:?}: {}", String::from_utf8_lossy(&out.stderr));
+            let _ = child.wait();
+            panic!("mpirun ran longer than {limit:?}: {}", text(&stderr.join().unwrap_or_default()));
         }
         std::thread::sleep(Duration::from_millis(50));
-    }
+    };
     let elapsed = start.elapsed();
-    (child.wait_with_output().expect("mpirun's output"), elapsed)
+    let (stdout, stderr) = (stdout.join().expect("stdout"), stderr.join().expect("stderr"));
+    (Output { status, stdout, stderr }, elapsed)
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -139,6 +153,107 @@ fn without_the_feature_lbcheck_mpi_says_how_to_build_it() {
         return skip("without_the_feature_lbcheck_mpi_says_how_to_build_it", "built with --features mpi");
     }
     let out = Command::new(BIN).args(["mpi", "--workload", "uts:T1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cargo build --release --features mpi"), "{}", text(&out.stderr));
+}
+
+/// A few cases of every kind of unit (runs, threaded runs, two bounds
+/// suites, explorations, adequacy cells), seconds in all.
+const SMALL: &str = "simulate/random-polling/energy/#1,threads/random-polling/energy/,bounds/pacheco,bounds/scatter,\
+    explore/random-polling,mutants/split-loses,mutants/pas-";
+
+/// (layer/name, verdict, failed) of every case of a report.json, in order.
+fn verdicts(dir: &std::path::Path) -> Vec<(String, String, String)> {
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("a report.json");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let cases = report["cases"].as_array().expect("cases").iter();
+    cases
+        .map(|c| (format!("{}/{}", c["layer"], c["name"]), c["verdict"].to_string(), c["failed"].to_string()))
+        .collect()
+}
+
+/// `lbcheck check ARGS --out DIR` in one process: its exit code.
+fn check_alone(args: &[&str], out: &std::path::Path) -> Option<i32> {
+    let out = Command::new(BIN).arg("check").args(args).arg("--out").arg(out).output().expect("lbcheck runs");
+    out.status.code()
+}
+
+/// The campaign under `mpirun -np 2 ... check --mpi` and in one process:
+/// the same exit code and the same verdicts, case by case, in the same order.
+fn same_verdicts_over_two_ranks(test: &str, args: &[&str], code: i32) {
+    let (alone, over) = (temp(&format!("{test}-alone")), temp(&format!("{test}-mpi")));
+    assert_eq!(check_alone(args, &alone), Some(code));
+    let mut mpi_args = vec!["check", "--mpi", "--out", over.to_str().unwrap()];
+    mpi_args.extend(args);
+    let (out, _) = mpirun(2, &mpi_args, &[], Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(code), "{}\n{}", text(&out.stdout), text(&out.stderr));
+    let (a, b) = (verdicts(&alone), verdicts(&over));
+    assert!(a.len() > 100, "{} cases", a.len());
+    let simulated = a.iter().filter(|(name, ..)| name.starts_with("\"simulate\"/")).count();
+    let shown =
+        text(&out.stderr).lines().find_map(|l| l.strip_prefix("simulate: ")?.strip_suffix(" cases")?.parse().ok());
+    let share: usize = shown.expect("rank 0's progress");
+    assert!(0 < share && share < simulated, "rank 0 ran {share} of {simulated} runs: rank 1 ran the rest");
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x, y, "the first case that differs");
+    }
+    assert_eq!(a.len(), b.len());
+    let _ = (std::fs::remove_dir_all(alone), std::fs::remove_dir_all(over));
+}
+
+#[test]
+fn check_over_two_ranks_gives_the_single_process_verdicts() {
+    if let Some(why) = unavailable() {
+        return skip("check_over_two_ranks_gives_the_single_process_verdicts", &why);
+    }
+    same_verdicts_over_two_ranks("check", &["--quick", "--only", SMALL], 0);
+}
+
+#[test]
+fn a_failing_campaign_over_two_ranks_fails_the_same_cases_and_exits_1() {
+    if let Some(why) = unavailable() {
+        return skip("a_failing_campaign_over_two_ranks_fails_the_same_cases_and_exits_1", &why);
+    }
+    let args = ["--quick", "--mutant", "split-loses", "--only", "simulate/random-polling/energy/#1,explore/random"];
+    same_verdicts_over_two_ranks("failing", &args, 1);
+}
+
+#[test]
+fn check_mpi_without_mpirun_is_the_whole_campaign_in_one_rank() {
+    if let Some(why) = unavailable() {
+        return skip("check_mpi_without_mpirun_is_the_whole_campaign_in_one_rank", &why);
+    }
+    let (alone, single) = (temp("single-alone"), temp("single-mpi"));
+    let args = ["--quick", "--only", "simulate/random-polling/energy/#1,bounds/pacheco"];
+    assert_eq!(check_alone(&args, &alone), Some(0));
+    let out = Command::new(BIN).args(["check", "--mpi", "--out", single.to_str().unwrap()]).args(args).output();
+    let out = out.expect("lbcheck runs");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(verdicts(&alone), verdicts(&single));
+    let _ = (std::fs::remove_dir_all(alone), std::fs::remove_dir_all(single));
+}
+
+#[test]
+fn check_mpi_with_no_matching_case_exits_2_on_every_rank() {
+    if let Some(why) = unavailable() {
+        return skip("check_mpi_with_no_matching_case_exits_2_on_every_rank", &why);
+    }
+    let out = temp("none");
+    let args = ["check", "--mpi", "--only", "no-such-case", "--out", out.to_str().unwrap()];
+    let (run, _) = mpirun(2, &args, &[], Duration::from_secs(60));
+    let stderr = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.matches("no case matches --only no-such-case").count(), 1, "rank 0 says why, once: {stderr}");
+    assert!(!out.exists(), "no report");
+}
+
+#[test]
+fn without_the_feature_check_mpi_says_how_to_build_it() {
+    if cfg!(feature = "mpi") {
+        return skip("without_the_feature_check_mpi_says_how_to_build_it", "built with --features mpi");
+    }
+    let out = Command::new(BIN).args(["check", "--mpi", "--only", "simulate/random-polling/energy/#1"]).output();
+    let out = out.unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("cargo build --release --features mpi"), "{}", text(&out.stderr));
 }

@@ -4,7 +4,8 @@
 
 use std::time::Instant;
 
-use super::{bounds, explore, external, swarm, Case, Options, Progress, Verdict};
+use super::shard::Shard;
+use super::{bounds, cost, explore, external, swarm, Case, Options, Progress, Verdict};
 use crate::base::rng::derive_seed;
 use crate::base::Registered;
 use crate::bounds::compare::{compare, MIN_RUNS};
@@ -88,32 +89,35 @@ fn atomic_demos(m: Mutant, balancer: BalancerKind) -> Vec<RunSpec> {
 /// The matrix. When the campaign checks one mutant as the implementation
 /// under test, only a correct-but-wasteful one's comparison with the
 /// reference (which its runs, passing every property, cannot show).
-pub fn run(o: &Options, progress: &dyn Progress) -> Vec<Case> {
+pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
     if let Some(m) = o.mutant {
-        return under_test(o, m, progress);
+        if !m.entry().caught_by(Catcher::Compare) || !o.selects("mutants", &format!("{m}/compare")) {
+            return vec![];
+        }
+        return shard.unit("mutants", cost::cell(m, Catcher::Compare), || under_test(o, m, progress));
     }
     let cells: Vec<(Mutant, Catcher)> = Mutant::ALL
         .iter()
         .flat_map(|&m| m.entry().caught_by.iter().map(move |&(c, _)| (m, c)))
         .filter(|(m, c)| o.selects("mutants", &format!("{m}/{}", c.name())))
         .collect();
-    progress.start("mutants", cells.len());
-    cells
-        .into_iter()
-        .map(|(m, c)| {
+    let units: Vec<_> =
+        cells.into_iter().map(|(m, c)| (shard.take_in(cost::group(c), cost::cell(m, c)), m, c)).collect();
+    progress.start("mutants", units.iter().filter(|(u, ..)| u.mine).count());
+    let cases = units.into_iter().flat_map(|(unit, m, c)| {
+        let run = || {
             let case = cell(o, m, c);
             progress.done("mutants", &case);
-            case
-        })
-        .collect()
+            vec![case]
+        };
+        shard.put(unit, "mutants", unit.mine.then(run))
+    });
+    cases.collect()
 }
 
 /// `lbcheck check --mutant M` for a mutant caught by comparison: fails if
 /// its runs are worse than the reference's.
 fn under_test(o: &Options, m: Mutant, progress: &dyn Progress) -> Vec<Case> {
-    if !m.entry().caught_by(Catcher::Compare) || !o.selects("mutants", &format!("{m}/compare")) {
-        return vec![];
-    }
     progress.start("mutants", 1);
     let caught = cell(o, m, Catcher::Compare);
     let verdict = if caught.verdict == Verdict::Pass { Verdict::Fail } else { Verdict::Pass };
@@ -232,7 +236,7 @@ fn by_bitonic(m: Mutant) -> (bool, String, Option<String>) {
 fn by_bounds(o: &Options, m: Mutant) -> (bool, String, Option<String>) {
     let fails = m.entry().fails_under(Catcher::Bounds).unwrap_or_default();
     let under_test = Options { mutant: Some(m), only: vec![], ..o.clone() };
-    let (cases, _) = bounds::run(&under_test, &super::Silent);
+    let (cases, _) = bounds::run(&under_test, &Shard::whole(), &super::Silent);
     let case = cases.iter().find(|c| c.name == fails || c.name.ends_with(&format!("/{fails}")));
     let caught = case.is_some_and(|c| c.verdict == Verdict::Fail);
     let detail = case.map_or(format!("no claim `{fails}`"), |c| c.detail.clone());

@@ -3,9 +3,10 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::{Case, Options, Profile, Progress, Verdict};
+use super::shard::{self, Shard};
+use super::{cost, Case, Options, Profile, Progress, Verdict};
 use crate::bounds::atomic;
 use crate::bounds::claims::{self, Claim, MARGIN};
 use crate::bounds::plan::{self, power_max_pes};
@@ -15,35 +16,54 @@ use crate::mutants::Mutant;
 
 /// What the report plots of the suite: the normalised quantities of the
 /// test runs against P, and the constants fitted on the calibration runs.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Figures {
     /// (P, R) per test run: R = (T_par − T_seq/P) / (T_atomic + h(Δt + T_rout + T_split)), 001 Thm 1.
+    #[serde(deserialize_with = "shard::pairs_or_nan")]
     pub r: Vec<(u32, f64)>,
     /// (P, balancer messages / (P·h)) per test run, 002 Thm 1.
+    #[serde(deserialize_with = "shard::pairs_or_nan")]
     pub traffic: Vec<(u32, f64)>,
     /// C of 001 Thm 1, fitted.
+    #[serde(deserialize_with = "shard::f64_or_nan")]
     pub c_t_par: f64,
     /// The constant of 002 Thm 1's O(P·h) messages, fitted.
+    #[serde(deserialize_with = "shard::f64_or_nan")]
     pub c_traffic: f64,
     /// Test runs are held to (1 + margin) × the fitted constant.
+    #[serde(deserialize_with = "shard::f64_or_nan")]
     pub margin: f64,
 }
 
+/// The suites after random polling's, in the campaign's order.
+pub const ATOMIC_SUITES: [Suite; 5] =
+    [Suite::RandomDestination, Suite::PriorityBnb, Suite::Scatter, Suite::Pacheco, Suite::PollAndShuffle];
+
 /// Runs every suite that `o`'s mutant (if any) acts in: random polling's
-/// (reduced to the mutant's power profile with a mutant), then 004's.
-pub fn run(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>) {
-    let (mut cases, figures) = polling(o, progress);
-    for suite in [Suite::RandomDestination, Suite::PriorityBnb, Suite::Scatter, Suite::Pacheco, Suite::PollAndShuffle] {
-        cases.extend(atomic(o, suite, progress));
+/// (reduced to the mutant's power profile with a mutant), then 004's; each
+/// suite one unit of `shard`.
+pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>) {
+    let (mut cases, mut figures) = (vec![], None);
+    if o.selects("bounds", "suite") {
+        let cost =
+            if o.mutant.and_then(inapplicable).is_some() { 0.0 } else { cost::suite(Suite::RandomPolling, o.mutant) };
+        cases = shard.unit("bounds", cost, || {
+            let (cases, f) = polling(o, progress);
+            shard.keep_figures(&f);
+            figures = f;
+            cases
+        });
+    }
+    let runs =
+        |suite: &Suite| o.selects("bounds", &suite.to_string()) && o.mutant.is_none_or(|m| suite.refuses(m).is_none());
+    for suite in ATOMIC_SUITES.into_iter().filter(runs) {
+        cases.extend(shard.unit("bounds", cost::suite(suite, o.mutant), || atomic(o, suite, progress)));
     }
     (cases, figures)
 }
 
 /// One of 004's suites or Pacheco's: one case per claim, named `SUITE/CLAIM`.
 fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> Vec<Case> {
-    if !o.selects("bounds", &suite.to_string()) || o.mutant.is_some_and(|m| suite.refuses(m).is_some()) {
-        return vec![];
-    }
     let profile =
         if o.profile == Profile::Full && o.mutant.is_none() { plan::Profile::Full } else { plan::Profile::Quick };
     let start = Instant::now();
@@ -63,9 +83,6 @@ fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> Vec<Case> {
 
 /// Random polling's suite (`lbcheck bounds --balancer random-polling`).
 fn polling(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>) {
-    if !o.selects("bounds", "suite") {
-        return (vec![], None);
-    }
     if let Some(why) = o.mutant.and_then(inapplicable) {
         let case = Case::skip("bounds", "suite".into(), why);
         progress.start("bounds", 1);

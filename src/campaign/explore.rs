@@ -6,7 +6,8 @@
 
 use std::time::Instant;
 
-use super::{Case, Options, Profile, Progress, Verdict};
+use super::shard::Shard;
+use super::{cost, Case, Options, Profile, Progress, Verdict};
 use crate::base::Registered;
 use crate::harness::{Compose, Driver, Protocols, RunSpec};
 use crate::mutants::{Mutant, Site};
@@ -23,20 +24,24 @@ pub fn seeds(p: Profile) -> u64 {
     }
 }
 
-/// The layer.
-pub fn run(o: &Options, progress: &dyn Progress) -> Vec<Case> {
+/// The layer, one unit of `shard` per pair.
+pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
     let on_pes = BalancerKind::ALL.iter().filter(|b| !b.phased()); // the phased machine has no open choice but the seed
     let pairs = on_pes.flat_map(|&b| DetectorKind::of_pes().map(move |d| (b, d)));
     let named: Vec<_> =
         pairs.map(|(b, d)| (format!("{b}/{d}"), b, d)).filter(|(n, ..)| o.selects("explore", n)).collect();
-    progress.start("explore", named.len());
-    let cases = named.into_iter().map(|(name, b, d)| {
-        let case = match o.mutant.and_then(|m| m.not_applicable(b, d, false)) {
-            Some(why) => Case::skip("explore", name, why),
-            None => case(name, &instance(b, d, o.mutant), seeds(o.profile)),
+    let units: Vec<_> = named.into_iter().map(|n| (shard.take(cost::EXPLORE), n)).collect();
+    progress.start("explore", units.iter().filter(|(u, _)| u.mine).count());
+    let cases = units.into_iter().flat_map(|(unit, (name, b, d))| {
+        let run = || {
+            let case = match o.mutant.and_then(|m| m.not_applicable(b, d, false)) {
+                Some(why) => Case::skip("explore", name, why),
+                None => case(name, &instance(b, d, o.mutant), seeds(o.profile)),
+            };
+            progress.done("explore", &case);
+            vec![case]
         };
-        progress.done("explore", &case);
-        case
+        shard.put(unit, "explore", unit.mine.then(run))
     });
     cases.collect()
 }

@@ -8,7 +8,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use super::{Case, Options, Progress, Verdict};
+use super::shard::Shard;
+use super::{cost, Case, Options, Progress, Verdict};
 use crate::base::Registered;
 use crate::mutants::{Catcher, Mutant};
 
@@ -18,17 +19,19 @@ const SCRIPTS: [(&str, &str, &str, &str); 2] = [
     ("coq", "proofs/check.sh", "coqc", "apt-get install -y coq"),
 ];
 
-/// Runs each script that `o` selects.
-pub fn run(o: &Options, progress: &dyn Progress) -> Vec<Case> {
+/// Runs each script that `o` selects, one unit of `shard` each.
+pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
     let mut cases = Vec::new();
     for (layer, script, tool, install) in SCRIPTS {
         if o.mutant.is_some() || !o.selects(layer, script) {
             continue;
         }
-        progress.start(layer, 1);
-        let case = one(layer, script, tool, install);
-        progress.done(layer, &case);
-        cases.push(case);
+        cases.extend(shard.unit(layer, cost::script(layer), || {
+            progress.start(layer, 1);
+            let case = one(layer, script, tool, install);
+            progress.done(layer, &case);
+            vec![case]
+        }));
     }
     cases
 }
@@ -69,7 +72,7 @@ fn one(layer: &'static str, script: &str, tool: &str, install: &str) -> Case {
 /// named `reference_*`), or, checking a mutant that loom catches, whether
 /// loom reports it (then the case fails: the implementation under test is
 /// broken).
-pub fn loom_layer(o: &Options, progress: &dyn Progress) -> Vec<Case> {
+pub fn loom_layer(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
     if !o.selects("loom", "suite") {
         return vec![];
     }
@@ -78,6 +81,12 @@ pub fn loom_layer(o: &Options, progress: &dyn Progress) -> Vec<Case> {
         Some(m) if m.entry().caught_by(Catcher::Loom) => (loom_test(m), false),
         Some(_) => return vec![],
     };
+    let cost = cost::LOOM + cost::LOOM_BUILD;
+    shard.unit_in(cost::LOOM_GROUP, "loom", cost, || loom_case(o, filter, expect_pass, progress))
+}
+
+/// The loom layer's one case: whether the tests `filter` pass as `expect_pass` says.
+fn loom_case(o: &Options, filter: String, expect_pass: bool, progress: &dyn Progress) -> Vec<Case> {
     progress.start("loom", 1);
     let start = Instant::now();
     let case = match loom(&filter) {

@@ -25,16 +25,19 @@
 
 pub mod adequacy;
 pub mod bounds;
+pub mod cost;
 pub mod explore;
 pub mod external;
+pub mod shard;
 pub mod swarm;
 pub mod user;
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::mutants::Mutant;
+use shard::Shard;
 
 /// How much to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -67,8 +70,11 @@ impl Options {
     }
 }
 
+/// The layers, in the campaign's order.
+pub const LAYERS: [&str; 8] = ["simulate", "threads", "bounds", "explore", "mutants", "loom", "spin", "coq"];
+
 /// A case's verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// Every check passed.
@@ -80,22 +86,26 @@ pub enum Verdict {
 }
 
 /// Figures of a run, for the report's plots.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     /// P.
     pub pes: u32,
     /// T_par / (T_seq / P): 1 is perfect balance.
+    #[serde(deserialize_with = "shard::f64_or_nan")]
     pub slowdown: f64,
     /// Messages per PE.
+    #[serde(deserialize_with = "shard::f64_or_nan")]
     pub messages_per_pe: f64,
     /// T_seq / (P · T_par).
+    #[serde(deserialize_with = "shard::f64_or_nan")]
     pub efficiency: f64,
 }
 
 /// One checked item: a JUnit testcase.
+/// (`Deserialize` is [`shard`]'s, for the cases ranks send rank 0.)
 #[derive(Clone, Debug, Serialize)]
 pub struct Case {
-    /// The layer (`simulate`, `threads`, `bounds`, `mutants`, `spin`, `coq`).
+    /// The layer (one of [`LAYERS`]).
     pub layer: &'static str,
     /// Unique within the layer.
     pub name: String,
@@ -154,15 +164,29 @@ impl Report {
 
 /// Runs the campaign, telling `progress` as cases finish.
 pub fn run(o: &Options, progress: &dyn Progress) -> Report {
+    run_share(o, &Shard::whole(), progress)
+}
+
+/// Rank `rank`'s share of the campaign split over `ranks` processes
+/// ([`shard`]): the units it runs, decided by a dry pass over the campaign.
+pub fn share(o: &Options, rank: u32, ranks: u32) -> Shard {
+    let dry = Shard::dry();
+    run_share(o, &dry, &Silent);
+    Shard::of(rank, ranks, &dry)
+}
+
+/// Runs `shard`'s units of the campaign: the report with a placeholder for
+/// each unit another process runs ([`shard::assemble`] fills them in).
+pub fn run_share(o: &Options, shard: &Shard, progress: &dyn Progress) -> Report {
     let start = Instant::now();
-    let mut cases = swarm::simulate(o, progress);
-    cases.extend(swarm::threads(o, progress));
-    let (bound_cases, figures) = bounds::run(o, progress);
+    let mut cases = swarm::simulate(o, shard, progress);
+    cases.extend(swarm::threads(o, shard, progress));
+    let (bound_cases, figures) = bounds::run(o, shard, progress);
     cases.extend(bound_cases);
-    cases.extend(explore::run(o, progress));
-    cases.extend(adequacy::run(o, progress));
-    cases.extend(external::loom_layer(o, progress));
-    cases.extend(external::run(o, progress));
+    cases.extend(explore::run(o, shard, progress));
+    cases.extend(adequacy::run(o, shard, progress));
+    cases.extend(external::loom_layer(o, shard, progress));
+    cases.extend(external::run(o, shard, progress));
     Report {
         profile: o.profile,
         seed: o.seed,

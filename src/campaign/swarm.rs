@@ -13,7 +13,8 @@ use rand::seq::IndexedRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{adequacy, parallel, Case, Options, Point, Profile, Progress, Verdict};
+use super::shard::{Shard, Unit};
+use super::{adequacy, cost, parallel, Case, Options, Point, Profile, Progress, Verdict};
 use crate::base::rng::{derive_seed, stream, Purpose};
 use crate::base::Registered;
 use crate::bounds::atomic::search::ARBITERS;
@@ -57,7 +58,7 @@ fn pairs() -> Vec<(BalancerKind, DetectorKind)> {
 }
 
 /// The `simulate` layer.
-pub fn simulate(o: &Options, progress: &dyn Progress) -> Vec<Case> {
+pub fn simulate(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
     let mut jobs = Vec::new();
     let mut skipped = Vec::new();
     for (b, d) in pairs() {
@@ -70,7 +71,7 @@ pub fn simulate(o: &Options, progress: &dyn Progress) -> Vec<Case> {
     }
     jobs.extend(regressions(o));
     jobs.retain(|(name, _)| o.selects("simulate", name));
-    checked("simulate", jobs, progress, skipped, &|s| s.run(None))
+    checked_in(shard, "simulate", jobs, progress, skipped, &|s| s.run(None))
 }
 
 /// The swarm of one pair, named `{label}/#i` (`b` builds the PEs unless
@@ -95,7 +96,7 @@ fn regressions(o: &Options) -> Vec<(String, RunSpec)> {
 }
 
 /// The `threads` layer: every pair on 2 to 4 threads (8 too in the full profile).
-pub fn threads(o: &Options, progress: &dyn Progress) -> Vec<Case> {
+pub fn threads(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
     if let Some(m) = o.mutant.filter(|m| m.entry().site == Site::ThreadedDriver) {
         let why = format!("mutant `{m}` may deadlock real threads: loom catches it (scripts/loom.sh)");
         return vec![Case::skip("threads", m.to_string(), why)];
@@ -109,7 +110,7 @@ pub fn threads(o: &Options, progress: &dyn Progress) -> Vec<Case> {
         }
     }
     jobs.retain(|(name, _)| o.selects("threads", name));
-    checked("threads", jobs, progress, skipped, &|s| s.run(None))
+    checked_in(shard, "threads", jobs, progress, skipped, &|s| s.run(None))
 }
 
 /// The threaded runs of one pair, named `{label}/P=…/workload`.
@@ -138,14 +139,30 @@ pub fn checked(
     skipped: Vec<Case>,
     runner: &Runner,
 ) -> Vec<Case> {
-    progress.start(layer, jobs.len() + skipped.len());
+    checked_in(&Shard::whole(), layer, jobs, progress, skipped, runner)
+}
+
+/// [`checked`] for `shard`: each spec a unit; this process runs its own.
+fn checked_in(
+    shard: &Shard,
+    layer: &'static str,
+    jobs: Vec<(String, RunSpec)>,
+    progress: &dyn Progress,
+    skipped: Vec<Case>,
+    runner: &Runner,
+) -> Vec<Case> {
+    let units: Vec<Unit> = jobs.iter().map(|(_, spec)| shard.take(cost::run(spec))).collect();
+    let mine: Vec<&(String, RunSpec)> = jobs.iter().zip(&units).filter(|(_, u)| u.mine).map(|(j, _)| j).collect();
+    progress.start(layer, mine.len() + skipped.len());
     skipped.iter().for_each(|c| progress.done(layer, c));
-    let run = |(name, spec): &(String, RunSpec)| {
+    let run = |(name, spec): &&(String, RunSpec)| {
         let case = run_case_with(layer, name.clone(), spec, runner);
         progress.done(layer, &case);
         case
     };
-    skipped.into_iter().chain(parallel(&jobs, run)).collect()
+    let mut ran = parallel(&mine, run).into_iter();
+    let cases = units.into_iter().flat_map(|u| shard.put(u, layer, u.mine.then(|| ran.next().into_iter().collect())));
+    skipped.into_iter().chain(cases).collect()
 }
 
 /// One checked run of the references as a case.

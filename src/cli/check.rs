@@ -1,6 +1,7 @@
 //! `lbcheck check`: the campaign over every registered reference and every
 //! layer (lbcheck::campaign), with a progress display, a summary table and
-//! the report (`report.json`, `junit.xml`, `index.html`) in `--out`.
+//! the report (`report.json`, `junit.xml`, `index.html`) in `--out`; with
+//! `--mpi` under `mpirun`, split over the ranks ([`super::check_mpi`]).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -11,13 +12,16 @@ use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use lbcheck::bounds::plan::CI_SEED_BASE;
-use lbcheck::campaign::{self, Case, Options, Profile, Progress, Verdict};
+use lbcheck::campaign::{self, Case, Options, Profile, Progress, Report, Verdict};
 use lbcheck::mutants::Mutant;
 use lbcheck::report;
 
 use super::args::kind;
 
 #[derive(Args, Debug)]
+#[command(after_help = "Over MPI (an lbcheck built with `cargo build --release --features mpi`):\n  \
+    mpirun -np 2 target/release/lbcheck check --mpi --quick\n(as root: mpirun --allow-run-as-root --oversubscribe ...). \
+    Each rank runs its share of the cases; rank 0 writes the report, the same verdicts as one process's.")]
 pub struct CheckArgs {
     /// The quick profile (the default; a few minutes at most on 2 cores).
     #[arg(long, conflicts_with = "full")]
@@ -26,7 +30,7 @@ pub struct CheckArgs {
     #[arg(long)]
     full: bool,
     /// Only cases whose LAYER/NAME contains one of these (comma-separated;
-    /// layers: simulate, threads, bounds, mutants, spin, coq).
+    /// layers: simulate, threads, bounds, explore, mutants, loom, spin, coq).
     #[arg(long, value_delimiter = ',', value_name = "PATTERN")]
     only: Vec<String>,
     /// Check this mutant as the implementation under test: the campaign must fail.
@@ -41,38 +45,63 @@ pub struct CheckArgs {
     /// Print the report as JSON instead of the summary table.
     #[arg(long)]
     json: bool,
+    /// Split the campaign over the ranks of `mpirun -np N lbcheck check
+    /// --mpi` (needs an lbcheck built with `--features mpi`): every rank
+    /// runs its share of the cases, rank 0 gathers them and writes the
+    /// report, the single-process one's verdicts in the same order; every
+    /// rank exits with rank 0's code. Without mpirun: one rank, the whole
+    /// campaign.
+    #[arg(long)]
+    pub mpi: bool,
+}
+
+impl CheckArgs {
+    /// The campaign's options.
+    pub fn options(&self) -> Options {
+        let profile = if self.full { Profile::Full } else { Profile::Quick };
+        Options { profile, seed: self.seed, only: self.only.clone(), mutant: self.mutant }
+    }
 }
 
 pub fn run(a: CheckArgs) -> anyhow::Result<ExitCode> {
-    let profile = if a.full { Profile::Full } else { Profile::Quick };
-    let o = Options { profile, seed: a.seed, only: a.only, mutant: a.mutant };
+    if a.mpi {
+        return super::check_mpi::run(&a);
+    }
+    let o = a.options();
     let display = Display::new();
     let r = campaign::run(&o, &display);
     display.finish();
+    Ok(ExitCode::from(finish(&r, &a)?))
+}
+
+/// Writes the report, prints the summary (or the JSON) and the failures:
+/// the exit code (0 every case passed, 1 one failed).
+pub fn finish(r: &Report, a: &CheckArgs) -> anyhow::Result<u8> {
+    let o = a.options();
     if r.cases.is_empty() {
         bail!(
-            "no case matches --only {}; layers: simulate, threads, bounds, mutants, loom, spin, coq",
+            "no case matches --only {}; layers: simulate, threads, bounds, explore, mutants, loom, spin, coq",
             o.only.join(",")
         );
     }
-    report::campaign::write(&r, &a.out).with_context(|| format!("writing the report to {}", a.out.display()))?;
+    report::campaign::write(r, &a.out).with_context(|| format!("writing the report to {}", a.out.display()))?;
     match a.json {
-        true => println!("{}", serde_json::to_string_pretty(&r)?),
-        false => println!("{}report: {}", report::campaign::summary(&r), a.out.join("index.html").display()),
+        true => println!("{}", serde_json::to_string_pretty(r)?),
+        false => println!("{}report: {}", report::campaign::summary(r), a.out.join("index.html").display()),
     }
-    eprint!("{}", report::campaign::failures(&r));
-    Ok(if r.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    eprint!("{}", report::campaign::failures(r));
+    Ok(if r.passed() { 0 } else { 1 })
 }
 
 /// A progress bar on a terminal, plain lines otherwise.
-struct Display {
+pub struct Display {
     bar: Option<ProgressBar>,
     /// (layer, total, done, failed) of the layer running.
     state: Mutex<(String, usize, usize, usize)>,
 }
 
 impl Display {
-    fn new() -> Display {
+    pub fn new() -> Display {
         let bar = std::io::stderr().is_terminal().then(|| {
             let style = ProgressStyle::with_template("{prefix:>9} [{bar:40}] {pos}/{len} {msg} ({elapsed})")
                 .expect("a valid template")
@@ -82,7 +111,7 @@ impl Display {
         Display { bar, state: Mutex::new((String::new(), 0, 0, 0)) }
     }
 
-    fn finish(&self) {
+    pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }

@@ -4,6 +4,7 @@ mod args;
 mod bitonic;
 mod bounds;
 mod check;
+mod check_mpi;
 mod check_trace;
 mod compare;
 mod explore;

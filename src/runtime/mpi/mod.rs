@@ -38,6 +38,8 @@
 //! `mpirun` exits non-zero instead of hanging.
 
 #[cfg(feature = "mpi")]
+pub mod collect;
+#[cfg(feature = "mpi")]
 pub mod world;
 
 use std::time::Duration;

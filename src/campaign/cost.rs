@@ -1,0 +1,79 @@
+//! Estimated wall-clock seconds of the campaign's units, for splitting a
+//! campaign over MPI ranks ([`super::shard`]). Measured on the quick
+//! profile on 2 cores; only their ratios matter, and a wrong estimate
+//! costs balance, never a verdict.
+
+use super::bounds::ATOMIC_SUITES;
+use crate::bounds::plan::power_max_pes;
+use crate::bounds::Suite;
+use crate::harness::{Driver, RunSpec};
+use crate::mutants::{Catcher, Mutant};
+
+/// One checked run: a simulated one takes a few milliseconds, more with P.
+pub fn run(spec: &RunSpec) -> f64 {
+    match spec.driver {
+        Driver::Threads(_) => 0.03,
+        _ => 0.009 + 0.0002 * f64::from(spec.driver.pes()),
+    }
+}
+
+/// One exhaustive exploration of a tiny instance.
+pub const EXPLORE: f64 = 0.1;
+
+/// One bounds suite, with a mutant under test or not.
+pub fn suite(suite: Suite, mutant: Option<Mutant>) -> f64 {
+    match (suite, mutant) {
+        (Suite::RandomPolling, None) => 37.0,
+        (Suite::RandomPolling, Some(m)) => 4.0 * f64::from(power_max_pes(m)) / 32.0,
+        (Suite::RandomDestination, None) => 26.0,
+        (Suite::RandomDestination, Some(_)) => 35.0,
+        (Suite::PriorityBnb, _) => 25.0,
+        (Suite::Scatter, None) => 1.1,
+        (Suite::Scatter, Some(_)) => 11.0,
+        (Suite::Pacheco | Suite::PollAndShuffle, _) => 0.5,
+    }
+}
+
+/// One cell of the adequacy matrix: does `c` catch `m`?
+pub fn cell(m: Mutant, c: Catcher) -> f64 {
+    match c {
+        Catcher::Run => 0.3,
+        Catcher::Compare => 2.0,
+        Catcher::Explore => EXPLORE,
+        Catcher::Bitonic => 0.01,
+        Catcher::Loom => LOOM,
+        Catcher::Bounds => {
+            let polling = Suite::RandomPolling.refuses(m).is_none().then(|| suite(Suite::RandomPolling, Some(m)));
+            let atomic = ATOMIC_SUITES.iter().filter(|s| s.refuses(m).is_none());
+            polling.unwrap_or(0.0) + atomic.map(|&s| suite(s, Some(m))).sum::<f64>()
+        }
+    }
+}
+
+/// One run of the loom suite once it is built.
+pub const LOOM: f64 = 1.0;
+
+/// The loom suite's build (`cargo test` with `--cfg loom`), counted on
+/// the `loom` layer's unit (the [`group`] shares it).
+pub const LOOM_BUILD: f64 = 120.0;
+
+/// The group of the units that run the loom suite (they share its build).
+pub const LOOM_GROUP: Option<&str> = Some("loom");
+
+/// The group of a cell checked by `c`: the loom suite's, or none.
+pub fn group(c: Catcher) -> Option<&'static str> {
+    if c == Catcher::Loom {
+        LOOM_GROUP
+    } else {
+        None
+    }
+}
+
+/// One external script: `models/check.sh` (SPIN) or `proofs/check.sh` (Coq).
+pub fn script(layer: &str) -> f64 {
+    if layer == "spin" {
+        150.0
+    } else {
+        35.0
+    }
+}
