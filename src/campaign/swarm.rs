@@ -273,7 +273,7 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
         let sim = on_network(&mut rng, phased, b);
         if o.mutant.is_some_and(Mutant::adaptive_trigger) {
             p.trigger = Trigger::Adaptive(Adaptive::PAPER); // where its mutants act (000 §5)
-        } else if rng.random_bool(0.5) {
+        } else if b == BalancerKind::PollAndShuffle && rng.random_bool(0.5) {
             p.sync = SyncMode::Local; // 000 §6.3, Fig. 4 (drawn after the network, which keeps its draw)
         }
         return budgeted(spec(&workload, p, Driver::Sim(sim)));
