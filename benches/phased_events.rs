@@ -14,6 +14,8 @@ use lbcheck::problem::dfs::Strategy;
 use lbcheck::protocol::poll_and_shuffle::PasRules;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::sim::phased::permutation::Method;
+use lbcheck::sim::phased::trigger::Trigger;
+use lbcheck::sim::phased::SyncMode;
 use lbcheck::sim::{phased, SimConfig, Topology};
 
 fn main() {
@@ -55,7 +57,8 @@ fn raw_run(s: &RunSpec) -> (u64, u64, f64) {
     let mut events = 0u64;
     let mut sink = |_: Event| events += 1;
     let start = Instant::now();
-    let out = phased::run(cfg, PasRules::PAPER, Method::Exact, s.workload.root(s.split), &mut sink);
+    let how = (Method::Exact, Trigger::Cycle);
+    let out = phased::run(cfg, PasRules::PAPER, how, SyncMode::Global, s.workload.root(s.split), &mut sink);
     (events, out.steps, start.elapsed().as_secs_f64())
 }
 
