@@ -21,7 +21,9 @@
 //! cores; the quick profile takes 5 s plus the build.
 #![cfg(loom)]
 
-use std::process::Command;
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use lbcheck::harness::{Driver, Protocols, RunSpec};
 use lbcheck::mutants::Mutant;
@@ -119,16 +121,51 @@ fn first_failure(test: &str, case: &Case, expect: &str) -> Option<(u64, String)>
         explore(case, seed.parse().expect("seed")); // the child: fail by panicking
         return None;
     }
-    let exe = std::env::current_exe().expect("test binary");
     (0..case.seeds).find_map(|seed| {
-        let out = Command::new(&exe)
-            .args([test, "--exact", "--include-ignored", "--nocapture", "--test-threads", "1"])
-            .env(CHILD_SEED, seed.to_string())
-            .output()
-            .expect("run the test binary");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-        (!out.status.success() && text.contains(expect)).then_some((seed, text))
+        let (success, text) = child(test, seed)?;
+        (!success && text.contains(expect)).then_some((seed, text))
     })
+}
+
+/// How long a child may take: far above a seed's exploration; a child
+/// stuck past it (once seen: blocked on the panic-hook lock at start-up,
+/// before any test code) is killed and counts as not catching the bug.
+const CHILD_LIMIT: Duration = Duration::from_secs(600);
+
+/// Runs `test` for `seed` in a child process: (exited successfully, its
+/// output), or `None` if it had to be killed at [`CHILD_LIMIT`].
+fn child(test: &str, seed: u64) -> Option<(bool, String)> {
+    let exe = std::env::current_exe().expect("test binary");
+    let mut c = Command::new(&exe)
+        .args([test, "--exact", "--include-ignored", "--nocapture", "--test-threads", "1"])
+        .env(CHILD_SEED, seed.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the test binary");
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = r.read_to_string(&mut s);
+            s
+        })
+    };
+    let (out, err) = (drain(Box::new(c.stdout.take().unwrap())), drain(Box::new(c.stderr.take().unwrap())));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = c.try_wait().expect("wait for the child") {
+            break Some(status);
+        }
+        if start.elapsed() > CHILD_LIMIT {
+            let _ = c.kill();
+            let _ = c.wait();
+            eprintln!("{test}: seed {seed}: the child took over {CHILD_LIMIT:?} and was killed");
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let text = out.join().unwrap_or_default() + &err.join().unwrap_or_default();
+    status.map(|s| (s.success(), text))
 }
 
 fn passes(case: Case) {
