@@ -153,7 +153,7 @@ impl RunSpec {
         };
         if !c.pes.is_power_of_two() {
             return Err(format!(
-                "poll-and-shuffle polls hypercube partners (000 §3.1): P must be a power of two, not {}",
+                "the phased machine numbers PEs as hypercube nodes (000 §3.1, §1.1): P must be a power of two for `{balancer}`, not {}",
                 c.pes
             ));
         }
