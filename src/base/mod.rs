@@ -6,11 +6,17 @@
 //! - [`rng`]: the one scheme that derives every random stream from a seed.
 //! - [`hash`]: fixed, version-stable hash functions.
 //! - [`registry`]: the vocabulary of the typed registry enums.
+//! - [`topology`]: the networks of 000 §2.1 and §4 ([`Topology`]) and hop counts.
 
 pub mod fraction;
 pub mod hash;
 pub mod registry;
 pub mod rng;
+pub mod topology;
 
 pub use fraction::Fraction;
 pub use registry::{Info, Registered, Status, UnknownName};
+pub use topology::Topology;
+
+/// A PE's number, `0..P`.
+pub type PeId = u32;

@@ -21,10 +21,10 @@
 //! [`Suite`] is the registry of suites `lbcheck bounds --balancer` runs.
 
 use crate::base::registry::Info;
+use crate::base::Topology;
 use crate::mutants::{Catcher, Mutant, Site};
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::registry;
-use crate::sim::Topology;
 
 registry! {
     /// The bound suites (`lbcheck bounds --balancer NAME`).

@@ -31,10 +31,10 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::activity::Activity;
 use super::{Metrics, Property, Verdict};
+use crate::base::Topology;
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::poll_and_shuffle::phases_per_cycle;
 use crate::protocol::DetectorKind;
-use crate::sim::Topology;
 
 /// State of the `detection_delay_bound` check.
 pub(super) struct DetectionDelayBound {

@@ -13,8 +13,8 @@
 use std::collections::HashMap;
 
 use super::{Metrics, Property, Verdict};
+use crate::base::topology::{Hops, Topology};
 use crate::event::{Clock, Event, TraceHeader};
-use crate::sim::topology::{Hops, Topology};
 
 /// State of the `hop_latency` check.
 pub(super) struct HopLatency {

@@ -5,8 +5,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use lbcheck::harness::registry::listing;
 use lbcheck::report;
+use lbcheck::report::listing::listing;
 
 #[derive(Args, Debug)]
 pub struct ListArgs {

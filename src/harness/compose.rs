@@ -19,8 +19,8 @@ use crate::sim::phased::SyncMode;
 /// The window `inactive-silent` is shown with when none is given: PE 1
 /// deactivated from the start for 10^5 time units.
 pub const SILENT_WINDOW: Deactivation = Deactivation { pe: 1, from: 0, to: 100_000 };
+use crate::base::Topology;
 use crate::protocol::{Balancer, BalancerKind, BoundMode, Detector, DetectorKind, Pe, PeId, Propagation};
-use crate::sim::Topology;
 
 /// The protocols every PE of a run runs, with their parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

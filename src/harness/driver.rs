@@ -61,10 +61,10 @@ pub enum Driver {
 
 impl Driver {
     /// The network of the machine (the crossbar but for 001's machine on a topology).
-    pub fn topology(&self) -> crate::sim::Topology {
+    pub fn topology(&self) -> crate::base::Topology {
         match self {
             Driver::Sim(c) => c.topology,
-            Driver::Atomic(_) | Driver::Threads(_) | Driver::Mpi(_) => crate::sim::Topology::Crossbar,
+            Driver::Atomic(_) | Driver::Threads(_) | Driver::Mpi(_) => crate::base::Topology::Crossbar,
         }
     }
 

@@ -11,7 +11,7 @@
 //! spec from a trace header. Drivers ([`crate::sim`], [`crate::runtime`])
 //! only turn protocol effects into events.
 //!
-//! [`DriverKind`] is this layer's registry; [`registry::listing`] gathers
+//! [`DriverKind`] is this layer's registry; `report::listing::listing` gathers
 //! every layer's registry for `lbcheck list`.
 //!
 //! ```
@@ -34,7 +34,6 @@
 mod compose;
 pub mod driver;
 mod explore;
-pub mod registry;
 pub mod replay;
 mod run;
 mod session;

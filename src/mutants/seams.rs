@@ -223,7 +223,7 @@ pub fn sync_polling(mutant: Option<Mutant>) -> crate::protocol::sync_polling::Sy
 pub fn work_loop(mutant: Option<Mutant>, cfg: &crate::sim::SimConfig) -> crate::sim::SimConfig {
     match mutant {
         Some(Mutant::PollEveryUnit) => crate::sim::SimConfig { dt: 1, ..*cfg },
-        Some(Mutant::HopsIgnored) => crate::sim::SimConfig { topology: crate::sim::Topology::Crossbar, ..*cfg },
+        Some(Mutant::HopsIgnored) => crate::sim::SimConfig { topology: crate::base::Topology::Crossbar, ..*cfg },
         _ => *cfg,
     }
 }

@@ -47,8 +47,7 @@ use crate::problem::Subproblem;
 pub use bound::{BoundMode, Propagation};
 pub use kinds::{BalancerKind, DetectorKind};
 
-/// A PE's number, `0..P`.
-pub type PeId = u32;
+pub use crate::base::PeId;
 
 /// A message between PEs, carrying subproblems of type `T`.
 #[derive(Clone, Debug)]

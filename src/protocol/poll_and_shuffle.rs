@@ -25,7 +25,7 @@
 //! machine's ([`crate::sim::phased`]); this file holds the per-PE rules at
 //! the seams a variant may change ([`PasRules`]).
 
-use crate::sim::Topology;
+use crate::base::Topology;
 
 use super::PeId;
 

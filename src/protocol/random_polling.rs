@@ -44,8 +44,8 @@ use rand_chacha::ChaCha8Rng;
 
 pub use super::deactivation::Deactivation;
 use super::{Balancer, Command, Ctx, Msg, PeId};
+use crate::base::topology::Topology;
 use crate::problem::Subproblem;
-use crate::sim::topology::Topology;
 
 /// What a server gives for a request.
 #[derive(Debug)]

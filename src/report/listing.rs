@@ -1,8 +1,17 @@
-//! The registry (`lbcheck list`) as a table for the terminal or as the
-//! Markdown status table of the README.
+//! Everything the registry holds, family by family ([`listing`]: what
+//! `lbcheck list` prints and what the README's status table is generated
+//! from), as a table for the terminal or as Markdown.
 
-use crate::base::Info;
-use crate::harness::registry::{Listing, MutantInfo};
+use serde::Serialize;
+
+use crate::base::registry::{Info, Registered};
+use crate::bounds::Suite;
+use crate::harness::DriverKind;
+use crate::mutants::{Mutant, Site};
+use crate::problem::WorkloadFamily;
+use crate::protocol::{BalancerKind, DetectorKind};
+use crate::sim::atomic::Arbiter;
+use crate::sim::MachineKind;
 
 /// The families of the listing: JSON key, heading, and the flag that takes them.
 fn families(l: &Listing) -> [(&'static str, &'static str, &[Info]); 7] {
@@ -56,4 +65,72 @@ pub fn mutants_table(mutants: &[MutantInfo]) -> String {
     let rows: Vec<[String; 4]> =
         mutants.iter().map(|m| [m.info.name.into(), m.fails.clone(), m.acts_in.clone(), m.info.what.into()]).collect();
     super::columns(["name", "caught by (fails)", "acts in", "what"], &rows)
+}
+
+/// The whole registry.
+#[derive(Clone, Debug, Serialize)]
+pub struct Listing {
+    /// Load balancers (`--balancer`).
+    pub balancers: Vec<Info>,
+    /// Termination detectors (`--termination`).
+    pub detectors: Vec<Info>,
+    /// Machine models (`--machine`).
+    pub machines: Vec<Info>,
+    /// The atomic machine's arbiters (`--arbiter`).
+    pub arbiters: Vec<Info>,
+    /// Drivers (`simulate`, `run`, loom).
+    pub drivers: Vec<Info>,
+    /// Workload families (`--workload FAMILY:...`).
+    pub workloads: Vec<Info>,
+    /// Bound suites (`lbcheck bounds --balancer`).
+    pub bounds: Vec<Info>,
+    /// The mutant catalogue (`--mutant`).
+    pub mutants: Vec<MutantInfo>,
+}
+
+/// A mutant's registry entry with where it acts and what catches it.
+#[derive(Clone, Debug, Serialize)]
+pub struct MutantInfo {
+    /// Name, paper rule broken, what is broken, status.
+    #[serde(flatten)]
+    pub info: Info,
+    /// Where the bug is ("balancer NAME", "detectors energy, energy-tree", "driver threads", …).
+    pub acts_in: String,
+    /// What each checker reports ("simulate (`requests_answered`), bounds (`t_par`)").
+    pub fails: String,
+    /// The checkers that catch it, joined by `+` ("simulate+loom").
+    pub checker: String,
+}
+
+/// The registry, every family in listing order.
+pub fn listing() -> Listing {
+    Listing {
+        balancers: BalancerKind::listing(),
+        detectors: DetectorKind::listing(),
+        machines: MachineKind::listing(),
+        arbiters: Arbiter::listing(),
+        drivers: DriverKind::listing(),
+        workloads: WorkloadFamily::listing(),
+        bounds: Suite::listing(),
+        mutants: Mutant::ALL.iter().map(|&m| mutant_info(m)).collect(),
+    }
+}
+
+fn mutant_info(m: Mutant) -> MutantInfo {
+    let e = m.entry();
+    let acts_in = match e.site {
+        Site::Balancer(b) => format!("balancer {b}"),
+        Site::Detectors(ds) => format!("detectors {}", ds.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ")),
+        Site::ThreadedDriver => "driver threads".into(),
+        Site::Formulas => "bound formulas".into(),
+        Site::Log => "event log".into(),
+        Site::AtomicMachine => "machine atomic".into(),
+        Site::Scatter => "message scattering".into(),
+        Site::SimWorkLoop => "machine async (work loop)".into(),
+        Site::SimNetwork => "machine async (network)".into(),
+        Site::Bitonic => "bitonic sort".into(),
+        Site::BoundPropagation => "bound propagation (branch-and-bound workloads)".into(),
+        Site::NetworkPolling => "balancer random-polling (on a topology)".into(),
+    };
+    MutantInfo { info: e.info, acts_in, fails: m.fails(), checker: m.checkers() }
 }

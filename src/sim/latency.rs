@@ -13,7 +13,7 @@ use std::str::FromStr;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::topology::{Hops, Topology};
+use crate::base::topology::{Hops, Topology};
 use crate::event::Kind;
 use crate::protocol::PeId;
 

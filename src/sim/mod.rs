@@ -23,11 +23,10 @@ mod mail;
 pub mod phased;
 mod prefetch;
 pub mod script;
-pub mod topology;
 
+pub use crate::base::topology::{self, Topology};
 pub use latency::{Schedule, Shape};
 pub use logp::{run, Outcome, Stop};
-pub use topology::Topology;
 
 use crate::base::registry::Info;
 use crate::protocol::initial::InitialSplit;

@@ -11,12 +11,12 @@ pub mod lemmas;
 pub mod scatter;
 pub mod search;
 
+use crate::base::Topology;
 use crate::bounds::claims::{Claim, FAMILY_ALPHA};
 use crate::bounds::plan::Profile;
 use crate::bounds::suite::Phase;
 use crate::bounds::Suite;
 use crate::mutants::Mutant;
-use crate::sim::Topology;
 use search::Theorem;
 
 /// What one of 004's suites found.

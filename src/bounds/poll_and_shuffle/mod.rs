@@ -48,8 +48,8 @@ use super::claims::{self, quantile, slope, Claim};
 use super::plan::Profile;
 use super::stats::{clopper_pearson_upper, t_quantile};
 use super::suite::Phase;
+use crate::base::Topology;
 use crate::mutants::Mutant;
-use crate::sim::Topology;
 use runs::{Net, Sample};
 
 /// The statistical tests of the suite (Bonferroni): 7 here, and the

@@ -28,11 +28,11 @@ pub mod world;
 
 use std::time::Duration;
 
+use crate::base::topology::Hops;
 use crate::event::Event;
 use crate::problem::{Fingerprint, Subproblem};
 use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::sim::script::Script;
-use crate::sim::topology::Hops;
 use crate::sim::{Schedule, Shape, SimConfig};
 use search::{Found, Limits, Model, Step, Violation};
 use world::World;

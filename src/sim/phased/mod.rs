@@ -34,9 +34,9 @@ pub mod trigger;
 use rand_chacha::ChaCha8Rng;
 
 use super::logp::{Outcome, Stop};
-use super::topology::Hops;
 use super::SimConfig;
 use crate::base::rng::{stream, Purpose};
+use crate::base::topology::Hops;
 use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
 use crate::protocol::poll_and_shuffle::{phases_per_cycle, PasRules, Shuffle};

@@ -28,9 +28,9 @@ use std::str::FromStr;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::super::topology::Hops;
 use super::super::{SimConfig, Topology};
 use crate::base::rng::{stream, Purpose};
+use crate::base::topology::Hops;
 use crate::event::{Event, Kind};
 use crate::protocol::poll_and_shuffle::{Notify, PasRules};
 

@@ -24,7 +24,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use crate::protocol::PeId;
+use super::PeId;
 
 /// The largest mesh dimension r accepted.
 pub const MAX_MESH_R: u8 = 8;
