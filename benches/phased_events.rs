@@ -9,8 +9,7 @@
 use std::time::Instant;
 
 use lbcheck::event::Event;
-use lbcheck::harness::{Driver, Protocols, RunSpec};
-use lbcheck::problem::dfs::Strategy;
+use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::protocol::poll_and_shuffle::PasRules;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::sim::phased::permutation::Method;
@@ -47,8 +46,7 @@ fn scenario(pes: u32) -> RunSpec {
     let workload = format!("synthetic:size={},atomic=1,split=balanced", pes as u64 * 64).parse().expect("workload");
     let sim =
         SimConfig { pes, seed: 1, dt: 8, t_rout: 1, t_split: 2, topology: Topology::Hypercube, ..SimConfig::default() };
-    let protocols = Protocols::new(BalancerKind::PollAndShuffle, DetectorKind::Barrier);
-    RunSpec { workload, split: Strategy::default(), protocols, driver: Driver::Sim(sim) }
+    RunSpec::new(workload, BalancerKind::PollAndShuffle, DetectorKind::Barrier, Driver::Sim(sim))
 }
 
 /// The phased machine alone, counting events: (events, phases, seconds).

@@ -11,8 +11,7 @@
 use std::time::Instant;
 
 use lbcheck::event::Event;
-use lbcheck::harness::{Driver, Protocols, RunSpec};
-use lbcheck::problem::dfs::Strategy;
+use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::protocol::energy::{self, Energy};
 use lbcheck::protocol::random_polling::{self, RandomPolling};
 use lbcheck::protocol::{BalancerKind, DetectorKind, Pe};
@@ -51,8 +50,7 @@ fn main() {
 fn scenario(pes: u32) -> RunSpec {
     let workload = format!("synthetic:size={},atomic=1,split=balanced", pes as u64 * 64).parse().expect("workload");
     let sim = SimConfig { pes, seed: 1, dt: 8, t_rout: 4, t_split: 2, ..SimConfig::default() };
-    let protocols = Protocols::new(BalancerKind::RandomPolling, DetectorKind::Energy);
-    RunSpec { workload, split: Strategy::default(), protocols, driver: Driver::Sim(sim) }
+    RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, Driver::Sim(sim))
 }
 
 /// The simulator alone, counting events: (events, wall seconds, CPU seconds).

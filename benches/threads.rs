@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 
-use lbcheck::harness::{Driver, Protocols, RunSpec};
+use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::problem::dfs::{Strategy, TreeRule};
 use lbcheck::problem::uts::{UtsNode, UtsRule};
 use lbcheck::problem::{sequential, Workload};
@@ -61,12 +61,9 @@ fn bench_tree(name: &str, reps: usize) {
         assert_eq!(n_rayon, nodes, "rayon baseline node count");
         row(name, "rayon", p, t_rayon, nodes, t_seq, None);
         for split in [Strategy::BottomHalf, Strategy::AllHalf] {
-            let spec = RunSpec {
-                workload: w,
-                split,
-                protocols: Protocols::new(BalancerKind::RandomPolling, DetectorKind::FourCounter),
-                driver: Driver::Threads(ThreadConfig { pes: p, ..ThreadConfig::default() }),
-            };
+            let driver = Driver::Threads(ThreadConfig { pes: p, ..ThreadConfig::default() });
+            let spec =
+                RunSpec { split, ..RunSpec::new(w, BalancerKind::RandomPolling, DetectorKind::FourCounter, driver) };
             let (t_ours, n_ours) = best(reps, || {
                 let run = spec.run_unchecked().expect("a threaded run");
                 (run.elapsed.as_secs_f64(), run.total_units())

@@ -32,7 +32,7 @@ pub const TRACE_VERSION: u32 = 1;
 
 /// First line of a trace: what ran, so a checker can recompute the reference.
 /// Unknown fields are an error, as in events.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TraceHeader {
     /// Trace format version ([`TRACE_VERSION`]).
@@ -52,8 +52,17 @@ pub struct TraceHeader {
     /// What one unit of `t` is (absent: [`Clock::Work`]).
     #[serde(default, skip_serializing_if = "Clock::is_work")]
     pub clock: Clock,
-    /// How lbcheck made the run, enough to replay it (absent in traces of
-    /// other implementations; checking never depends on it).
+    /// How lbcheck made the run: its run specification (the JSON of
+    /// `lbcheck simulate --print-spec`), enough to replay it (absent in
+    /// traces of other implementations; checking never depends on it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<Box<serde_json::Value>>,
+    /// The command that replays the run, when the spec's driver would not
+    /// (the explorer's counterexample: its exploration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
+    /// How the run was made as far as checks read it: written by other
+    /// implementations (and by lbcheck before `spec`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<Box<RunParams>>,
     /// The expected fingerprint of all the work (the string form of
@@ -74,11 +83,51 @@ impl TraceHeader {
     pub fn announcer(&self) -> u32 {
         self.announcer.unwrap_or(0)
     }
+
+    /// How the run was made, as far as the checks read it: the `run`
+    /// record, else the run specification's fields (`spec`, whose keys are
+    /// the flags' names); `None` for a trace with neither.
+    pub fn run_record(&self) -> Option<std::borrow::Cow<'_, RunParams>> {
+        match (&self.run, &self.spec) {
+            (Some(run), _) => Some(std::borrow::Cow::Borrowed(run)),
+            (None, Some(spec)) => Some(std::borrow::Cow::Owned(RunParams::of_spec(spec))),
+            (None, None) => None,
+        }
+    }
 }
 
-/// The header's record of how lbcheck made a run: driver, seed, machine
-/// parameters and mutant (`lbcheck check-trace` turns it back into the
-/// replay command). Absent fields are the driver's defaults.
+impl RunParams {
+    /// The fields of a run specification's JSON that checks read.
+    fn of_spec(spec: &serde_json::Value) -> RunParams {
+        let (driver, balancer) = (&spec["driver"], &spec["balancer"]);
+        let text = |v: &serde_json::Value| v.as_str().map(str::to_string);
+        let atomic = driver["name"] == "atomic";
+        let latency = driver["latency"].as_str().and_then(|l| l.split_once("..")).map(|(a, b)| [a, b]);
+        RunParams {
+            driver: text(&driver["name"]).unwrap_or_default(),
+            seed: driver["seed"].as_u64().unwrap_or(0),
+            machine: if atomic { text(&driver["machine"]) } else { None },
+            arbiter: if atomic { text(&driver["arbiter"]).or(Some("fifo".into())) } else { None },
+            dt: driver["dt"].as_u64().unwrap_or(1),
+            t_rout: driver["t_rout"].as_u64(),
+            latency: latency.and_then(|[a, b]| Some([a.parse().ok()?, b.parse().ok()?])),
+            topology: text(&driver["topology"]),
+            initial_split: driver.get("initial_split").is_some(),
+            victim: text(&balancer["victim"]),
+            sync: text(&balancer["sync"]),
+            bound: text(&spec["bound"]),
+            ..RunParams::default()
+        }
+    }
+}
+
+/// The trace format's `run` record (version 1): how a run was made, as far
+/// as the checks read it (`hop_latency`, `round_robin`, `atomic_conformance`,
+/// `stop_delay`, `detection_delay_bound`, `fig3_transfers`). Other
+/// implementations may write it; lbcheck wrote it before the run
+/// specification and now writes `spec`, whose fields
+/// [`TraceHeader::run_record`] reads into this form. Absent fields are the
+/// driver's defaults.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunParams {
@@ -635,8 +684,8 @@ mod tests {
         assert_eq!(back, events);
     }
 
-    /// One event of every kind with every optional field set.
-    fn every_kind() -> Vec<Event> {
+    /// A header with every optional field set (the `run` record's too).
+    fn every_header_field() -> TraceHeader {
         let fp = Fingerprint::EMPTY;
         let run = RunParams {
             driver: "sim".into(),
@@ -671,7 +720,7 @@ mod tests {
             max_runs: Some(5),
             replay: Some("lbcheck explore --seed 1".into()),
         };
-        let header = TraceHeader {
+        TraceHeader {
             version: TRACE_VERSION,
             pes: 2,
             workload: "custom".into(),
@@ -680,11 +729,18 @@ mod tests {
             detector: "d".into(),
             t_split: 1,
             clock: Clock::Seq,
+            spec: Some(Box::new(serde_json::json!({"balancer": {"name": "random-polling", "slots": 2}}))),
+            replay: Some("lbcheck explore --seed 1".into()),
             run: Some(Box::new(run)),
             fingerprint: Some(fp.to_string()),
             units: Some(0),
             announcer: Some(1),
-        };
+        }
+    }
+
+    /// One event of every kind with every optional field set.
+    fn every_kind() -> Vec<Event> {
+        let (fp, header) = (Fingerprint::EMPTY, every_header_field());
         let data = || Some(Box::new(serde_json::json!({"count": -1, "colour": "black"})));
         vec![
             Event::Header(header),

@@ -25,7 +25,7 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use lbcheck::harness::{Driver, Protocols, RunSpec};
+use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::mutants::Mutant;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::runtime::threads::ThreadConfig;
@@ -74,20 +74,15 @@ impl Case {
     }
 
     fn spec(&self, seed: u64) -> RunSpec {
-        let mut protocols = Protocols::new(self.balancer, self.detector);
-        protocols.mutant = self.mutant;
-        RunSpec {
-            workload: self.workload.parse().expect("workload"),
-            split: Default::default(),
-            protocols,
-            driver: Driver::Threads(ThreadConfig {
-                pes: self.pes,
-                seed,
-                dt: 1,
-                initial_split: self.initial_split.into(),
-                ..Default::default()
-            }),
-        }
+        let driver = Driver::Threads(ThreadConfig {
+            pes: self.pes,
+            seed,
+            dt: 1,
+            initial_split: self.initial_split.into(),
+            ..Default::default()
+        });
+        let spec = RunSpec::new(self.workload.parse().expect("workload"), self.balancer, self.detector, driver);
+        RunSpec { mutant: self.mutant, ..spec }
     }
 
     fn bound(&self) -> usize {

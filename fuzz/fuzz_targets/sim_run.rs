@@ -4,7 +4,8 @@
 
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use lbcheck::harness::{Driver, Protocols, RunSpec};
+use lbcheck::harness::{Driver, RunSpec};
+use lbcheck::protocol::random_polling::QueueLimit;
 use lbcheck::problem::dfs::Strategy;
 use lbcheck::protocol::initial::InitialSplit;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
@@ -69,11 +70,12 @@ fn scenario(u: &mut Unstructured) -> Result<RunSpec> {
     let sim = SimConfig { max_steps: 5_000_000 + sim.polling_steps(t_atomic), ..sim };
     let balancer =
         *u.choose(&[BalancerKind::RandomPolling, BalancerKind::NeighbourPolling, BalancerKind::SyncRandomPolling])?;
-    let mut protocols = Protocols::new(balancer, detector);
+    let mut spec = RunSpec { split, ..RunSpec::new(workload, balancer, detector, Driver::Sim(sim)) };
     if balancer == BalancerKind::RandomPolling && u.arbitrary()? {
-        protocols.queue_limit = Some(u.int_in_range(1..=4u32)?);
+        let limit = QueueLimit::Fixed(u.int_in_range(1..=4u32)?);
+        spec.balancer.polling_mut().expect("random polling").queue_limit = Some(limit);
     }
-    Ok(RunSpec { workload, split, protocols, driver: Driver::Sim(sim) })
+    Ok(spec)
 }
 
 fuzz_target!(|data: &[u8]| {

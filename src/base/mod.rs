@@ -6,12 +6,14 @@
 //! - [`rng`]: the one scheme that derives every random stream from a seed.
 //! - [`hash`]: fixed, version-stable hash functions.
 //! - [`registry`]: the vocabulary of the typed registry enums.
+//! - [`text`]: values that serialise as their command-line text.
 //! - [`topology`]: the networks of 000 §2.1 and §4 ([`Topology`]) and hop counts.
 
 pub mod fraction;
 pub mod hash;
 pub mod registry;
 pub mod rng;
+pub mod text;
 pub mod topology;
 
 pub use fraction::Fraction;

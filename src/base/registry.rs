@@ -178,8 +178,8 @@ macro_rules! registry {
     };
 }
 
-/// `Display` (the name) and `FromStr` (by [`Registered::lookup`]) for a
-/// registry enum.
+/// `Display` (the name), `FromStr` (by [`Registered::lookup`]) and serde
+/// (as the name) for a registry enum.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! registered_names {
@@ -196,5 +196,7 @@ macro_rules! registered_names {
                 <$t as $crate::base::registry::Registered>::lookup(s)
             }
         }
+
+        $crate::serde_as_text!($t);
     };
 }

@@ -263,6 +263,8 @@ impl FromStr for Topology {
     }
 }
 
+crate::serde_as_text!(Topology);
+
 #[cfg(test)]
 mod tests {
     use super::*;

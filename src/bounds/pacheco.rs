@@ -39,11 +39,11 @@ use super::plan::Profile;
 use super::suite::{par_map, Phase, STEP_CAP_FACTOR};
 use crate::base::rng::derive_seed;
 use crate::event::{Event, Kind};
-use crate::harness::{Driver, Protocols, RunSpec};
+use crate::harness::{Driver, RunSpec};
 use crate::mutants::Mutant;
-use crate::problem::dfs::Strategy;
+use crate::protocol::pacheco::PachecoParams;
 use crate::protocol::pacheco::Victim;
-use crate::protocol::{BalancerKind, DetectorKind};
+use crate::protocol::{BalancerSpec, DetectorKind};
 use crate::sim::SimConfig;
 
 /// The statistical tests of the suite (Bonferroni).
@@ -196,15 +196,14 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
     let seed = derive_seed(base, &format!("{phase}/{}", job.cell.label()), job.index);
     let pes = job.cell.pes;
     let (dt, t_rout, t_split) = job.cell.machine;
-    let mut protocols = Protocols::new(BalancerKind::Pacheco, DetectorKind::Energy);
-    protocols.victim = Victim::GlobalRr;
-    protocols = protocols.with_mutant(mutant.filter(|_| job.phase == Phase::Test));
     let size = u64::from(pes) * (ATOMIC << SHARE_LOG);
     let workload = format!("synthetic:size={size},atomic={ATOMIC},split={},seed={}", job.cell.policy, seed % 1_000_000);
     let max_steps = job.cap.unwrap_or(50_000_000);
     let sim = SimConfig { pes, seed, dt, t_rout, t_split, max_steps, ..SimConfig::default() };
     let workload = workload.parse().expect("the plan's workloads parse");
-    let spec = RunSpec { workload, split: Strategy::default(), protocols, driver: Driver::Sim(sim) };
+    let balancer = BalancerSpec::Pacheco(PachecoParams { victim: Some(Victim::GlobalRr) });
+    let spec = RunSpec::new(workload, balancer, DetectorKind::Energy, Driver::Sim(sim));
+    let spec = spec.with_mutant(mutant.filter(|_| job.phase == Phase::Test));
     let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
     let mut coverage = Coverage::new(pes);
     let report = spec.run_observed(None, &mut |e| coverage.observe(e)).expect("no trace to write");

@@ -1,24 +1,21 @@
 //! What the bound tests run: the quick and full profiles, their cells
 //! (workload × P × machine) and the scenario of one run.
 
-use crate::harness::{Driver, Protocols, RunSpec};
+use crate::harness::{Driver, RunSpec};
 use crate::mutants::Mutant;
-use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
-use crate::protocol::{BalancerKind, DetectorKind};
+use crate::protocol::random_polling::{QueueLimit, RandomPollingParams};
+use crate::protocol::{BalancerKind, BalancerSpec, DetectorKind};
 use crate::sim::SimConfig;
 
 /// The base seed CI uses; `--seed-base N` reruns every test on fresh seeds.
 pub const CI_SEED_BASE: u64 = 1;
 
-/// The reduced profile a mutant is shown failing on: P ≤ 32, except
-/// `poll-hotspot`, whose single queue grows with P, so it needs P up to 128
-/// to break 001 Lemma 1.3 (`--max-pes`).
+/// The reduced profile a mutant is shown failing on: P ≤ 32, or what its
+/// declaration says (`poll-hotspot`'s single queue grows with P: it needs
+/// P up to 128 to break 001 Lemma 1.3; `--max-pes`).
 pub fn power_max_pes(mutant: Mutant) -> u32 {
-    match mutant {
-        Mutant::PollHotspot => 128,
-        _ => 32,
-    }
+    mutant.entry().bounds_max_pes
 }
 
 /// The balancer the suite tests (the only one with bound claims so far).
@@ -149,9 +146,6 @@ impl Cell {
     /// The run with seed `seed` (with `mutant`'s protocol bug, if it has one).
     pub fn spec(&self, seed: u64, mutant: Option<Mutant>) -> RunSpec {
         let (dt, t_rout, t_split) = self.machine;
-        let mut protocols = Protocols::new(BALANCER, DetectorKind::Energy);
-        protocols.mutant = mutant.filter(|m| m.not_applicable(BALANCER, DetectorKind::Energy, false).is_none());
-        protocols.queue_limit = (self.trim == Some(true)).then(|| ceil_sqrt(self.pes));
         let sim = SimConfig {
             slow: self.slow(),
             pes: self.pes,
@@ -163,11 +157,14 @@ impl Cell {
             max_steps: 50_000_000,
             ..SimConfig::default()
         };
-        let mut spec =
-            RunSpec { workload: self.workload(seed), split: Strategy::default(), protocols, driver: Driver::Sim(sim) };
-        if spec.validate().is_err() {
-            spec.protocols.mutant = None; // e.g. queue-limit-ignored where there is no limit
+        let queue_limit = (self.trim == Some(true)).then(|| QueueLimit::Fixed(ceil_sqrt(self.pes)));
+        let balancer = BalancerSpec::RandomPolling(RandomPollingParams { queue_limit, ..Default::default() });
+        let mutant = mutant.filter(|m| m.not_applicable(BALANCER, DetectorKind::Energy, false).is_none());
+        let spec =
+            RunSpec { mutant, ..RunSpec::new(self.workload(seed), balancer, DetectorKind::Energy, Driver::Sim(sim)) };
+        match spec.validate() {
+            Ok(()) => spec,
+            Err(_) => RunSpec { mutant: None, ..spec }, // e.g. queue-limit-ignored where there is no limit
         }
-        spec
     }
 }

@@ -7,81 +7,50 @@ use std::time::Instant;
 use super::shard::Shard;
 use super::{bounds, cost, explore, external, swarm, Case, Options, Progress, Verdict};
 use crate::base::rng::derive_seed;
-use crate::base::Registered;
 use crate::bounds::compare::{compare, MIN_RUNS};
 use crate::check::Metrics;
-use crate::harness::{Driver, Protocols, RunSpec};
-use crate::mutants::{Catcher, Mutant, Site};
+use crate::harness::{Driver, RunSpec};
+use crate::mutants::{Catcher, Mutant, Site, CATALOGUE};
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::atomic::AtomicConfig;
-use crate::sim::{SimConfig, Topology};
+use crate::sim::SimConfig;
 
-/// The runs a mutant caught by a single run is shown on (as in
-/// `tests/sim/mutants.rs`): UTS on 16 PEs, seeds 1-3; the one-wave bug,
-/// which needs an unlucky interleaving, on the two seeds of 200 that have it.
+/// The runs a mutant caught by a single run is shown on (its declaration's
+/// [`Demo`](crate::mutants::Demo), as in `tests/sim/mutants.rs`), set up
+/// for what it needs.
 pub fn demos(m: Mutant) -> Vec<RunSpec> {
-    let detector = match m.entry().site {
+    let e = m.entry();
+    let detector = match e.site {
         Site::Detectors(ds) => ds[0],
         Site::Balancer(b) if b.phased() => DetectorKind::Barrier,
         _ => DetectorKind::Energy,
     };
-    match m.entry().site {
+    match e.site {
         Site::AtomicMachine => return atomic_demos(m, BalancerKind::RandomDestination),
         Site::Balancer(b) if b.atomic() => return atomic_demos(m, b),
         _ => {}
     }
-    let (workload, pes, t_split, seeds) = match m {
-        Mutant::FourCounterOneWave => ("synthetic:size=3000,atomic=1,split=uniform", 4, 40, vec![17, 90]),
-        // 003 §14.7.4's 1/p shares with p = 3: not a float.
-        Mutant::EnergyFloat => ("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", 3, 5, vec![1, 2, 3]),
-        // Busy PEs ask, and get work, often enough only on a larger tree.
-        Mutant::SlotOverwrite => ("uts:default", 16, 5, vec![1, 2, 3]),
-        Mutant::PruneUnachieved => ("knapsack:items=40,seed=1", 16, 5, vec![1, 2, 3]),
-        // The last IDA* iteration: much work is left after the first solution.
-        Mutant::StopNotForwarded => ("puzzle15:moves=40,seed=1", 16, 5, vec![1, 2, 3]),
-        Mutant::BoundLost => ("knapsack:items=40,seed=1", 16, 5, vec![1]),
-        // TSP's bounds meet the optimum minus one often (knapsack's rarely).
-        Mutant::PruneOffByOne => ("tsp:cities=12,seed=1", 16, 5, vec![1, 2, 3]),
-        // 002 §3's traffic: on a balanced tree the smallest parts go.
-        Mutant::SplitDeepestSlot => ("synthetic:size=100000,split=balanced", 16, 5, vec![1]),
-        // Poll-and-shuffle: enough work left at the shuffles.
-        Mutant::ShuffleDropsWork
-        | Mutant::PasSameDimension
-        | Mutant::PasMidPhaseRequest
-        | Mutant::SimdMatchFirstBusy => ("synthetic:size=100000,split=uniform", 16, 5, vec![1, 2, 3]),
-        Mutant::NoPhaseWait | Mutant::WaitWrongDimension => {
-            ("synthetic:size=100000,split=uniform", 16, 5, vec![1, 2, 3])
-        }
-        // Many requests meet at a busy PE only on a larger machine.
-        Mutant::SyncServeNoneWhenMany => ("synthetic:size=200000,split=uniform", 64, 5, vec![1]),
-        _ => ("uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", 16, 5, vec![1, 2, 3]),
-    };
-    let balancer = match (m, m.entry().site) {
-        (Mutant::EnergyFloat, _) => BalancerKind::Pacheco, // its Scatter divides by p
-        (_, Site::Balancer(b)) => b,
+    let demo = e.demo;
+    let balancer = match (demo.balancer, e.site) {
+        (Some(b), _) | (None, Site::Balancer(b)) => b,
         _ => BalancerKind::RandomPolling,
     };
-    let protocols = Protocols::new(balancer, detector).with_mutant(Some(m));
-    // hops-ignored acts on a topology (P = 16 is a 4-cube).
-    let topology = if m == Mutant::HopsIgnored { Topology::Hypercube } else { Topology::Crossbar };
-    let run = |seed| {
-        let sim = SimConfig { pes, seed, t_split, topology, ..SimConfig::default() };
-        let workload = workload.parse().expect("a valid workload");
-        RunSpec { workload, split: Default::default(), protocols, driver: Driver::Sim(sim) }
+    let run = |&seed: &u64| {
+        let sim = SimConfig { pes: demo.pes, seed, t_split: demo.t_split, ..SimConfig::default() };
+        let workload = demo.workload.parse().expect("a valid workload");
+        RunSpec::new(workload, balancer, detector, Driver::Sim(sim)).with_mutant(Some(m))
     };
-    seeds.into_iter().map(run).collect()
+    demo.seeds.iter().map(run).collect()
 }
 
 /// The runs showing a mutant of 004's atomic model: `balancer` on the
 /// atomic machine, FIFO arbiter (branch-and-bound on a cost tree).
 fn atomic_demos(m: Mutant, balancer: BalancerKind) -> Vec<RunSpec> {
-    let mut protocols = Protocols::new(balancer, DetectorKind::Energy);
-    protocols.mutant = Some(m);
     let tree = if balancer == BalancerKind::PriorityBnb { "kz:depth=10" } else { "synthetic:size=4096" };
     let run = |seed| {
         let driver = Driver::Atomic(AtomicConfig { pes: 16, seed, ..AtomicConfig::default() });
         let workload = tree.parse().expect("a valid workload");
-        RunSpec { workload, split: Default::default(), protocols, driver }
+        RunSpec { mutant: Some(m), ..RunSpec::new(workload, balancer, DetectorKind::Energy, driver) }
     };
     [1, 2, 3].into_iter().map(run).collect()
 }
@@ -96,9 +65,9 @@ pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
         }
         return shard.unit("mutants", cost::cell(m, Catcher::Compare), || under_test(o, m, progress));
     }
-    let cells: Vec<(Mutant, Catcher)> = Mutant::ALL
+    let cells: Vec<(Mutant, Catcher)> = CATALOGUE
         .iter()
-        .flat_map(|&m| m.entry().caught_by.iter().map(move |&(c, _)| (m, c)))
+        .flat_map(|e| e.caught_by.iter().map(move |&(c, _)| (e.mutant, c)))
         .filter(|(m, c)| o.selects("mutants", &format!("{m}/{}", c.name())))
         .collect();
     let units: Vec<_> =
@@ -196,8 +165,7 @@ fn by_compare(m: Mutant) -> (bool, String, Option<String>) {
     let batch = |mutant: Option<Mutant>, label: &str| -> Vec<(bool, Metrics)> {
         (0..MIN_RUNS as u32)
             .filter_map(|i| {
-                let mut spec = base.clone();
-                spec.protocols.mutant = mutant;
+                let mut spec = RunSpec { mutant, ..base.clone() };
                 spec.driver.set_seed(derive_seed(1, label, i));
                 spec.run(None).ok().map(|r| (r.check.all_pass(), r.check.metrics))
             })

@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::shard::Shard;
 use super::{cost, Case, Options, Profile, Progress, Verdict};
 use crate::base::Registered;
-use crate::harness::{Compose, Driver, Protocols, RunSpec};
+use crate::harness::{Compose, Driver, RunSpec};
 use crate::mutants::{Mutant, Site};
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::atomic::{Arbiter, AtomicConfig};
@@ -48,7 +48,7 @@ pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
 
 /// One exploration as a case.
 pub fn case(name: String, instance: &(RunSpec, String), seeds: u64) -> Case {
-    case_composed(name, instance, seeds, &instance.0.protocols.balancer)
+    case_composed(name, instance, seeds, &instance.0.balancer)
 }
 
 /// [`case`] with the PEs built by `pes` (a user's balancer) in place of the spec's.
@@ -94,17 +94,8 @@ pub fn instance(balancer: BalancerKind, detector: DetectorKind, mutant: Option<M
         true => Driver::Atomic(AtomicConfig { pes: 3, arbiter: Arbiter::Fifo, ..AtomicConfig::default() }),
         false => Driver::Sim(SimConfig { pes: 3, seed: 0, dt: 1, t_rout: 1, t_split: 0, ..SimConfig::default() }),
     };
-    let protocols = Protocols::new(balancer, detector).with_mutant(mutant);
-    let spec =
-        RunSpec { workload: workload.parse().expect("a valid workload"), split: Default::default(), protocols, driver };
-    let arbiter = if balancer.atomic() { " --arbiter fifo" } else { "" };
-    let victim = Some(protocols.victim).filter(|v| *v != Default::default()).map(|v| format!(" --victim {v}"));
-    let slots = Some(protocols.slots).filter(|&s| s != 1).map(|s| format!(" --slots {s}"));
-    let mutant = victim.unwrap_or_default()
-        + &slots.unwrap_or_default()
-        + &mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
-    let replay = format!(
-        "lbcheck explore --balancer {balancer} --termination {detector} --pes 3 --workload {workload}{arbiter}{mutant}"
-    );
+    let workload = workload.parse().expect("a valid workload");
+    let spec = RunSpec::new(workload, balancer, detector, driver).with_mutant(mutant);
+    let replay = format!("lbcheck explore{}", spec.flags());
     (spec, replay)
 }

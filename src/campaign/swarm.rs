@@ -18,13 +18,13 @@ use super::{adequacy, cost, parallel, Case, Options, Point, Profile, Progress, V
 use crate::base::rng::{derive_seed, stream, Purpose};
 use crate::base::Registered;
 use crate::bounds::atomic::search::ARBITERS;
-use crate::harness::{Driver, Protocols, RunResult, RunSpec};
-use crate::mutants::{Catcher, Mutant, Site};
-use crate::protocol::{BalancerKind, BoundMode, DetectorKind};
+use crate::harness::{Driver, RunResult, RunSpec};
+use crate::mutants::{Catcher, Mutant, Need, Site, CATALOGUE};
+use crate::protocol::poll_and_shuffle::SyncMode;
+use crate::protocol::random_polling::{QueueLimit, RandomPollingParams, Serve};
+use crate::protocol::{BalancerKind, BalancerSpec, BoundMode, DetectorKind};
 use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
-use crate::sim::phased::trigger::{Adaptive, Trigger};
-use crate::sim::phased::SyncMode;
 use crate::sim::{Schedule, Shape, SimConfig, Topology};
 
 /// Workloads of the swarm: every family, small enough for seconds in all.
@@ -84,12 +84,11 @@ pub fn swarm_specs(o: &Options, label: &str, b: BalancerKind, d: DetectorKind) -
 /// ([`adequacy::demos`]), run with the implementation under test (the
 /// reference must pass them all).
 fn regressions(o: &Options) -> Vec<(String, RunSpec)> {
-    let shown = Mutant::ALL.iter().filter(|m| m.entry().caught_by(Catcher::Run));
-    let runs = shown.flat_map(|&m| adequacy::demos(m).into_iter().enumerate().map(move |(i, s)| (m, i, s)));
-    runs.filter_map(|(m, i, mut spec)| {
-        spec.protocols.mutant = o.mutant;
-        let p = &spec.protocols;
-        let acts = o.mutant.is_none_or(|u| u.not_applicable(p.balancer, p.detector, false).is_none());
+    let shown = CATALOGUE.iter().filter(|e| e.caught_by(Catcher::Run)).map(|e| e.mutant);
+    let runs = shown.flat_map(|m| adequacy::demos(m).into_iter().enumerate().map(move |(i, s)| (m, i, s)));
+    runs.filter_map(|(m, i, spec)| {
+        let spec = RunSpec { mutant: o.mutant, ..spec };
+        let acts = o.mutant.is_none_or(|u| u.not_applicable(spec.balancer.kind(), spec.detector, false).is_none());
         acts.then(|| (format!("regression/{m}/#{i}"), spec))
     })
     .collect()
@@ -123,7 +122,7 @@ pub fn thread_specs(o: &Options, label: &str, b: BalancerKind, d: DetectorKind) 
         let deadline = Some(THREADS_DEADLINE);
         let initial_split = (p == 3 && b != BalancerKind::Pacheco).into(); // Pacheco's start is Generate + Scatter
         let cfg = ThreadConfig { pes: p, seed, dt: 16, initial_split, deadline, ..ThreadConfig::default() };
-        (format!("{label}/P={p}/{w}"), spec(w, protocols(b, d, o.mutant, None), Driver::Threads(cfg)))
+        (format!("{label}/P={p}/{w}"), spec(w, b, d, Driver::Threads(cfg), o.mutant))
     })
     .collect()
 }
@@ -204,7 +203,7 @@ fn follows(v: &crate::check::Verdict) -> String {
 }
 
 fn describe(spec: &RunSpec) -> String {
-    format!("{} on {} PEs, {}", spec.workload, spec.driver.pes(), spec.protocols.detector)
+    format!("{} on {} PEs, {}", spec.workload, spec.driver.pes(), spec.detector)
 }
 
 fn point(spec: &RunSpec, r: &RunResult) -> Point {
@@ -217,13 +216,9 @@ fn point(spec: &RunSpec, r: &RunResult) -> Point {
     Point { pes, slowdown: t_par * f64::from(pes) / t_seq, messages_per_pe: messages / f64::from(pes), efficiency }
 }
 
-fn protocols(b: BalancerKind, d: DetectorKind, mutant: Option<Mutant>, queue_limit: Option<u32>) -> Protocols {
-    Protocols { queue_limit, ..Protocols::new(b, d) }.with_mutant(mutant)
-}
-
-fn spec(workload: &str, protocols: Protocols, driver: Driver) -> RunSpec {
+fn spec(workload: &str, b: BalancerKind, d: DetectorKind, driver: Driver, mutant: Option<Mutant>) -> RunSpec {
     let workload = workload.parse().expect("the campaign's workloads parse");
-    RunSpec { workload, split: Default::default(), protocols, driver }
+    RunSpec::new(workload, b, d, driver).with_mutant(mutant)
 }
 
 /// Run `i` of the swarm `label` for `b` + `d`: workload and machine drawn
@@ -244,55 +239,92 @@ fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32
     };
     let modes = [BoundMode::ReduceTree, BoundMode::Broadcast, BoundMode::None, BoundMode::FirstSolution];
     let drawn = *modes.choose(&mut rng).expect("modes");
-    let bound = if o.mutant == Some(Mutant::StopNotForwarded) { BoundMode::FirstSolution } else { drawn };
-    if b.atomic() {
-        return spec(&workload, protocols(b, d, o.mutant, None), Driver::Atomic(atomic_machine(&mut rng, &sim)));
-    }
-    if b == BalancerKind::Pacheco {
-        // Generate + Scatter is its start; it answers every request.
-        let mut p = Protocols { bound, ..protocols(b, d, o.mutant, None) };
-        if p.victim == Victim::Random {
-            p.victim = *[Victim::Random, Victim::LocalRr, Victim::GlobalRr].choose(&mut rng).expect("victims");
+    let draw = Draw { workload, bnb, bound: drawn, sim, mutant: o.mutant };
+    match b {
+        _ if b.atomic() => spec(&draw.workload, b, d, Driver::Atomic(atomic_machine(&mut rng, &sim)), o.mutant),
+        BalancerKind::Pacheco => pacheco_spec(&mut rng, draw, d),
+        _ if b.phased() => phased_spec(&mut rng, draw, b, d),
+        BalancerKind::RandomPolling => polling_spec(&mut rng, draw, d),
+        _ => {
+            let driver = Driver::Sim(on_network(&mut rng, sim, b));
+            budgeted(draw.bounded(spec(&draw.workload, b, d, driver, o.mutant)))
         }
-        let sim = on_network(&mut rng, SimConfig { initial_split: InitialSplit::Root, ..sim }, b);
-        return budgeted(spec(&workload, p, Driver::Sim(sim)));
     }
-    if b.phased() {
-        // 000's phased machine: P a power of two, fixed latency, none of 001's extras.
-        let pes = sim.pes.next_power_of_two();
-        let phased = SimConfig {
-            pes,
-            seed: sim.seed,
-            dt: sim.dt,
-            t_rout: sim.t_rout,
-            t_split: sim.t_split,
-            ..SimConfig::default()
-        };
-        let workload = if bnb { "uts:default".to_string() } else { workload }; // order-independent trees (000 §2.1)
-        let mut p = protocols(b, d, o.mutant, None);
-        let sim = on_network(&mut rng, phased, b);
-        if o.mutant.is_some_and(Mutant::adaptive_trigger) {
-            p.trigger = Trigger::Adaptive(Adaptive::PAPER); // where its mutants act (000 §5)
-        } else if b == BalancerKind::PollAndShuffle && rng.random_bool(0.5) {
-            p.sync = SyncMode::Local; // 000 §6.3, Fig. 4 (drawn after the network, which keeps its draw)
+}
+
+/// What every swarm run draws first.
+struct Draw {
+    workload: String,
+    bnb: bool,
+    bound: BoundMode,
+    sim: SimConfig,
+    mutant: Option<Mutant>,
+}
+
+impl Draw {
+    /// `spec` with the drawn bound propagation if its workload prunes (a
+    /// mutant needing first-solution mode has it).
+    fn bounded(&self, spec: RunSpec) -> RunSpec {
+        let first = spec.holds(Need::FirstSolution);
+        let bound = if first { BoundMode::FirstSolution } else { self.bound };
+        RunSpec { bound: spec.workload.prunes().then_some(bound), ..spec }
+    }
+}
+
+/// Pacheco's search: Generate + Scatter is its start; a victim selection drawn.
+fn pacheco_spec(rng: &mut ChaCha8Rng, draw: Draw, d: DetectorKind) -> RunSpec {
+    let b = BalancerKind::Pacheco;
+    let sim = SimConfig { initial_split: InitialSplit::Root, ..draw.sim };
+    let mut spec = draw.bounded(spec(&draw.workload, b, d, Driver::Sim(sim), draw.mutant));
+    if let Some(p) = spec.balancer.pacheco_mut().filter(|p| p.victim() == Victim::Random) {
+        p.victim = Some(*[Victim::Random, Victim::LocalRr, Victim::GlobalRr].choose(rng).expect("victims"));
+    }
+    if let Driver::Sim(c) = &mut spec.driver {
+        *c = on_network(rng, *c, b);
+    }
+    budgeted(spec)
+}
+
+/// 000's phased machine: P a power of two, fixed latency, none of 001's
+/// extras; order-independent trees (000 §2.1); poll-and-shuffle locally
+/// synchronised in half the runs (000 §6.3, Fig. 4).
+fn phased_spec(rng: &mut ChaCha8Rng, draw: Draw, b: BalancerKind, d: DetectorKind) -> RunSpec {
+    let c = draw.sim;
+    let pes = c.pes.next_power_of_two();
+    let phased =
+        SimConfig { pes, seed: c.seed, dt: c.dt, t_rout: c.t_rout, t_split: c.t_split, ..SimConfig::default() };
+    let workload = if draw.bnb { "uts:default" } else { &draw.workload };
+    let mut spec = spec(workload, b, d, Driver::Sim(on_network(rng, phased, b)), draw.mutant);
+    let adaptive = spec.holds(Need::AdaptiveTrigger); // where its mutants act (000 §5)
+    if let Some(p) = spec.balancer.pas_mut().filter(|_| !adaptive && rng.random_bool(0.5)) {
+        p.sync = Some(SyncMode::Local); // drawn after the network, which keeps its draw
+    }
+    budgeted(spec)
+}
+
+/// Random polling with its options drawn: a queue limit, serving all, a
+/// deactivated worker or two slots (002 §3).
+fn polling_spec(rng: &mut ChaCha8Rng, draw: Draw, d: DetectorKind) -> RunSpec {
+    let b = BalancerKind::RandomPolling;
+    let queue_limit = rng.random_bool(0.2).then(|| QueueLimit::Fixed(rng.random_range(1..=3)));
+    let serve = rng.random_bool(0.3).then_some(Serve::All);
+    let params = RandomPollingParams { queue_limit, serve, ..Default::default() };
+    let workload = draw.workload.parse().expect("the campaign's workloads parse");
+    let spec = RunSpec::new(workload, BalancerSpec::RandomPolling(params), d, Driver::Sim(draw.sim));
+    let mut spec = draw.bounded(spec.with_mutant(draw.mutant));
+    let pes = draw.sim.pes;
+    if let Some(p) = spec.balancer.polling_mut() {
+        match p.deactivate.as_mut() {
+            Some(d) => d.pe %= pes, // the mutant's window, on a PE that exists
+            None if rng.random_bool(0.15) => p.deactivate = Some(deactivation(rng, pes)),
+            None if rng.random_bool(0.3) => p.slots = Some(2), // 002 §3's two subproblems per PE
+            None => {}
         }
-        return budgeted(spec(&workload, p, Driver::Sim(sim)));
     }
-    if !b.polls_randomly() || b == BalancerKind::NeighbourPolling {
-        // Random polling's options (queue limit, serve all, slots, a deactivated worker) are its own.
-        let p = Protocols { bound, ..protocols(b, d, o.mutant, None) };
-        return budgeted(spec(&workload, p, Driver::Sim(on_network(&mut rng, sim, b))));
+    if let Driver::Sim(c) = &mut spec.driver {
+        *c = on_network(rng, *c, b);
     }
-    let queue_limit = rng.random_bool(0.2).then(|| rng.random_range(1..=3));
-    let serve_all = rng.random_bool(0.3) && o.mutant != Some(Mutant::ServeOneDropRest); // it needs serve-one
-    let mut protocols = Protocols { serve_all, bound, ..protocols(b, d, o.mutant, queue_limit) };
-    match protocols.deactivate.as_mut() {
-        Some(d) => d.pe %= sim.pes, // the mutant's window, on a PE that exists
-        None if rng.random_bool(0.15) => protocols.deactivate = Some(deactivation(&mut rng, sim.pes)),
-        None if rng.random_bool(0.3) => protocols.slots = 2, // 002 §3's two subproblems per PE
-        None => {}
-    }
-    budgeted(spec(&workload, protocols, Driver::Sim(on_network(&mut rng, sim, b))))
+    budgeted(spec)
 }
 
 /// The machine on a network drawn last (000 §2.1, §4), so that every

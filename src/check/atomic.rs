@@ -65,7 +65,8 @@ pub(super) struct AtomicConformance {
 impl AtomicConformance {
     /// For the run of `header` (clock, machine, arbiter, PEs).
     pub(super) fn new(header: &TraceHeader) -> AtomicConformance {
-        let run = header.run.as_deref();
+        let run = header.run_record();
+        let run = run.as_deref();
         let (machine, arbiter) = (run.and_then(|r| r.machine.as_deref()), run.and_then(|r| r.arbiter.as_deref()));
         let model = match (header.clock, machine) {
             (Clock::Step, Some("complete")) => Model::Complete,

@@ -44,7 +44,9 @@ impl CriticalExpanded {
     pub(super) fn new(expected: Reference, header: &TraceHeader) -> CriticalExpanded {
         let pruned = match expected.pruned_critical {
             None => Err("the workload has no optimum (not branch-and-bound)"),
-            Some(_) if header.run.is_none() => Err("the trace was not made by lbcheck: no `critical` fingerprints"),
+            Some(_) if header.run_record().is_none() => {
+                Err("the trace was not made by lbcheck: no `critical` fingerprints")
+            }
             Some(_) if super::stop::first_solution(header) => {
                 Err("first-solution mode stops the search before every critical node (002 §4.5)")
             }

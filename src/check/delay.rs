@@ -67,7 +67,7 @@ impl DetectionDelayBound {
             sent_at: HashMap::default(),
             max_latency: 0,
             activity: Activity::new(header.pes),
-            t_phase: header.run.as_ref().map_or(1, |r| r.dt),
+            t_phase: header.run_record().map_or(1, |r| r.dt),
             cycle_phases: cycle_phases(header),
             over_since: Some(0),
             announced: None,
@@ -88,7 +88,7 @@ impl DetectionDelayBound {
 /// L_c, the phases per cycle, if the run is poll-and-shuffle with local
 /// synchronisation (000 §6.3).
 fn cycle_phases(header: &TraceHeader) -> Option<u64> {
-    let run = header.run.as_ref().filter(|r| r.sync.as_deref() == Some("local"))?;
+    let run = header.run_record().filter(|r| r.sync.as_deref() == Some("local"))?;
     let topology = run.topology.as_deref().map_or(Ok(Topology::Crossbar), str::parse).ok()?;
     Some(u64::from(phases_per_cycle(topology, header.pes).max(1)))
 }

@@ -36,7 +36,7 @@ impl Fig3Transfers {
             Some(_) if !header.clock.is_work() => {
                 Err(format!("times are {}, the bound is in model time", header.clock))
             }
-            Some(_) if header.run.as_ref().is_some_and(|r| r.initial_split) => {
+            Some(_) if header.run_record().is_some_and(|r| r.initial_split) => {
                 Err("the initial split's local splits emit no `split` event".to_string())
             }
             Some(f) => Ok(f),

@@ -28,7 +28,7 @@ pub(super) struct HopLatency {
 
 /// The network a header declares, if the check applies.
 fn network(header: &TraceHeader) -> Result<(Hops, u64), String> {
-    let run = header.run.as_ref().ok_or("the header has no `run` record")?;
+    let run = header.run_record().ok_or("the header has no `run` record")?;
     let name = run.topology.as_deref().ok_or("no topology (a crossbar: one hop)")?;
     let topology: Topology = name.parse().map_err(|e| format!("header `run.topology`: {e}"))?;
     if header.clock != Clock::Work {

@@ -50,7 +50,8 @@ impl RoundRobin {
     /// For the run of `header` (its PEs, balancer and victim selection).
     pub(super) fn new(header: &TraceHeader) -> RoundRobin {
         let pes = header.pes.min(super::MAX_PES);
-        let victim = header.run.as_ref().and_then(|r| r.victim.as_deref());
+        let victim = header.run_record().and_then(|r| r.victim.clone());
+        let victim = victim.as_deref();
         let mode = match (header.balancer.parse(), victim) {
             (Ok(BalancerKind::Pacheco), Some("local-rr")) => Mode::Local { next: (1..=pes).map(|i| i % pes).collect() },
             (Ok(BalancerKind::Pacheco), Some("global-rr")) => {

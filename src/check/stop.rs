@@ -48,7 +48,7 @@ pub(super) struct StopDelay {
 
 /// True if the header declares first-solution mode.
 pub(super) fn first_solution(header: &TraceHeader) -> bool {
-    header.run.as_ref().and_then(|r| r.bound.as_deref()) == Some("first-solution")
+    header.run_record().and_then(|r| r.bound.clone()).as_deref() == Some("first-solution")
 }
 
 impl StopDelay {

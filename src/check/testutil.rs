@@ -15,11 +15,7 @@ pub fn header(pes: u32) -> TraceHeader {
         balancer: "test-balancer".into(),
         detector: "test-detector".into(),
         t_split: 1,
-        clock: Default::default(),
-        run: None,
-        fingerprint: None,
-        units: None,
-        announcer: None,
+        ..TraceHeader::default()
     }
 }
 

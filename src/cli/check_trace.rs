@@ -70,7 +70,7 @@ pub fn reference_of(h: &TraceHeader) -> Result<Reference, String> {
 /// traces, and, with a note, for a `run` record that does not describe a run).
 fn replay_of(first: Option<&Event>) -> Option<String> {
     let Some(Event::Header(h)) = first else { return None };
-    if let Some(replay) = h.run.as_ref().and_then(|r| r.replay.clone()) {
+    if let Some(replay) = h.replay.clone().or_else(|| h.run.as_ref().and_then(|r| r.replay.clone())) {
         return Some(replay);
     }
     match RunSpec::from_header(h) {

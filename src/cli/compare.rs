@@ -89,11 +89,9 @@ fn against(a: &CompareArgs) -> anyhow::Result<RunSpec> {
     let file = std::fs::File::open(&a.traces[0]).with_context(|| format!("cannot open {}", a.traces[0]))?;
     let events = read_trace(std::io::BufReader::new(file))?;
     let Some((_, Event::Header(h))) = events.first() else { bail!("{}: no header", a.traces[0]) };
-    let spec = RunSpec::from_header(h).map_err(anyhow::Error::msg)?;
-    let mut spec =
-        spec.with_context(|| format!("{} has no `run` record: give the reference with --against", a.traces[0]))?;
-    spec.protocols.mutant = None;
-    Ok(spec)
+    let spec = RunSpec::from_header(h)?;
+    let spec = spec.with_context(|| format!("{} has no `spec`: give the reference with --against", a.traces[0]))?;
+    Ok(RunSpec { mutant: None, ..spec })
 }
 
 /// Reference run `i`, on its own derived seed.

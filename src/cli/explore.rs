@@ -17,11 +17,10 @@ use lbcheck::report;
 use lbcheck::sim::atomic::{Arbiter, AtomicConfig};
 use lbcheck::sim::explore::search::Limits;
 use lbcheck::sim::explore::{ExploreConfig, MAX_PES};
-use lbcheck::sim::{MachineKind, SimConfig, Topology};
+use lbcheck::sim::{parse_latency, MachineKind, SimConfig, Topology};
 use serde_json::{json, Value};
 
 use super::args::{default, kind, RunArgs};
-use super::simulate::parse_range;
 
 /// Where the counterexample goes without --trace.
 const DEFAULT_TRACE: &str = "lbcheck-counterexample.jsonl";
@@ -82,10 +81,14 @@ pub struct ExploreArgs {
 
 pub fn run(a: ExploreArgs) -> anyhow::Result<ExitCode> {
     let (spec, cfg) = spec(&a)?;
-    a.run.note_uncaught(Catcher::Explore);
+    if a.run.print_spec {
+        return super::output::print_spec(&spec);
+    }
+    a.run.note_uncaught(&spec, Catcher::Explore);
     let trace = a.run.trace.clone().unwrap_or_else(|| DEFAULT_TRACE.to_string());
     let result = explored(&spec, &a, &trace)?;
-    let replay = result.seed.map_or_else(|| replay(&a, a.run.seed, a.seeds), |s| replay(&a, s, 1));
+    let seed = spec.driver.seed();
+    let replay = result.seed.map_or_else(|| replay(&spec, &a, seed, a.seeds), |s| replay(&spec, &a, s, 1));
     let out = json(&spec, &cfg, &result, &trace, &replay);
     report::print(&out, a.run.json, human);
     let Some(v) = &result.found.violation else { return Ok(ExitCode::SUCCESS) };
@@ -97,30 +100,45 @@ pub fn run(a: ExploreArgs) -> anyhow::Result<ExitCode> {
 
 /// The run and the exploration the arguments describe, validated.
 fn spec(a: &ExploreArgs) -> anyhow::Result<(RunSpec, ExploreConfig)> {
-    if a.run.deactivate.is_some() {
+    let spec = a.run.spec(driver(a)?, DetectorKind::FourCounter)?;
+    if spec.balancer.polling().is_some_and(|p| p.deactivate.is_some()) {
         anyhow::bail!("--deactivate is not explored (its window would be ignored): use `lbcheck simulate`");
     }
+    if spec.driver.initial_split() {
+        anyhow::bail!("explore does not take --initial-split (PE 0 starts with the root)");
+    }
+    let sim = match spec.driver {
+        Driver::Sim(sim) => sim,
+        Driver::Atomic(c) => {
+            SimConfig { pes: c.pes, seed: c.seed, dt: 1, t_rout: 1, t_split: 0, ..SimConfig::default() }
+        }
+        Driver::Threads(_) | Driver::Mpi(_) => {
+            anyhow::bail!("explore runs a simulated machine: the spec's driver is not `sim` or `atomic`")
+        }
+    };
+    let cfg = ExploreConfig { sim, limits: limits(a) };
+    cfg.validate().map_err(anyhow::Error::msg)?;
+    Ok((spec, cfg))
+}
+
+/// The machine the flags name: 001's (every latency and order) or 004's.
+fn driver(a: &ExploreArgs) -> anyhow::Result<Driver> {
     let sim = SimConfig {
         pes: a.pes,
         seed: a.run.seed,
         dt: a.run.dt,
         t_rout: a.t_rout,
         t_split: a.t_split,
-        latency: a.latency.as_deref().map(parse_range).transpose()?,
+        latency: a.latency.as_deref().map(parse_latency).transpose().map_err(anyhow::Error::msg)?,
         topology: a.topology,
         horizon: a.detect_horizon,
         ..SimConfig::default()
     };
-    let cfg = ExploreConfig { sim, limits: limits(a) };
-    if a.run.initial_split.is_some() {
-        anyhow::bail!("explore does not take --initial-split (PE 0 starts with the root)");
-    }
-    cfg.validate().map_err(anyhow::Error::msg)?;
     let machine = machine(a);
     if machine != MachineKind::Async && a.topology != Topology::Crossbar {
         anyhow::bail!("--topology is a network of 001's machine (--machine async); 004's machines have none");
     }
-    let driver = match machine {
+    Ok(match machine {
         MachineKind::Async => Driver::Sim(sim),
         _ => Driver::Atomic(AtomicConfig {
             pes: a.pes,
@@ -129,14 +147,13 @@ fn spec(a: &ExploreArgs) -> anyhow::Result<(RunSpec, ExploreConfig)> {
             arbiter: a.arbiter,
             ..AtomicConfig::default()
         }),
-    };
-    Ok((a.run.spec(driver, DetectorKind::FourCounter)?, cfg))
+    })
 }
 
 /// Explores, writing a counterexample (if any) to `trace`.
 fn explored(spec: &RunSpec, a: &ExploreArgs, trace: &str) -> anyhow::Result<ExploreResult> {
     let (mut buf, limits) = (Vec::new(), limits(a));
-    let result = spec.explore(limits, a.seeds, &|seed| replay(a, seed, 1), Some(&mut buf))?;
+    let result = spec.explore(limits, a.seeds, &|seed| replay(spec, a, seed, 1), Some(&mut buf))?;
     if result.found.violation.is_some() {
         std::fs::write(trace, buf).with_context(|| format!("cannot write the counterexample to {trace}"))?;
     }
@@ -153,37 +170,18 @@ fn limits(a: &ExploreArgs) -> Limits {
 }
 
 /// The command that explores `seeds` seeds from `seed` again (the search
-/// is deterministic: the same counterexample).
-fn replay(a: &ExploreArgs, seed: u64, seeds: u64) -> String {
-    let r = &a.run;
-    let mut cmd = format!("lbcheck explore --balancer {}", r.balancer);
-    if let Some(d) = r.termination {
-        let _ = write!(cmd, " --termination {d}");
-    }
-    let _ = write!(
-        cmd,
-        " --workload '{}' --split {} --pes {} --seed {seed} --seeds {seeds} --dt {}",
-        r.workload, r.split, a.pes, r.dt
-    );
-    let _ = write!(cmd, " --t-rout {} --t-split {}", a.t_rout, a.t_split);
-    let opt = |cmd: &mut String, name: &str, v: Option<String>| {
-        if let Some(v) = v {
-            let _ = write!(cmd, " {name} {v}");
-        }
-    };
-    opt(&mut cmd, "--machine", a.machine.map(|m| m.to_string()));
-    opt(&mut cmd, "--arbiter", Some(a.arbiter).filter(|_| machine(a) == MachineKind::Atomic).map(|x| x.to_string()));
-    opt(&mut cmd, "--latency", a.latency.clone());
-    opt(&mut cmd, "--topology", Some(a.topology).filter(|&t| t != Topology::Crossbar).map(|t| t.to_string()));
-    opt(&mut cmd, "--queue-limit", r.queue_limit.map(|q| q.to_string()));
-    opt(&mut cmd, "--serve", Some(r.serve.clone()).filter(|s| s == "all"));
-    opt(&mut cmd, "--victim", Some(r.victim.clone()).filter(|v| v != "random"));
-    opt(&mut cmd, "--slots", Some(r.slots).filter(|&s| s != 1).map(|s| s.to_string()));
-    opt(&mut cmd, "--bound", r.bound.clone());
-    opt(&mut cmd, "--mutant", r.mutant.map(|m| m.to_string()));
-    opt(&mut cmd, "--detect-horizon", Some(a.detect_horizon).filter(|&h| h > 0).map(|h| h.to_string()));
-    let _ = write!(cmd, " --max-states {} --max-depth {} --max-seconds {}", a.max_states, a.max_depth, a.max_seconds);
-    cmd
+/// is deterministic: the same counterexample): the spec's flags with the
+/// search's bounds.
+fn replay(spec: &RunSpec, a: &ExploreArgs, seed: u64, seeds: u64) -> String {
+    let mut from = spec.clone();
+    from.driver.set_seed(seed);
+    format!(
+        "lbcheck explore{} --seeds {seeds} --max-states {} --max-depth {} --max-seconds {}",
+        from.flags(),
+        a.max_states,
+        a.max_depth,
+        a.max_seconds
+    )
 }
 
 fn json(spec: &RunSpec, cfg: &ExploreConfig, r: &ExploreResult, trace: &str, replay: &str) -> Value {
@@ -191,13 +189,22 @@ fn json(spec: &RunSpec, cfg: &ExploreConfig, r: &ExploreResult, trace: &str, rep
     let counterexample =
         r.check.as_ref().map(|c| json!({ "trace": trace, "steps": f.path.len(), "properties": c.properties }));
     json!({
-        "workload": spec.workload.to_string(), "balancer": spec.protocols.balancer.to_string(),
-        "termination": spec.protocols.detector.to_string(), "mutant": spec.mutant().map(|m| m.to_string()),
-        "machine": spec.header().run.and_then(|r| r.machine), "pes": cfg.sim.pes, "horizon": cfg.horizon(), "t_seq": r.reference.t_seq, "seeds": r.seeds, "seed": r.seed,
+        "workload": spec.workload.to_string(), "balancer": spec.balancer.to_string(),
+        "termination": spec.detector.to_string(), "mutant": spec.mutant().map(|m| m.to_string()),
+        "machine": machine_name(spec), "pes": cfg.sim.pes, "horizon": cfg.horizon(), "t_seq": r.reference.t_seq, "seeds": r.seeds, "seed": r.seed,
         "states": f.states, "transitions": f.transitions, "finished_runs": f.ends, "depth": f.depth,
         "complete": f.complete, "stopped": f.stopped, "seconds": f.wall.as_secs_f64(),
         "violation": f.violation, "counterexample": counterexample, "replay": replay,
     })
+}
+
+/// The machine explored: `async`, `atomic` or `complete`.
+fn machine_name(spec: &RunSpec) -> &'static str {
+    match spec.driver {
+        Driver::Atomic(c) if c.complete => "complete",
+        Driver::Atomic(_) => "atomic",
+        _ => "async",
+    }
 }
 
 fn human(out: &Value) -> String {

@@ -15,6 +15,7 @@ use super::args::{default, RunArgs};
 #[command(after_help = format!("Run under mpirun: mpirun -np 4 target/release/lbcheck mpi --workload uts:T1 --termination four-counter --trace t.jsonl\n(as root: mpirun --allow-run-as-root --oversubscribe ...). The number of PEs is the number of ranks.\n\nWORKLOAD forms:\n{}", spec::FORMS))]
 #[command(mut_arg("dt", default("64")))]
 #[command(mut_arg("split", default("all-half")))]
+#[command(group(clap::ArgGroup::new("machine_flags").multiple(true).conflicts_with("spec").args(["timeout"])))]
 pub struct MpiArgs {
     #[command(flatten)]
     run: RunArgs,
@@ -49,10 +50,20 @@ pub fn run(a: MpiArgs) -> anyhow::Result<ExitCode> {
     let (seed, dt, initial_split) = (a.run.seed, a.run.dt, a.run.initial_split.unwrap_or_default());
     let cfg = MpiConfig { pes, seed, dt, initial_split, timeout: Duration::from_secs(a.timeout) };
     let spec = match a.run.spec(Driver::Mpi(cfg), DetectorKind::FourCounter) {
+        Ok(spec) if spec.driver.pes() != pes => {
+            anyhow::bail!(
+                "the spec is a run on {} ranks; this job has {pes} (mpirun -np {})",
+                spec.driver.pes(),
+                spec.driver.pes()
+            )
+        }
         Ok(spec) => spec,
         Err(_) if rank != 0 => return Ok(ExitCode::from(2)), // rank 0 says why
         Err(e) => return Err(e),
     };
+    if a.run.print_spec {
+        return if rank == 0 { super::output::print_spec(&spec) } else { Ok(ExitCode::SUCCESS) };
+    }
     let code = if a.unchecked {
         let run = spec.run_mpi_rank(false)?;
         if rank == 0 {
@@ -75,7 +86,7 @@ pub fn run(a: MpiArgs) -> anyhow::Result<ExitCode> {
         spec.run_mpi_rank(true)?;
         ExitCode::SUCCESS
     } else {
-        a.run.note_uncaught(Catcher::Run);
+        a.run.note_uncaught(&spec, Catcher::Run);
         let result = super::output::checked_run(&spec, a.run.trace.as_deref())?;
         report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human);
         verdicts::exit_code(&result.check, Some(&spec.replay()))

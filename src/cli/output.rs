@@ -2,6 +2,7 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::process::ExitCode;
 
 use anyhow::Context;
 use lbcheck::harness::{RunResult, RunSpec};
@@ -12,4 +13,12 @@ pub fn checked_run(spec: &RunSpec, path: Option<&str>) -> anyhow::Result<RunResu
     let file = File::create(path).with_context(|| format!("cannot create {path}"))?;
     let mut w = BufWriter::new(file);
     spec.run(Some(&mut w as &mut dyn Write)).with_context(|| format!("writing the trace to {path}"))
+}
+
+/// `--print-spec`: the run's specification as JSON on standard output.
+pub fn print_spec(spec: &RunSpec) -> anyhow::Result<ExitCode> {
+    let json = serde_json::to_string_pretty(spec)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{json}").context("writing the spec to standard output")?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{ArgGroup, Args};
 use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::mutants::{Catcher, Site};
 use lbcheck::problem::spec;
@@ -21,6 +21,7 @@ use super::output;
 #[command(after_help = format!("WORKLOAD forms:\n{}", spec::FORMS))]
 #[command(mut_arg("dt", default("64")))]
 #[command(mut_arg("split", |a| default("all-half")(a).help(SPLIT_HELP)))]
+#[command(group(ArgGroup::new("machine_flags").multiple(true).conflicts_with("spec").args(["threads", "timeout"])))]
 pub struct ThreadsArgs {
     #[command(flatten)]
     run: RunArgs,
@@ -42,16 +43,17 @@ const SPLIT_HELP: &str = "DFS-stack split strategy: bottom-one, bottom-half, all
     on the deep BIN tree T3L (`cargo bench --bench threads`)";
 
 pub fn run(a: ThreadsArgs) -> anyhow::Result<ExitCode> {
-    let secs = timeout(&a);
-    let (seed, dt, initial_split) = (a.run.seed, a.run.dt, a.run.initial_split.unwrap_or_default());
-    let deadline = (secs > 0).then(|| Duration::from_secs(secs));
-    let threads = ThreadConfig { pes: a.threads, seed, dt, initial_split, deadline, ..ThreadConfig::default() };
-    let spec = a.run.spec(Driver::Threads(threads), DetectorKind::FourCounter)?;
+    let spec = spec(&a)?;
+    if a.run.print_spec {
+        return output::print_spec(&spec);
+    }
+    let Driver::Threads(threads) = spec.driver else { unreachable!("a threaded run") };
+    let secs = threads.deadline.map_or(0, |d| d.as_secs());
     watchdog(secs, spec.replay());
     if !(a.check || a.run.trace.is_some()) {
         return Ok(unchecked(&a, &spec, secs));
     }
-    a.run.note_uncaught(Catcher::Run);
+    a.run.note_uncaught(&spec, Catcher::Run);
     let result = output::checked_run(&spec, a.run.trace.as_deref())?;
     report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human);
     if result.outcome.stop == Stop::Deadline {
@@ -73,6 +75,15 @@ fn unchecked(a: &ThreadsArgs, spec: &RunSpec, secs: u64) -> ExitCode {
     eprintln!("FAILED termination_detected: no global termination within {secs} s (deadlock or livelock?)");
     eprintln!("replay with: {}", spec.replay());
     ExitCode::from(1)
+}
+
+/// The run the arguments describe, validated.
+fn spec(a: &ThreadsArgs) -> anyhow::Result<RunSpec> {
+    let secs = timeout(a);
+    let (seed, dt, initial_split) = (a.run.seed, a.run.dt, a.run.initial_split.unwrap_or_default());
+    let deadline = (secs > 0).then(|| Duration::from_secs(secs));
+    let threads = ThreadConfig { pes: a.threads, seed, dt, initial_split, deadline, ..ThreadConfig::default() };
+    a.run.spec(Driver::Threads(threads), DetectorKind::FourCounter)
 }
 
 /// `--timeout`, or 60 s for a mutant of the threaded driver (it may deadlock).

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use anyhow::bail;
-use clap::Args;
+use clap::{ArgGroup, Args};
 use lbcheck::campaign::swarm;
 use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::mutants::Catcher;
@@ -12,7 +12,7 @@ use lbcheck::problem::spec;
 use lbcheck::protocol::DetectorKind;
 use lbcheck::report::{self, verdicts};
 use lbcheck::sim::atomic::{Arbiter, AtomicConfig};
-use lbcheck::sim::{MachineKind, Schedule, Shape, SimConfig, Stop, Topology};
+use lbcheck::sim::{parse_latency, parse_slow, MachineKind, Schedule, Shape, SimConfig, Stop, Topology};
 
 use super::args::{default, kind, RunArgs};
 use super::output;
@@ -21,6 +21,10 @@ use super::output;
 #[command(after_help = format!("WORKLOAD forms:\n{}", spec::FORMS))]
 #[command(mut_arg("split", default("bottom-half")))]
 #[command(mut_arg("dt", default("10")))]
+#[command(group(ArgGroup::new("machine_flags").multiple(true).conflicts_with("spec").args([
+    "machine", "arbiter", "max_runs", "pes", "t_rout", "t_split", "o", "g", "t_poll", "latency", "latency_shape",
+    "schedule", "fifo_links", "topology", "slow", "swarm", "max_steps", "detect_horizon",
+])))]
 pub struct SimulateArgs {
     #[command(flatten)]
     run: RunArgs,
@@ -84,9 +88,10 @@ pub struct SimulateArgs {
     /// names the values drawn).
     #[arg(long)]
     swarm: bool,
-    /// Cap on simulator steps (>= 1).
-    #[arg(long, default_value_t = SimConfig::default().max_steps)]
-    max_steps: u64,
+    /// Cap on simulator steps, >= 1 (default: 2·10^9 on 001's and the
+    /// phased machine, 10^8 on 004's).
+    #[arg(long)]
+    max_steps: Option<u64>,
     /// Time the detector may take to announce after the computation is over
     /// (0..=10^15; 0 = automatic: 1000·(Δt + T_split + latency + 1)·(⌈log2 P⌉ + 2)).
     #[arg(long, default_value_t = 0)]
@@ -95,7 +100,10 @@ pub struct SimulateArgs {
 
 pub fn run(a: SimulateArgs) -> anyhow::Result<ExitCode> {
     let spec = spec(&a)?;
-    a.run.note_uncaught(Catcher::Run);
+    if a.run.print_spec {
+        return output::print_spec(&spec);
+    }
+    a.run.note_uncaught(&spec, Catcher::Run);
     let result = output::checked_run(&spec, a.run.trace.as_deref())?;
     report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human);
     if result.outcome.stop == Stop::TimeOverflow {
@@ -131,8 +139,7 @@ fn driver(a: &SimulateArgs) -> anyhow::Result<Driver> {
         MachineKind::Atomic => false,
         MachineKind::Complete => true,
     };
-    let d = AtomicConfig::default();
-    let max_steps = if a.max_steps == SimConfig::default().max_steps { d.max_steps } else { a.max_steps };
+    let max_steps = a.max_steps.unwrap_or(AtomicConfig::default().max_steps);
     let (pes, seed, arbiter, max_runs) = (a.pes, a.run.seed, a.arbiter, a.max_runs);
     Ok(Driver::Atomic(AtomicConfig { pes, seed, complete, arbiter, max_steps, max_runs }))
 }
@@ -161,8 +168,8 @@ fn stop_note(spec: &RunSpec, outcome: &lbcheck::sim::Outcome) -> Option<String> 
 fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
     if a.swarm {
         let drawn = swarm::machine_of_seed(a.run.seed);
-        let topology = a.topology;
-        return Ok(SimConfig { pes: a.pes, max_steps: a.max_steps, horizon: a.detect_horizon, topology, ..drawn });
+        let (topology, max_steps) = (a.topology, a.max_steps.unwrap_or(drawn.max_steps));
+        return Ok(SimConfig { pes: a.pes, max_steps, horizon: a.detect_horizon, topology, ..drawn });
     }
     Ok(SimConfig {
         pes: a.pes,
@@ -173,27 +180,14 @@ fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
         o: a.o,
         g: a.g,
         t_poll: a.t_poll,
-        latency: a.latency.as_deref().map(parse_range).transpose()?,
+        latency: a.latency.as_deref().map(parse_latency).transpose().map_err(anyhow::Error::msg)?,
         shape: a.latency_shape,
         schedule: a.schedule,
         fifo_links: a.fifo_links,
         topology: a.topology,
-        slow: a.slow.as_deref().map(parse_slow).transpose()?,
+        slow: a.slow.as_deref().map(parse_slow).transpose().map_err(anyhow::Error::msg)?,
         initial_split: a.run.initial_split.unwrap_or_default(),
-        max_steps: a.max_steps,
+        max_steps: a.max_steps.unwrap_or(SimConfig::default().max_steps),
         horizon: a.detect_horizon,
     })
-}
-
-pub fn parse_range(s: &str) -> anyhow::Result<(u64, u64)> {
-    let bad = || anyhow::anyhow!("--latency `{s}`: expected a..b with integers 1 <= a <= b <= 10^9");
-    let (a, b) = s.split_once("..").ok_or_else(bad)?;
-    Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?))
-}
-
-fn parse_slow(s: &str) -> anyhow::Result<(u32, u64)> {
-    let bad =
-        || anyhow::anyhow!("--slow `{s}`: expected COUNT:FACTOR with integers 0 <= COUNT <= P, 1 <= FACTOR <= 10^6");
-    let (n, f) = s.split_once(':').ok_or_else(bad)?;
-    Ok((n.parse().map_err(|_| bad())?, f.parse().map_err(|_| bad())?))
 }

@@ -1,5 +1,7 @@
 //! The drivers registry and a run's driver configuration.
 
+use serde::{Deserialize, Serialize};
+
 use crate::base::registry::Info;
 use crate::protocol::initial::InitialSplit;
 use crate::registry;
@@ -45,8 +47,10 @@ registry! {
     planned: []
 }
 
-/// A run's driver and its parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A run's driver and its parameters; serialised as `{"name": "sim" |
+/// "atomic" | "threads" | "mpi", <its parameters>}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "name", rename_all = "kebab-case")]
 pub enum Driver {
     /// The simulator of 001's machine.
     Sim(SimConfig),

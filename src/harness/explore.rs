@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use super::compose::{Compose, Drive};
-use super::driver::{Driver, DriverKind};
+use super::driver::Driver;
 use super::run::reference;
 use super::session::Session;
 use super::spec::RunSpec;
@@ -53,11 +53,11 @@ impl RunSpec {
         replay: &dyn Fn(u64) -> String,
         trace: Option<&mut dyn Write>,
     ) -> io::Result<ExploreResult> {
-        self.explore_composed(&self.protocols.balancer, limits, seeds, replay, trace)
+        self.explore_composed(&self.balancer, limits, seeds, replay, trace)
     }
 
     /// [`RunSpec::explore`] with the PEs built by `pes` (a user's balancer,
-    /// say) in place of `protocols.balancer`.
+    /// say) in place of the spec's balancer.
     pub fn explore_composed(
         &self,
         pes: &impl Compose,
@@ -112,26 +112,23 @@ impl RunSpec {
         match self.driver {
             Driver::Sim(sim) => {
                 let cfg = ExploreConfig { sim: SimConfig { seed, ..sim }, limits };
-                pes.compose(&self.protocols.on(&self.driver), ExploreDrive { cfg, root, check })
+                pes.compose(self, ExploreDrive { cfg, root, check })
             }
             Driver::Atomic(c) => {
                 let cfg = AtomicConfig { seed, max_runs: limits.max_states, ..c };
                 let rules = self.atomic_rules(&cfg);
-                pes.compose(&self.protocols, AtomicExploreDrive { cfg, rules, root, check })
+                pes.compose(self, AtomicExploreDrive { cfg, rules, root, check })
             }
             Driver::Threads(_) | Driver::Mpi(_) => panic!("explore runs on a simulated machine"),
         }
     }
 
-    /// The header of an explored run: the simulator's, with driver
-    /// `explorer`, the seed and the replay command.
+    /// The header of an explored run: the run of `seed`, and the
+    /// command that explores it again.
     fn explore_header(&self, seed: u64, replay: &str) -> TraceHeader {
-        let mut header = self.header();
-        if let Some(run) = header.run.as_mut() {
-            (run.driver, run.seed) = (DriverKind::Explorer.to_string(), seed);
-            run.replay = Some(replay.to_string());
-        }
-        header
+        let mut run = self.clone();
+        run.driver.set_seed(seed);
+        TraceHeader { replay: Some(replay.to_string()), ..run.header() }
     }
 }
 

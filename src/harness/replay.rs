@@ -1,109 +1,149 @@
-//! The one command line that reproduces a run (../shared/STYLE.md item 8).
+//! The one command line that reproduces a run (../shared/STYLE.md item 8),
+//! derived from the run specification's JSON: every key is the name of
+//! its flag (`t_rout` → `--t-rout`), every value its text, so the command
+//! names exactly what the spec holds and nothing is written out by hand.
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::Value;
 
 use super::driver::Driver;
 use super::spec::RunSpec;
-use crate::protocol::initial::InitialSplit;
-use crate::sim::atomic::AtomicConfig;
-use crate::sim::{Schedule, Shape, SimConfig, Topology};
+
+/// A JSON value with its objects' keys in the order written (the spec's
+/// field order, which is the order of the flags in the command).
+enum Ordered {
+    Object(Vec<(String, Ordered)>),
+    Scalar(Value),
+}
+
+impl Ordered {
+    fn scalar(&self) -> Option<&Value> {
+        match self {
+            Ordered::Scalar(v) => Some(v),
+            Ordered::Object(_) => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Ordered {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Ordered, D::Error> {
+        d.deserialize_any(OrderedVisitor)
+    }
+}
+
+/// Objects in order; the scalars of a run specification as they are.
+struct OrderedVisitor;
+
+impl<'de> Visitor<'de> for OrderedVisitor {
+    type Value = Ordered;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a run specification's JSON")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Ordered, A::Error> {
+        let mut fields = Vec::new();
+        while let Some(entry) = m.next_entry::<String, Ordered>()? {
+            fields.push(entry);
+        }
+        Ok(Ordered::Object(fields))
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Ordered, E> {
+        Ok(Ordered::Scalar(Value::Bool(v)))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Ordered, E> {
+        Ok(Ordered::Scalar(Value::from(v)))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Ordered, E> {
+        Ok(Ordered::Scalar(Value::from(v)))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Ordered, E> {
+        Ok(Ordered::Scalar(Value::from(v)))
+    }
+
+    fn visit_unit<E>(self) -> Result<Ordered, E> {
+        Ok(Ordered::Scalar(Value::Null))
+    }
+}
 
 impl RunSpec {
     /// The command line that reproduces this run: event for event in the
-    /// simulator; with the same seeds (thread interleavings differ) on threads.
+    /// simulator; with the same seeds (thread interleavings differ) on
+    /// threads and MPI.
     pub fn replay(&self) -> String {
-        let p = &self.protocols;
-        let mut cmd = match &self.driver {
+        let command = match &self.driver {
             Driver::Sim(_) | Driver::Atomic(_) => "lbcheck simulate".to_string(),
             Driver::Threads(_) => "lbcheck run".to_string(),
             Driver::Mpi(c) => format!("mpirun --oversubscribe -np {} lbcheck mpi", c.pes),
         };
-        let (w, s) = (&self.workload, self.split);
-        let _ = write!(cmd, " --balancer {} --termination {} --workload '{w}' --split {s}", p.balancer, p.detector);
-        match &self.driver {
-            Driver::Sim(c) => sim_flags(&mut cmd, c),
-            Driver::Atomic(c) => atomic_flags(&mut cmd, c),
-            Driver::Threads(c) => {
-                let _ = write!(cmd, " --threads {} --seed {} --dt {}", c.pes, c.seed, c.dt);
+        let check = if matches!(self.driver, Driver::Threads(_)) { " --check" } else { "" };
+        format!("{command}{}{check}", self.flags())
+    }
+
+    /// The flags that give this run, each key of the spec's JSON as a flag
+    /// (` --balancer random-polling --slots 2 --termination energy …`).
+    pub fn flags(&self) -> String {
+        let json = serde_json::to_string(self).expect("a run specification is JSON");
+        let Ok(Ordered::Object(spec)) = serde_json::from_str::<Ordered>(&json) else {
+            unreachable!("a run specification is a JSON object")
+        };
+        let mut cmd = String::new();
+        for (key, value) in &spec {
+            match value {
+                Ordered::Object(fields) => tagged(&mut cmd, key, fields),
+                Ordered::Scalar(v) => flag(&mut cmd, key, v),
             }
-            Driver::Mpi(c) => {
-                let _ = write!(cmd, " --seed {} --dt {}", c.seed, c.dt);
-            }
-        }
-        match self.driver.initial() {
-            InitialSplit::Root => {}
-            InitialSplit::Bfs => cmd += " --initial-split",
-            random => {
-                let _ = write!(cmd, " --initial-split {random}");
-            }
-        }
-        flag(&mut cmd, "--queue-limit", p.queue_limit);
-        if p.serve_all {
-            cmd += " --serve all";
-        }
-        flag(&mut cmd, "--slots", Some(p.slots).filter(|&s| s != 1));
-        flag(&mut cmd, "--bound", Some(p.bound).filter(|_| self.workload.prunes()));
-        flag(&mut cmd, "--deactivate", p.deactivate);
-        flag(
-            &mut cmd,
-            "--permutation",
-            Some(p.permutation).filter(|m| p.balancer.phased() && *m != Default::default()),
-        );
-        flag(&mut cmd, "--sync", Some(p.sync).filter(|m| p.balancer.phased() && *m != Default::default()));
-        flag(&mut cmd, "--trigger", Some(p.trigger).filter(|t| p.balancer.phased() && *t != Default::default()));
-        if p.victim != Default::default() {
-            let _ = write!(cmd, " --victim {}", p.victim);
-        }
-        flag(&mut cmd, "--mutant", p.mutant);
-        if let Driver::Sim(c) = &self.driver {
-            let default_steps = SimConfig::default().max_steps;
-            flag(&mut cmd, "--max-steps", Some(c.max_steps).filter(|&s| s != default_steps));
-            flag(&mut cmd, "--detect-horizon", Some(c.horizon).filter(|&h| h != 0));
-        }
-        if let Driver::Threads(c) = &self.driver {
-            flag(&mut cmd, "--timeout", c.deadline.map(|d| d.as_secs().max(1)));
-            cmd += " --check";
-        }
-        if let Driver::Mpi(c) = &self.driver {
-            flag(
-                &mut cmd,
-                "--timeout",
-                Some(c.timeout.as_secs()).filter(|&s| s != crate::runtime::mpi::DEFAULT_TIMEOUT.as_secs()),
-            );
         }
         cmd
     }
 }
 
-fn atomic_flags(cmd: &mut String, c: &AtomicConfig) {
-    let d = AtomicConfig::default();
-    let machine = if c.complete { "complete" } else { "atomic" };
-    let _ = write!(cmd, " --machine {machine} --pes {} --seed {}", c.pes, c.seed);
-    flag(cmd, "--arbiter", Some(c.arbiter).filter(|_| !c.complete));
-    flag(cmd, "--max-steps", Some(c.max_steps).filter(|&s| s != d.max_steps));
-    flag(cmd, "--max-runs", Some(c.max_runs).filter(|&s| s != d.max_runs));
-}
-
-fn sim_flags(cmd: &mut String, c: &SimConfig) {
-    let _ =
-        write!(cmd, " --pes {} --seed {} --dt {} --t-rout {} --t-split {}", c.pes, c.seed, c.dt, c.t_rout, c.t_split);
-    flag(cmd, "--o", Some(c.o).filter(|&x| x > 0));
-    flag(cmd, "--g", Some(c.g).filter(|&x| x > 0));
-    flag(cmd, "--t-poll", Some(c.t_poll).filter(|&x| x > 0));
-    flag(cmd, "--latency", c.latency.map(|(a, b)| format!("{a}..{b}")));
-    flag(cmd, "--latency-shape", Some(c.shape).filter(|&s| s != Shape::Uniform));
-    flag(cmd, "--schedule", Some(c.schedule).filter(|&s| s != Schedule::Plain));
-    if c.fifo_links {
-        cmd.push_str(" --fifo-links");
+/// A value tagged with its `name`: the balancer (`--balancer NAME` and
+/// its parameters) or the driver (its parameters; its name is the command).
+fn tagged(cmd: &mut String, key: &str, fields: &[(String, Ordered)]) {
+    let driver = key == "driver";
+    let mpi = fields.iter().any(|(k, v)| k == "name" && v.scalar() == Some(&Value::from("mpi")));
+    for (field, value) in fields {
+        let Some(value) = value.scalar() else { continue };
+        match field.as_str() {
+            "name" if driver => {}
+            "pes" if mpi => {} // the number of ranks, in the mpirun prefix
+            "name" => flag(cmd, key, value),
+            _ => flag(cmd, field, value),
+        }
     }
-    flag(cmd, "--topology", Some(c.topology).filter(|&t| t != Topology::Crossbar));
-    flag(cmd, "--slow", c.slow.map(|(n, f)| format!("{n}:{f}")));
 }
 
-/// Appends ` NAME VALUE` if there is a value.
-fn flag(cmd: &mut String, name: &str, value: Option<impl std::fmt::Display>) {
-    if let Some(v) = value {
-        let _ = write!(cmd, " {name} {v}");
+/// Appends ` --NAME VALUE` (` --NAME` for `true`; nothing for `false`).
+fn flag(cmd: &mut String, key: &str, value: &Value) {
+    let name = key.replace('_', "-");
+    match value {
+        Value::Bool(true) => {
+            let _ = write!(cmd, " --{name}");
+        }
+        Value::Bool(false) | Value::Null => {}
+        Value::String(s) => {
+            let _ = write!(cmd, " --{name} {}", quoted(s));
+        }
+        other => {
+            let _ = write!(cmd, " --{name} {other}");
+        }
+    }
+}
+
+/// `s` as one shell word: as it is if it needs no quoting, else in single
+/// quotes (a value never holds a single quote).
+fn quoted(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_.,:=/+@%".contains(c);
+    match !s.is_empty() && s.chars().all(plain) {
+        true => s.to_string(),
+        false => format!("'{s}'"),
     }
 }
 
@@ -135,9 +175,29 @@ pub fn words(cmd: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::protocol::{BalancerKind, DetectorKind};
+    use crate::sim::SimConfig;
+
     #[test]
     fn splits_words_and_single_quotes() {
-        let w = super::words("--workload 'uts:args=-t 0 -b 4' --pes  16 ''");
+        let w = words("--workload 'uts:args=-t 0 -b 4' --pes  16 ''");
         assert_eq!(w, ["--workload", "uts:args=-t 0 -b 4", "--pes", "16", ""]);
+    }
+
+    #[test]
+    fn every_key_is_a_flag() {
+        let sim = SimConfig { pes: 16, seed: 3, latency: Some((1, 40)), fifo_links: true, ..SimConfig::default() };
+        let w = "uts:args=-t 0 -b 4".parse().unwrap();
+        let spec = RunSpec::new(w, BalancerKind::RandomPolling, DetectorKind::Energy, Driver::Sim(sim));
+        let workload = spec.workload.to_string();
+        assert!(workload.contains(' '), "{workload}");
+        assert_eq!(
+            spec.replay(),
+            format!(
+                "lbcheck simulate --balancer random-polling --termination energy --workload '{workload}' \
+                 --split bottom-half --pes 16 --seed 3 --dt 10 --t-rout 10 --t-split 5 --latency 1..40 --fifo-links"
+            )
+        );
     }
 }

@@ -13,12 +13,11 @@ use crate::base::rng::{stream, Purpose};
 use crate::check::{CheckReport, Reference};
 use crate::event::{Event, TraceHeader};
 use crate::mutants::log::Garble;
-use crate::mutants::{seams, Mutant};
+use crate::mutants::seams;
 use crate::problem::dfs::Strategy;
 use crate::problem::{sequential, Fingerprint, Subproblem, Task, Workload, WorkloadFamily};
 use crate::protocol::random_destination;
-use crate::protocol::BalancerKind;
-use crate::protocol::{Balancer, Detector, Pe, PeId};
+use crate::protocol::{Balancer, BalancerKind, Detector, Pe, PeId};
 use crate::runtime::mpi::{MpiConfig, MpiRun};
 use crate::runtime::threads::{self, ThreadConfig, ThreadRun};
 use crate::sim::atomic::adversary::{self, Exploration};
@@ -153,11 +152,11 @@ impl RunSpec {
         trace: Option<&mut dyn Write>,
         observe: &mut dyn FnMut(&Event),
     ) -> io::Result<RunResult> {
-        self.run_composed(&self.protocols.balancer, trace, observe)
+        self.run_composed(&self.balancer, trace, observe)
     }
 
     /// [`RunSpec::run_observed`] with the PEs built by `pes` (a user's
-    /// balancer, say) in place of `protocols.balancer`.
+    /// balancer, say) in place of the spec's balancer.
     pub fn run_composed(
         &self,
         pes: &impl Compose,
@@ -178,7 +177,7 @@ impl RunSpec {
         trace: Option<&mut dyn Write>,
         observe: &mut dyn FnMut(&Event),
     ) -> io::Result<RunResult> {
-        let header = TraceHeader { balancer: pes.balancer_name(), ..self.header() };
+        let header = self.header_for(pes);
         let mut session = Session::new(&header, reference, trace)?;
         let mut garble = self.mutant().and_then(Garble::new);
         let mut checked = |e: &Event| {
@@ -193,16 +192,17 @@ impl RunSpec {
         let mut atomic = None;
         let mut wall = None;
         let (outcome, units) = match &self.driver {
-            Driver::Sim(cfg) if self.protocols.balancer == BalancerKind::SimdPhase => {
+            Driver::Sim(cfg) if self.balancer.kind() == BalancerKind::SimdPhase => {
                 let mut by_value = |e: Event| sink(&e);
                 let root = self.root(&reference);
                 (phased::simd::run(cfg, seams::simd_phase(self.mutant()), root, &mut by_value), None)
             }
-            Driver::Sim(cfg) if self.protocols.balancer.phased() => {
-                let (rules, p) = (seams::poll_and_shuffle(self.mutant()), &self.protocols);
+            Driver::Sim(cfg) if self.balancer.kind().phased() => {
+                let (rules, p) =
+                    (seams::poll_and_shuffle(self.mutant()), self.balancer.pas().copied().unwrap_or_default());
                 let mut by_value = |e: Event| sink(&e);
                 let root = self.root(&reference);
-                (phased::run(cfg, rules, (p.permutation, p.trigger), p.sync, root, &mut by_value), None)
+                (phased::run(cfg, rules, (p.permutation(), p.trigger()), p.sync(), root, &mut by_value), None)
             }
             Driver::Sim(cfg) => {
                 let root = self.root(&reference);
@@ -232,13 +232,21 @@ impl RunSpec {
         Ok(RunResult { check, outcome, reference, reference_wall, wall, units, atomic })
     }
 
+    /// The header of a run whose PEs `pes` builds: a user's balancer has its
+    /// own name and no spec to replay it by.
+    fn header_for(&self, pes: &impl Compose) -> TraceHeader {
+        let header = self.header();
+        match pes.balancer_name() == header.balancer {
+            true => header,
+            false => TraceHeader { balancer: pes.balancer_name(), spec: None, ..header },
+        }
+    }
+
     /// A threaded run without recording or checking (benchmarks; `lbcheck
     /// run` without `--check`). `None` for the simulator, which always checks.
     pub fn run_unchecked(&self) -> Option<ThreadRun> {
         match &self.driver {
-            Driver::Threads(cfg) => {
-                Some(self.threads(&self.protocols.balancer, cfg, self.workload.root(self.split), false))
-            }
+            Driver::Threads(cfg) => Some(self.threads(&self.balancer, cfg, self.workload.root(self.split), false)),
             Driver::Sim(_) | Driver::Atomic(_) | Driver::Mpi(_) => None,
         }
     }
@@ -264,12 +272,12 @@ impl RunSpec {
                 pruned_critical: None,
             }),
         };
-        self.mpi(&self.protocols.balancer, cfg, root, record)
+        self.mpi(&self.balancer, cfg, root, record)
     }
 
     #[cfg(feature = "mpi")]
     fn mpi(&self, pes: &impl Compose, cfg: &MpiConfig, root: Task, record: bool) -> io::Result<MpiRun> {
-        pes.compose(&self.protocols, MpiDrive { cfg, root, record }).map_err(io::Error::other)
+        pes.compose(self, MpiDrive { cfg, root, record }).map_err(io::Error::other)
     }
 
     #[cfg(not(feature = "mpi"))]
@@ -293,8 +301,7 @@ impl RunSpec {
 
     fn simulate(&self, pes: &impl Compose, cfg: &SimConfig, root: Task, sink: &mut dyn FnMut(&Event)) -> Outcome {
         let mut by_value = |e: Event| sink(&e);
-        let protocols = self.protocols.on(&self.driver); // the declared machine, whatever the mutant runs
-        pes.compose(&protocols, SimDrive { cfg, root, sink: &mut by_value })
+        pes.compose(self, SimDrive { cfg, root, sink: &mut by_value }) // the declared machine, whatever the mutant runs
     }
 
     /// (n, h, optimum) of the run's tree: the critical subtree of a
@@ -317,15 +324,14 @@ impl RunSpec {
     ) -> (AtomicOutcome, Option<Exploration>) {
         let mut by_value = |e: Event| sink(&e);
         let (rules, root) = (self.atomic_rules(cfg), self.workload.root(self.split));
-        pes.compose(&self.protocols, AtomicDrive { cfg, rules, root, sink: &mut by_value })
+        pes.compose(self, AtomicDrive { cfg, rules, root, sink: &mut by_value })
     }
 
     /// The network rules of a run on the atomic machine (or the complete
     /// network): the arbiter, the queue discipline its balancer needs, and
     /// the mutant's broken rule.
     pub(super) fn atomic_rules(&self, cfg: &AtomicConfig) -> Rules {
-        let by_cost =
-            self.protocols.balancer == BalancerKind::PriorityBnb && self.mutant() != Some(Mutant::BnbFifoQueue);
+        let by_cost = self.balancer.kind() == BalancerKind::PriorityBnb && seams::queues_by_cost(self.mutant());
         let discipline = if by_cost { Discipline::Priority } else { Discipline::Fifo };
         let rules = match cfg.complete {
             true => Rules::complete(discipline),
@@ -336,7 +342,7 @@ impl RunSpec {
 
     fn threads(&self, pes: &impl Compose, cfg: &ThreadConfig, root: Task, record: bool) -> ThreadRun {
         let cfg = ThreadConfig { record, mutant: self.mutant(), ..*cfg };
-        pes.compose(&self.protocols, ThreadsDrive { cfg, root })
+        pes.compose(self, ThreadsDrive { cfg, root })
     }
 }
 

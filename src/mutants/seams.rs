@@ -238,3 +238,55 @@ pub fn bitonic(mutant: Option<Mutant>) -> crate::bitonic::Rules {
         _ => Rules::PAPER,
     }
 }
+
+/// Random polling on a network as the mutant runs it: `poll-network-neighbour`
+/// asks a uniform network neighbour (000 §1.1's neighbourhood polling).
+pub fn polls_neighbours(mutant: Option<Mutant>) -> bool {
+    mutant == Some(Mutant::PollNetworkNeighbour)
+}
+
+/// Whether priority-queue branch-and-bound's message queues are ordered by
+/// cost (004 §4.1, §6), or in arrival order (`bnb-fifo-queue`).
+pub fn queues_by_cost(mutant: Option<Mutant>) -> bool {
+    mutant != Some(Mutant::BnbFifoQueue)
+}
+
+/// A tail bound of 000 Lemma 1 as a function of (n, p, ε or α).
+pub type Tail = fn(u64, f64, f64) -> f64;
+
+/// 000 Lemma 1's (lower, upper) tails as `lbcheck bounds` checks them:
+/// `paper`, or with the formula mutant's transcription error.
+pub fn chernoff(mutant: Option<Mutant>, paper: (Tail, Tail)) -> (Tail, Tail) {
+    match mutant {
+        Some(Mutant::FormulaNoSquare) => (no_square, paper.1),
+        Some(Mutant::FormulaSignSlip) => (paper.0, sign_slip),
+        _ => paper,
+    }
+}
+
+/// `formula-no-square`: eq. (2) with ε instead of ε².
+fn no_square(n: u64, p: f64, e: f64) -> f64 {
+    (-e * n as f64 * p / 3.0).exp()
+}
+
+/// `formula-sign-slip`: eq. (3) with α²np instead of αnp.
+fn sign_slip(n: u64, p: f64, a: f64) -> f64 {
+    ((1.0 - 1.0 / a - a.ln()) * a * a * n as f64 * p).exp()
+}
+
+/// A bound of 004 Lemmas 6–7 as a function of (m, p, α).
+pub type Bound = fn(u64, u64, f64) -> f64;
+
+/// 004 Lemma 6's bound as checked: `paper`, or `lemma6-no-p`'s (1/2)^{αm}.
+pub fn lemma6(mutant: Option<Mutant>, paper: Bound) -> Bound {
+    match mutant {
+        Some(Mutant::Lemma6NoP) => |m, _, alpha| 0.5f64.powf(alpha * m as f64),
+        _ => paper,
+    }
+}
+
+/// Message scattering's destinations (004 §3): uniform, or a hot spot of
+/// nodes 0 and 1 (`scatter-hotspot`).
+pub fn scatters_to_hotspot(mutant: Option<Mutant>) -> bool {
+    mutant == Some(Mutant::ScatterHotspot)
+}

@@ -9,8 +9,6 @@
 
 use std::fmt;
 
-use serde::Serialize;
-
 use super::{least, SpecError, Subproblem, WorkLog};
 
 /// A rule that expands tree nodes (UTS is one; applications follow).
@@ -43,7 +41,7 @@ pub trait TreeRule: Clone + Send + fmt::Debug {
 }
 
 /// Which untried nodes a split gives away (002 §4.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Strategy {
     /// One node at the level nearest the root.
     BottomOne,
@@ -302,3 +300,5 @@ where
         })
     }
 }
+
+crate::serde_as_text!(Strategy);

@@ -427,3 +427,5 @@ fn profile_name(p: CostProfile) -> String {
 pub fn sample_names() -> Vec<&'static str> {
     SAMPLES.iter().map(|s| s.name).collect()
 }
+
+crate::serde_as_text!(Workload);

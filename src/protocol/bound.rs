@@ -29,8 +29,7 @@ use std::str::FromStr;
 use super::{tree_children, tree_parent, Ctx, Msg, PeId};
 
 /// How improved bounds travel.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BoundMode {
     /// Up the reduction tree to PE 0, then down (002 §4.5).
     #[default]
@@ -206,3 +205,5 @@ impl Propagation {
         }
     }
 }
+
+crate::serde_as_text!(BoundMode);

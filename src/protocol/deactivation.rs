@@ -37,3 +37,5 @@ impl std::fmt::Display for Deactivation {
         write!(f, "{}:{}..{}", self.pe, self.from, self.to)
     }
 }
+
+crate::serde_as_text!(Deactivation);

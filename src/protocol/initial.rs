@@ -267,6 +267,8 @@ pub fn local_random<T: Subproblem>(root: T, pes: u32, k: u32, seed: u64, rank: u
     all.into_iter().skip(rank as usize).step_by(pes as usize).map(|p| (p.task, p.energy)).collect()
 }
 
+crate::serde_as_text!(InitialSplit);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,6 +35,7 @@ pub mod poll_and_shuffle;
 pub mod random_destination;
 pub mod random_polling;
 pub mod simd_phase;
+pub mod spec;
 pub mod sync_polling;
 pub mod wire;
 
@@ -46,6 +47,7 @@ use crate::problem::Subproblem;
 
 pub use bound::{BoundMode, Propagation};
 pub use kinds::{BalancerKind, DetectorKind};
+pub use spec::{BalancerSpec, Params, ParamsError, ProtocolArgs};
 
 pub use crate::base::PeId;
 

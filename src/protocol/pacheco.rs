@@ -29,12 +29,37 @@ use std::fmt;
 use std::str::FromStr;
 
 use rand::Rng;
+use serde::{Deserialize, Serialize};
 
+use super::spec::Params;
 use super::{initial, Balancer, Command, Ctx, Msg, PeId};
 use crate::problem::Subproblem;
 
+/// Pacheco's search's parameters: flags of the commands that run it and
+/// keys of the run specification, absent at their default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PachecoParams {
+    /// Pacheco's search: whom an idle PE asks (003 §14.7.3's New_request):
+    /// a random rank (the default), local round robin, or global round robin via PE 0.
+    #[arg(long, value_enum)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victim: Option<Victim>,
+}
+
+impl Params for PachecoParams {
+    const OWNER: (&'static str, &'static str) = ("Pacheco's search", "003 §14.7.3");
+}
+
+impl PachecoParams {
+    /// The victim selection (random unless `--victim`).
+    pub fn victim(&self) -> Victim {
+        self.victim.unwrap_or_default()
+    }
+}
+
 /// `New_request` (003 §14.7.3): whom an idle PE asks for work.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Victim {
     /// A uniformly random other rank.
     #[default]
@@ -65,6 +90,8 @@ impl FromStr for Victim {
         }
     }
 }
+
+crate::serde_as_text!(Victim);
 
 /// The steps of 003 §14.7.3 at the seams where a variant may change them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -25,9 +25,75 @@
 //! machine's ([`crate::sim::phased`]); this file holds the per-PE rules at
 //! the seams a variant may change ([`PasRules`]).
 
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::spec::{Params, ParamsError};
+use super::PeId;
 use crate::base::Topology;
 
-use super::PeId;
+/// Poll-and-shuffle's parameters: flags of `lbcheck simulate` and keys of
+/// the run specification, absent at their default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasParams {
+    /// Poll-and-shuffle: how a cycle's random permutation is drawn (000
+    /// §3.2): exact (the default; uniform: random destinations, local
+    /// shuffles, prefix sums) or pseudo (compositions of a fixed set of
+    /// random permutations).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permutation: Option<Method>,
+    /// Poll-and-shuffle: how PEs agree on phases: global (the default; a
+    /// global clock's barriers, 000 §3.1) or local ("phase finished"
+    /// messages between partners, 000 §6.3, Fig. 4).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync: Option<SyncMode>,
+    /// Poll-and-shuffle: when to permute (000 §5): cycle (the default;
+    /// after every L phases, 000 §3.1) or adaptive (when PE 0 estimates
+    /// from idle PEs' notifications, each sent with probability c/n, that
+    /// more than εn/2 PEs are idle, at least log2 n phases after the last
+    /// permutation); adaptive:c=5,alpha=2,delta=auto,eps=0.5 sets its
+    /// constants (window ⌈α log2 n⌉ phases, the newest δ left out).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<Trigger>,
+}
+
+impl Params for PasParams {
+    const OWNER: (&'static str, &'static str) = ("poll-and-shuffle", "000 §3.2, §5, §6.3");
+}
+
+impl PasParams {
+    /// The permutation method (exact unless `--permutation pseudo`).
+    pub fn permutation(&self) -> Method {
+        self.permutation.unwrap_or_default()
+    }
+
+    /// The synchronisation (global unless `--sync local`).
+    pub fn sync(&self) -> SyncMode {
+        self.sync.unwrap_or_default()
+    }
+
+    /// The trigger (every cycle unless `--trigger adaptive`).
+    pub fn trigger(&self) -> Trigger {
+        self.trigger.unwrap_or_default()
+    }
+
+    /// Local synchronisation runs without a global clock, which the
+    /// adaptive trigger needs (000 §5).
+    pub fn validate(&self) -> Result<(), ParamsError> {
+        if self.sync() == SyncMode::Local && self.trigger() != Trigger::Cycle {
+            return Err(ParamsError::new("--trigger adaptive runs on the global clock (000 §5): drop --sync local"));
+        }
+        Ok(())
+    }
+}
+
+crate::serde_as_text!(Method, SyncMode, Trigger);
 
 /// How the subproblems move between cycles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,6 +192,187 @@ pub fn phases_per_cycle(topology: Topology, pes: u32) -> u32 {
     }
 }
 
+/// How a cycle's permutation is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// 000 §3.2's exact method.
+    #[default]
+    Exact,
+    /// Compositions of a fixed set of random permutations.
+    Pseudo,
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Method::Exact => "exact",
+            Method::Pseudo => "pseudo",
+        })
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "exact" => Ok(Method::Exact),
+            "pseudo" => Ok(Method::Pseudo),
+            _ => Err(format!("permutation `{s}`: expected exact or pseudo (000 §3.2)")),
+        }
+    }
+}
+
+/// How the PEs of poll-and-shuffle agree on phases.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SyncMode {
+    /// A global clock's barriers (000 §2.1, §3.1).
+    #[default]
+    Global,
+    /// "Phase finished" messages between partners (000 §6.3, Fig. 4).
+    Local,
+}
+
+impl std::fmt::Display for SyncMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SyncMode::Global => "global",
+            SyncMode::Local => "local",
+        })
+    }
+}
+
+impl std::str::FromStr for SyncMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "global" => Ok(SyncMode::Global),
+            "local" => Ok(SyncMode::Local),
+            _ => Err(format!("sync `{s}`: expected global (000 §3.1) or local (000 §6.3, Fig. 4)")),
+        }
+    }
+}
+
+/// When the permutation is made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Trigger {
+    /// After every L phases (000 §3.1).
+    #[default]
+    Cycle,
+    /// When PE 0 estimates that many PEs are idle (000 §5).
+    Adaptive(Adaptive),
+}
+
+/// The adaptive trigger's constants (000 §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adaptive {
+    /// c: an idle PE notifies with probability c/n.
+    pub c: u32,
+    /// α: the window is ⌈α·log2 n⌉ phases.
+    pub alpha: u32,
+    /// δ: the newest phases left out of the window (`None`: those whose
+    /// notifications may still be in flight, T_rout·d after their barrier).
+    pub delta: Option<u32>,
+    /// ε in hundredths: permute when γ̂ > ε/2.
+    pub eps_pct: u32,
+}
+
+impl Adaptive {
+    /// 000 §5's defaults: c = 5, α = 2, δ automatic, ε = 1/2.
+    pub const PAPER: Adaptive = Adaptive { c: 5, alpha: 2, delta: None, eps_pct: 50 };
+
+    /// ε.
+    pub fn eps(&self) -> f64 {
+        f64::from(self.eps_pct) / 100.0
+    }
+
+    /// q·n on `pes` PEs of `topology`: c, or c·√log2 n on a fat tree.
+    pub fn rate(&self, topology: Topology, pes: u32) -> f64 {
+        let c = f64::from(self.c);
+        match topology {
+            Topology::FatTree => c * f64::from(pes.trailing_zeros()).sqrt(),
+            _ => c,
+        }
+    }
+
+    /// W = ⌈α·log2 n⌉ (at least 1).
+    pub fn window(&self, pes: u32) -> u64 {
+        (u64::from(self.alpha) * u64::from(pes.trailing_zeros())).max(1)
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let int = |lo: u32| match value.parse::<u32>() {
+            Ok(v) if v >= lo && v <= 1_000_000 => Ok(v),
+            _ => Err(format!("`{key}={value}`: expected an integer {lo}..=1000000")),
+        };
+        match key {
+            "c" => self.c = int(1)?,
+            "alpha" => self.alpha = int(1)?,
+            "delta" if value == "auto" => self.delta = None,
+            "delta" => self.delta = Some(int(0)?),
+            "eps" => {
+                self.eps_pct =
+                    hundredths(value).ok_or(format!("`eps={value}`: expected 0 < ε ≤ 1, at most 2 decimals"))?
+            }
+            _ => return Err(format!("`{key}`: expected c, alpha, delta or eps")),
+        }
+        Ok(())
+    }
+}
+
+/// "0.5" → 50: a decimal in (0, 1] with at most two decimals, in hundredths.
+fn hundredths(s: &str) -> Option<u32> {
+    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+    if frac.len() > 2 || !(whole.chars().chain(frac.chars())).all(|c| c.is_ascii_digit()) || s.is_empty() {
+        return None;
+    }
+    let w: u32 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+    let f: u32 = format!("{frac:0<2}").parse().ok()?;
+    let v = w.checked_mul(100)?.checked_add(f)?;
+    (1..=100).contains(&v).then_some(v)
+}
+
+impl fmt::Display for Trigger {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Trigger::Cycle => f.write_str("cycle"),
+            Trigger::Adaptive(a) if *a == Adaptive::PAPER => f.write_str("adaptive"),
+            Trigger::Adaptive(a) => {
+                let delta = a.delta.map_or("auto".into(), |d| d.to_string());
+                let eps = format!("{}.{:02}", a.eps_pct / 100, a.eps_pct % 100);
+                let eps = eps.trim_end_matches('0').trim_end_matches('.');
+                write!(f, "adaptive:c={},alpha={},delta={delta},eps={eps}", a.c, a.alpha)
+            }
+        }
+    }
+}
+
+impl FromStr for Trigger {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = |why: String| {
+            format!(
+                "trigger `{s}`: {why}; expected cycle, adaptive or adaptive:c=5,alpha=2,delta=auto,eps=0.5 (000 §5)"
+            )
+        };
+        let (mode, params) = s.split_once(':').unwrap_or((s, ""));
+        match mode {
+            "cycle" if params.is_empty() && !s.contains(':') => Ok(Trigger::Cycle),
+            "adaptive" => {
+                let mut a = Adaptive::PAPER;
+                for kv in params.split(',').filter(|_| s.contains(':')) {
+                    let (k, v) = kv.split_once('=').ok_or_else(|| bad(format!("`{kv}` is not KEY=VALUE")))?;
+                    a.set(k, v).map_err(bad)?;
+                }
+                Ok(Trigger::Adaptive(a))
+            }
+            _ => Err(bad(format!("unknown mode `{mode}`"))),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,5 +385,40 @@ mod tests {
         assert_eq!(phases_per_cycle(Topology::FatTree, 1024), 4); // ⌈√10⌉
         assert_eq!(phases_per_cycle(Topology::Hypercube, 1), 0);
         assert_eq!(PasRules::PAPER.partner(5, 1), 7);
+    }
+
+    #[test]
+    fn triggers_parse_and_print_back() {
+        assert_eq!("cycle".parse(), Ok(Trigger::Cycle));
+        assert_eq!("adaptive".parse(), Ok(Trigger::Adaptive(Adaptive::PAPER)));
+        let t: Trigger = "adaptive:c=8,eps=0.25,delta=2".parse().unwrap();
+        assert_eq!(t, Trigger::Adaptive(Adaptive { c: 8, alpha: 2, delta: Some(2), eps_pct: 25 }));
+        assert_eq!(t.to_string(), "adaptive:c=8,alpha=2,delta=2,eps=0.25");
+        assert_eq!(t.to_string().parse(), Ok(t));
+        assert_eq!("adaptive:c=5".parse::<Trigger>().unwrap().to_string(), "adaptive");
+        for bad in [
+            "",
+            "often",
+            "cycle:c=1",
+            "adaptive:",
+            "adaptive:c=0",
+            "adaptive:eps=1.5",
+            "adaptive:eps=0",
+            "adaptive:x=1",
+            "adaptive:c",
+        ] {
+            assert!(bad.parse::<Trigger>().is_err(), "{bad}");
+        }
+        assert_eq!(hundredths("1"), Some(100));
+        assert_eq!(hundredths(".5"), Some(50));
+        assert_eq!(hundredths("0.125"), None);
+    }
+
+    #[test]
+    fn paper_defaults_meet_lemma_5() {
+        let a = Adaptive::PAPER;
+        assert!(f64::from(a.c) >= 3.0 * 2f64.ln() / (a.eps().powi(2) * f64::from(a.alpha)));
+        assert_eq!(a.window(1024), 20);
+        assert!((a.rate(Topology::FatTree, 1024) - 5.0 * 10f64.sqrt()).abs() < 1e-12);
     }
 }

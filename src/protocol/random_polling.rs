@@ -41,11 +41,139 @@ use std::collections::VecDeque;
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 
 pub use super::deactivation::Deactivation;
+use super::spec::{Params, ParamsError};
 use super::{Balancer, Command, Ctx, Msg, PeId};
 use crate::base::topology::Topology;
 use crate::problem::Subproblem;
+
+/// Random polling's parameters (and neighbourhood polling's, the same PE):
+/// each is a flag of the commands that run it and a key of the run
+/// specification, absent at its default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::Args, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RandomPollingParams {
+    /// Random polling: reject requests that find this many queued, a
+    /// number or `sqrt` for ⌈√P⌉ (001 §4, Thm 2's queue trimming).
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_limit: Option<QueueLimit>,
+    /// Random polling: answer one queued request at each poll (001 Fig. 1,
+    /// the default) or all of them (003 §14.7.2's Service_requests).
+    #[arg(long, value_enum)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serve: Option<Serve>,
+    /// Random polling: subproblems per PE, 1 (the default) or 2 (002 §3:
+    /// a PE asks for work when one slot empties and works on the other meanwhile).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots: Option<u8>,
+    /// Random polling: a deactivated worker (002 §3), PE:FROM..TO in model
+    /// time: it does no work and sends no requests then, but answers each
+    /// request with its entire subproblem (or a reject). Simulator only.
+    #[arg(long)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deactivate: Option<Deactivation>,
+}
+
+impl Params for RandomPollingParams {
+    const OWNER: (&'static str, &'static str) = ("random polling", "001 Fig. 1, §4; 002 §3; 003 §14.7.2");
+}
+
+impl RandomPollingParams {
+    /// True with `--serve all`.
+    pub fn serves_all(&self) -> bool {
+        self.serve == Some(Serve::All)
+    }
+
+    /// Subproblem slots per PE (1 unless `--slots 2`).
+    pub fn slots(&self) -> u8 {
+        self.slots.unwrap_or(1)
+    }
+
+    /// The queue limit on `pes` PEs, if trimming.
+    pub fn queue_limit(&self, pes: u32) -> Option<u32> {
+        self.queue_limit.map(|q| q.of(pes))
+    }
+
+    /// Checks the parameters against the run: one or two slots; a
+    /// deactivated worker (002 §3) with one slot, in model time (`model_time`:
+    /// the simulator of 001's machine), on a PE among the `pes`.
+    pub fn validate(&self, pes: u32, model_time: bool) -> Result<(), ParamsError> {
+        if !(1..=2).contains(&self.slots()) {
+            return Err(ParamsError::new(format!("--slots {}: valid 1 or 2 (002 §3)", self.slots())));
+        }
+        let Some(d) = self.deactivate else { return Ok(()) };
+        if self.slots() != 1 {
+            return Err(ParamsError::new(
+                "--deactivate is random polling's deactivated worker (002 §3), with one slot",
+            ));
+        }
+        if !model_time {
+            return Err(ParamsError::new("--deactivate needs model time: use `lbcheck simulate` on the async machine"));
+        }
+        if d.pe >= pes {
+            return Err(ParamsError::new(format!("--deactivate {d}: there is no PE {} among {pes} PEs", d.pe)));
+        }
+        Ok(())
+    }
+}
+
+/// `--serve`: how many queued requests a poll answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Serve {
+    /// One (001 Fig. 1).
+    One,
+    /// All of them (003 §14.7.2's Service_requests).
+    All,
+}
+
+/// `--queue-limit`: a number of requests, or ⌈√P⌉ (001 §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueLimit {
+    /// This many.
+    Fixed(u32),
+    /// ⌈√P⌉ (001 §4).
+    Sqrt,
+}
+
+impl QueueLimit {
+    /// The limit on `pes` PEs.
+    pub fn of(self, pes: u32) -> u32 {
+        match self {
+            QueueLimit::Fixed(n) => n,
+            QueueLimit::Sqrt => (1..=pes).find(|&k| u64::from(k) * u64::from(k) >= u64::from(pes)).unwrap_or(1),
+        }
+    }
+}
+
+impl std::fmt::Display for QueueLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueueLimit::Fixed(n) => write!(f, "{n}"),
+            QueueLimit::Sqrt => f.write_str("sqrt"),
+        }
+    }
+}
+
+impl std::str::FromStr for QueueLimit {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "sqrt" => Ok(QueueLimit::Sqrt),
+            _ => s
+                .parse()
+                .map(QueueLimit::Fixed)
+                .map_err(|_| format!("`{s}`: expected a number of requests or `sqrt` (⌈√P⌉)")),
+        }
+    }
+}
+
+crate::serde_as_text!(QueueLimit);
 
 /// What a server gives for a request.
 #[derive(Debug)]

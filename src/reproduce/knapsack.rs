@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::base::rng::derive_seed;
 use crate::campaign::parallel;
-use crate::harness::{reference, Driver, Protocols, RunSpec};
+use crate::harness::{reference, Driver, RunSpec};
 use crate::problem::bnb::knapsack::KnapsackConfig;
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
@@ -119,10 +119,9 @@ impl Experiment {
     /// The run of `workload` on `pes` PEs: 002's random polling, energy
     /// termination, 001's machine with its default parameters.
     fn spec(&self, workload: Workload, pes: u32) -> RunSpec {
-        let mut protocols = Protocols::new(BalancerKind::RandomPolling, DetectorKind::Energy);
-        protocols.bound = self.bound;
         let driver = Driver::Sim(SimConfig { pes, seed: 1, ..SimConfig::default() });
-        RunSpec { workload, split: self.split, protocols, driver }
+        let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, driver);
+        RunSpec { split: self.split, bound: Some(self.bound), ..spec }
     }
 
     /// Runs it all, two instances at a time.
@@ -158,7 +157,7 @@ impl Experiment {
         reference: (crate::check::Reference, Duration),
     ) -> std::io::Result<Run> {
         let spec = self.spec(workload, pes);
-        let r = spec.run_against(&spec.protocols.balancer, reference, None, &mut |_| {})?;
+        let r = spec.run_against(&spec.balancer, reference, None, &mut |_| {})?;
         let m = &r.check.metrics;
         let t_par = m.t_par.unwrap_or(m.t_last).max(1);
         let failed: Vec<String> =

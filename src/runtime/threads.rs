@@ -18,6 +18,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 
 use super::mailbox::{Envelope, Mailbox};
 use super::record::{merge, Recorder};
@@ -29,26 +30,38 @@ use crate::protocol::initial::{assign, InitialSplit, Start};
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
 use crate::sync::{let_others_run, thread, Arc, TraceSeq};
 
-/// Parameters of a threaded run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Parameters of a threaded run; serialised (in the run specification)
+/// under the names of `lbcheck run`'s flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ThreadConfig {
-    /// Number of PEs, one thread each (P ≥ 1).
+    /// Number of PEs, one thread each (P ≥ 1; `--threads`).
+    #[serde(rename = "threads")]
     pub pes: u32,
     /// Seed of the PEs' random streams (victim choice).
     pub seed: u64,
     /// Δt: work units (nodes) between polls, ≥ 1.
     pub dt: u64,
-    /// Record the event stream (off for benchmarks).
+    /// Record the event stream (off for benchmarks; the harness sets it).
+    #[serde(skip)]
     pub record: bool,
     /// A deliberate bug of the driver, if any (other mutants are ignored
-    /// here: they act in the protocols).
+    /// here: they act in the protocols; the harness sets it).
+    #[serde(skip)]
     pub mutant: Option<Mutant>,
     /// Start with the root split locally into P parts (002 §3), or into
     /// K·P random pieces (000 §1.2), instead of giving it all to PE 0.
+    #[serde(default, skip_serializing_if = "crate::base::text::is_default")]
     pub initial_split: InitialSplit,
     /// Stop every PE this long after the start if termination has not
     /// spread by then (the run is then incomplete: no `end` event). Not
-    /// under loom, which has no clocks.
+    /// under loom, which has no clocks. `--timeout`, in whole seconds.
+    #[serde(
+        default,
+        rename = "timeout",
+        skip_serializing_if = "Option::is_none",
+        with = "crate::base::text::seconds::optional"
+    )]
     pub deadline: Option<Duration>,
 }
 

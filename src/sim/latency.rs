@@ -200,6 +200,8 @@ impl FromStr for Schedule {
     }
 }
 
+crate::serde_as_text!(Shape, Schedule);
+
 #[cfg(test)]
 mod tests {
     use super::*;

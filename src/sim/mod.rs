@@ -28,7 +28,10 @@ pub use crate::base::topology::{self, Topology};
 pub use latency::{Schedule, Shape};
 pub use logp::{run, Outcome, Stop};
 
+use serde::{Deserialize, Serialize};
+
 use crate::base::registry::Info;
+use crate::base::text::is_default;
 use crate::protocol::initial::InitialSplit;
 use crate::protocol::sync_polling::Rounds;
 use crate::registry;
@@ -74,8 +77,11 @@ pub const MAX_HORIZON: u64 = 1_000_000_000_000_000;
 /// The largest number of PEs, 2^24.
 pub const MAX_PES: u32 = 1 << 24;
 
-/// Parameters of a simulated machine and run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Parameters of a simulated machine and run; serialised (in the run
+/// specification) under the names of `lbcheck simulate`'s flags, each
+/// optional one absent at its default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SimConfig {
     /// Number of PEs, P ≥ 1.
     pub pes: u32,
@@ -88,33 +94,73 @@ pub struct SimConfig {
     /// T_split: time a split costs the splitting PE.
     pub t_split: u64,
     /// o: PE time each message sent or received costs (001 §1.1).
+    #[serde(default, skip_serializing_if = "is_default")]
     pub o: u64,
     /// g: the gap between two messages a PE sends (001 §1.1).
+    #[serde(default, skip_serializing_if = "is_default")]
     pub g: u64,
     /// T_poll: PE time each poll costs (001 §3: Δt > T_poll/(εα)).
+    #[serde(default, skip_serializing_if = "is_default")]
     pub t_poll: u64,
     /// Random latency drawn from `a..=b` per message (by `shape`).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "latency_text")]
     pub latency: Option<(u64, u64)>,
     /// How a latency is drawn from `latency` (uniform, bimodal, heavy-tailed).
+    #[serde(default, rename = "latency_shape", skip_serializing_if = "is_default")]
     pub shape: Shape,
     /// An adversarial schedule slowing detector or work messages.
+    #[serde(default, skip_serializing_if = "is_default")]
     pub schedule: Schedule,
     /// Messages on one link (from, to) arrive in the order they were sent.
+    #[serde(default, skip_serializing_if = "is_default")]
     pub fifo_links: bool,
     /// The network (000 §2.1, §4): a message takes its latency × hops.
+    #[serde(default, skip_serializing_if = "is_default")]
     pub topology: Topology,
     /// `(count, factor)`: `count` PEs, chosen at random, take `factor` time
     /// units per work unit (the others take 1).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "slow_text")]
     pub slow: Option<(u32, u64)>,
     /// The initial broadcast of 002 §3 (or 000 §1.2's randomised
     /// initialisation) instead of PE 0 holding the root.
+    #[serde(default, skip_serializing_if = "is_default")]
     pub initial_split: InitialSplit,
     /// Cap on simulator steps; reaching it ends the run unfinished.
+    #[serde(default = "default_max_steps", skip_serializing_if = "is_default_max_steps")]
     pub max_steps: u64,
     /// How long after the computation is over (no work held or in flight)
     /// the detector may take to announce before the run is stopped as a
     /// `termination_detected` failure; 0 = automatic ([`SimConfig::detect_horizon`]).
+    #[serde(default, rename = "detect_horizon", skip_serializing_if = "is_default")]
     pub horizon: u64,
+}
+
+/// The default step cap of 001's machine, 2·10^9.
+pub const DEFAULT_MAX_STEPS: u64 = 2_000_000_000;
+
+fn default_max_steps() -> u64 {
+    DEFAULT_MAX_STEPS
+}
+
+fn is_default_max_steps(steps: &u64) -> bool {
+    *steps == DEFAULT_MAX_STEPS
+}
+
+crate::text_pair!(latency_text, u64, u64, "..", super::parse_latency);
+crate::text_pair!(slow_text, u32, u64, ":", super::parse_slow);
+
+/// `--latency a..b`: two integers (their range is [`SimConfig::validate`]'s).
+pub fn parse_latency(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("--latency `{s}`: expected a..b with integers 1 <= a <= b <= 10^9");
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?))
+}
+
+/// `--slow COUNT:FACTOR`: two integers (their range is [`SimConfig::validate`]'s).
+pub fn parse_slow(s: &str) -> Result<(u32, u64), String> {
+    let bad = || format!("--slow `{s}`: expected COUNT:FACTOR with integers 0 <= COUNT <= P, 1 <= FACTOR <= 10^6");
+    let (n, f) = s.split_once(':').ok_or_else(bad)?;
+    Ok((n.parse().map_err(|_| bad())?, f.parse().map_err(|_| bad())?))
 }
 
 impl SimConfig {
@@ -227,7 +273,7 @@ impl Default for SimConfig {
             topology: Topology::Crossbar,
             slow: None,
             initial_split: InitialSplit::Root,
-            max_steps: 2_000_000_000,
+            max_steps: DEFAULT_MAX_STEPS,
             horizon: 0,
         }
     }

@@ -36,7 +36,7 @@ fn random_initialisation_passes_every_property() {
             for (pes, k) in [(3, 1), (5, 4), (7, 16)] {
                 for slots in [1, 2] {
                     let mut s = random(w, d, pes, k, 10 * i as u64 + u64::from(pes));
-                    s.protocols.slots = slots;
+                    s.balancer.polling_mut().unwrap().slots = Some(slots);
                     assert_all_pass(&s);
                 }
             }
@@ -96,8 +96,8 @@ fn the_trace_header_replays_the_run() {
 /// start too.
 #[test]
 fn split_duplicates_fails_work_conserved() {
-    let mut s = random(WORKLOADS[0], DETECTORS[0], 5, 4, 2);
-    s.protocols = s.protocols.with_mutant(Some(Mutant::SplitDuplicates));
+    let s = random(WORKLOADS[0], DETECTORS[0], 5, 4, 2);
+    let s = s.with_mutant(Some(Mutant::SplitDuplicates));
     let r = s.run(None).unwrap();
     let failed: Vec<_> = r.check.failures().into_iter().map(|(n, _)| n).collect();
     assert!(failed.contains(&"work_conserved"), "{failed:?}");

@@ -25,19 +25,14 @@ mod trace;
 mod two_slots;
 mod validation;
 
-use lbcheck::harness::{Driver, Protocols, RunResult, RunSpec};
-use lbcheck::problem::dfs::Strategy;
+use lbcheck::harness::{Driver, RunResult, RunSpec};
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::sim::SimConfig;
 
 /// A simulated run of random polling with the default machine and no mutant.
 pub fn scenario(workload: &str, detector: DetectorKind, pes: u32, seed: u64) -> RunSpec {
-    RunSpec {
-        workload: workload.parse().expect("workload"),
-        split: Strategy::default(),
-        protocols: Protocols::new(BalancerKind::RandomPolling, detector),
-        driver: Driver::Sim(SimConfig { pes, seed, ..SimConfig::default() }),
-    }
+    let driver = Driver::Sim(SimConfig { pes, seed, ..SimConfig::default() });
+    RunSpec::new(workload.parse().expect("workload"), BalancerKind::RandomPolling, detector, driver)
 }
 
 /// The simulator configuration of a simulated run.

@@ -209,7 +209,7 @@ fn one_wave_fails_on_some_seeds() {
         let mut s = super::scenario("synthetic:size=3000,atomic=1,split=uniform", DetectorKind::FourCounter, 4, seed);
         super::sim(&mut s).t_split = 40;
         super::assert_all_pass(&s);
-        s.protocols.mutant = Some(Mutant::FourCounterOneWave);
+        s.mutant = Some(Mutant::FourCounterOneWave);
         let r = s.run(None).unwrap();
         failed += r.check.failures().iter().any(|(name, _)| *name == "no_early_termination") as u32;
     }

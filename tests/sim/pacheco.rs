@@ -4,16 +4,15 @@
 //! per request.
 
 use lbcheck::event::{Event, Kind};
-use lbcheck::harness::{Protocols, RunResult, RunSpec};
-use lbcheck::protocol::pacheco::Victim;
-use lbcheck::protocol::{BalancerKind, DetectorKind};
+use lbcheck::harness::{RunResult, RunSpec};
+use lbcheck::protocol::pacheco::{PachecoParams, Victim};
+use lbcheck::protocol::{BalancerSpec, DetectorKind};
 
 use super::scenario;
 
 fn pacheco(workload: &str, d: DetectorKind, pes: u32, seed: u64, victim: Victim) -> RunSpec {
-    let mut s = scenario(workload, d, pes, seed);
-    s.protocols = Protocols { victim, ..Protocols::new(BalancerKind::Pacheco, d) };
-    s
+    let s = scenario(workload, d, pes, seed);
+    RunSpec { balancer: BalancerSpec::Pacheco(PachecoParams { victim: Some(victim) }), ..s }
 }
 
 /// The run's result and its events.

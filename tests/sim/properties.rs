@@ -1,9 +1,10 @@
 //! Every property holds for the reference protocols on random scenarios.
 
-use lbcheck::harness::{Driver, Protocols, RunSpec};
+use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::problem::dfs::Strategy as Split;
 use lbcheck::protocol::initial::InitialSplit;
-use lbcheck::protocol::BalancerKind;
+use lbcheck::protocol::random_polling::{QueueLimit, RandomPollingParams};
+use lbcheck::protocol::BalancerSpec;
 use lbcheck::sim::{Schedule, Shape, SimConfig, Topology};
 use proptest::prelude::*;
 
@@ -46,8 +47,8 @@ fn arb_scenario() -> impl Strategy<Value = RunSpec> {
             |((w, d, pes, seed, split), (dt, t_rout, t_split, lat), (initial_split, queue_limit, slow), net)| {
                 let topology = TOPOLOGIES[net.6];
                 let pes = if topology == Topology::Crossbar { pes } else { pes.next_power_of_two() };
-                let mut protocols = Protocols::new(BalancerKind::RandomPolling, DETECTORS[d]);
-                protocols.queue_limit = queue_limit;
+                let queue_limit = queue_limit.map(QueueLimit::Fixed);
+                let balancer = BalancerSpec::RandomPolling(RandomPollingParams { queue_limit, ..Default::default() });
                 let workload: lbcheck::problem::Workload = WORKLOADS[w].parse().unwrap();
                 let t_atomic = workload.atomic_and_h().map_or(1, |(a, _)| a);
                 let sim = SimConfig {
@@ -71,7 +72,7 @@ fn arb_scenario() -> impl Strategy<Value = RunSpec> {
                 };
                 let sim = SimConfig { max_steps: sim.max_steps + sim.polling_steps(t_atomic), ..sim };
                 let split = [Split::BottomOne, Split::BottomHalf, Split::AllHalf, Split::Cutoff(3)][split];
-                RunSpec { workload, split, protocols, driver: Driver::Sim(sim) }
+                RunSpec { split, ..RunSpec::new(workload, balancer, DETECTORS[d], Driver::Sim(sim)) }
             },
         )
 }

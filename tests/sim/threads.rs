@@ -2,7 +2,7 @@
 //! every property, and the checker sees a protocol mutant there too.
 
 use lbcheck::event::Event;
-use lbcheck::harness::{Driver, Protocols, RunSpec};
+use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::mutants::Mutant;
 use lbcheck::protocol::initial::InitialSplit;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
@@ -11,12 +11,8 @@ use lbcheck::runtime::threads::ThreadConfig;
 use super::DETECTORS;
 
 fn spec(workload: &str, detector: DetectorKind, pes: u32, seed: u64) -> RunSpec {
-    RunSpec {
-        workload: workload.parse().expect("workload"),
-        split: Default::default(),
-        protocols: Protocols::new(BalancerKind::RandomPolling, detector),
-        driver: Driver::Threads(ThreadConfig { pes, seed, dt: 4, ..Default::default() }),
-    }
+    let driver = Driver::Threads(ThreadConfig { pes, seed, dt: 4, ..Default::default() });
+    RunSpec::new(workload.parse().expect("workload"), BalancerKind::RandomPolling, detector, driver)
 }
 
 /// Real threads, every detector, P = 1..4, without the initial split,
@@ -45,7 +41,7 @@ fn split_loses_fails_work_conservation() {
     if let Driver::Threads(c) = &mut s.driver {
         c.dt = 1000;
     }
-    s.protocols.mutant = Some(Mutant::SplitLoses);
+    s.mutant = Some(Mutant::SplitLoses);
     for _ in 0..50 {
         let mut split = false;
         let r = s.run_observed(None, &mut |e| split |= matches!(e, Event::Split { .. })).expect("no trace");

@@ -13,7 +13,7 @@ const ALPHA: f64 = 0.01;
 
 fn slots(workload: &str, d: DetectorKind, pes: u32, seed: u64, slots: u8) -> RunSpec {
     let mut s = scenario(workload, d, pes, seed);
-    s.protocols.slots = slots;
+    s.balancer.polling_mut().expect("random polling").slots = Some(slots);
     s
 }
 

@@ -65,7 +65,7 @@ pub fn run_all(profile: Profile, base: u64, mutant: Option<Mutant>) -> Vec<Sampl
         let each = |phase, n| (0..n).map(move |index| Job { phase, arbiter, pes: p, m, index });
         jobs.extend(each(Phase::Calibrate, cal).chain(each(Phase::Test, test)));
     }
-    let hotspot = mutant == Some(Mutant::ScatterHotspot);
+    let hotspot = crate::mutants::seams::scatters_to_hotspot(mutant);
     par_map(&jobs, |j| run_one(j, base, hotspot && j.phase == Phase::Test))
 }
 

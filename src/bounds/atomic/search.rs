@@ -23,7 +23,7 @@ use crate::bounds::claims::{self, quantile, slope, Claim};
 use crate::bounds::plan::Profile;
 use crate::bounds::suite::par_map;
 use crate::bounds::suite::Phase;
-use crate::harness::{Driver, Protocols, RunSpec};
+use crate::harness::{Driver, RunSpec};
 use crate::mutants::Mutant;
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::atomic::{Arbiter, AtomicConfig};
@@ -138,15 +138,14 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
     };
     let label = format!("{balancer}/{:?}/{}/{}/{}", job.phase, job.arbiter, job.pes, job.tree);
     let seed = derive_seed(base, &label, job.index);
-    let mut protocols = Protocols::new(balancer, DetectorKind::Energy);
-    protocols.mutant = mutant.filter(|_| job.phase == Phase::Test);
     let driver = Driver::Atomic(AtomicConfig { pes: job.pes, seed, arbiter: job.arbiter, ..AtomicConfig::default() });
     let tree = match job.theorem {
         Theorem::Bnb => format!("{},seed={}", job.tree, seed % 1_000_000),
         Theorem::Search => job.tree.to_string(),
     };
     let workload = tree.parse().expect("a valid workload");
-    let spec = RunSpec { workload, split: Default::default(), protocols, driver };
+    let mutant = mutant.filter(|_| job.phase == Phase::Test);
+    let spec = RunSpec { mutant, ..RunSpec::new(workload, balancer, DetectorKind::Energy, driver) };
     let result = spec.run(None).expect("no trace to write");
     let a = result.atomic.expect("an atomic run");
     let finished = result.outcome.finished();

@@ -3,29 +3,14 @@
 
 use crate::bounds::papers::{chernoff_lower, chernoff_upper};
 use crate::bounds::stats::{binomial_lower_tail, binomial_upper_tail};
-use crate::mutants::Mutant;
+use crate::mutants::{seams, Mutant};
 
-/// A tail bound as a function of (n, p, ε or α).
-pub type Tail = fn(u64, f64, f64) -> f64;
+pub use crate::mutants::seams::Tail;
 
 /// The lower and upper tails of 000 Lemma 1 as checked: the transcribed
 /// ones, or the ones a formula mutant breaks.
 pub fn tails(mutant: Option<Mutant>) -> (Tail, Tail) {
-    match mutant {
-        Some(Mutant::FormulaNoSquare) => (no_square, chernoff_upper),
-        Some(Mutant::FormulaSignSlip) => (chernoff_lower, sign_slip),
-        _ => (chernoff_lower, chernoff_upper),
-    }
-}
-
-/// Mutant `formula-no-square`: eq. (2) with ε instead of ε².
-fn no_square(n: u64, p: f64, e: f64) -> f64 {
-    (-e * n as f64 * p / 3.0).exp()
-}
-
-/// Mutant `formula-sign-slip`: eq. (3) with α²np instead of αnp.
-fn sign_slip(n: u64, p: f64, a: f64) -> f64 {
-    ((1.0 - 1.0 / a - a.ln()) * a * a * n as f64 * p).exp()
+    seams::chernoff(mutant, (chernoff_lower, chernoff_upper))
 }
 
 /// The grid: n, p, ε (eq. (2)) and α (eq. (3)).
@@ -57,6 +42,7 @@ pub fn formula_violations(lower: Tail, upper: Tail) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mutants::Catcher;
 
     #[test]
     fn the_transcribed_bounds_pass() {
@@ -68,7 +54,10 @@ mod tests {
     /// Power: the formula mutants (typical transcription errors) fail the grid.
     #[test]
     fn mistranscribed_bounds_fail() {
-        for m in [Mutant::FormulaNoSquare, Mutant::FormulaSignSlip] {
+        let formula = crate::mutants::CATALOGUE.iter().filter(|e| e.fails_under(Catcher::Bounds) == Some("formula"));
+        let mutants: Vec<Mutant> = formula.map(|e| e.mutant).collect();
+        assert_eq!(mutants.len(), 2);
+        for m in mutants {
             let (lower, upper) = tails(Some(m));
             assert!(formula_violations(lower, upper).0 > 0, "{m}");
         }

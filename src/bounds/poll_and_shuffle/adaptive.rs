@@ -53,11 +53,10 @@ use crate::bounds::plan::Profile;
 use crate::bounds::stats::TailTest;
 use crate::bounds::suite::{par_map, Phase, STEP_CAP_FACTOR};
 use crate::event::{Event, Kind};
-use crate::harness::{Driver, Protocols, RunResult, RunSpec};
-use crate::mutants::Mutant;
-use crate::problem::dfs::Strategy;
-use crate::protocol::{BalancerKind, DetectorKind};
-use crate::sim::phased::trigger::{Adaptive, Trigger};
+use crate::harness::{Driver, RunResult, RunSpec};
+use crate::mutants::{Mutant, Need};
+use crate::protocol::poll_and_shuffle::{Adaptive, PasParams, Trigger};
+use crate::protocol::{BalancerSpec, DetectorKind};
 use crate::sim::{SimConfig, Topology};
 
 /// T_atomic of the synthetic workloads.
@@ -68,21 +67,17 @@ const SHARE_LOG: u32 = 9;
 /// other runs of the suite use [`super::runs::MACHINE`]).
 const MACHINE: (u64, u64, u64) = (20, 2, 2);
 
-/// The run of `protocols` on `pes` PEs of the hypercube, a synthetic tree
-/// split by `policy`, seed `seed`, capped at `cap` phases.
-fn spec(policy: &str, pes: u32, seed: u64, cap: Option<u64>, protocols: Protocols) -> RunSpec {
+/// The run of poll-and-shuffle with `trigger` on `pes` PEs of the
+/// hypercube, a synthetic tree split by `policy`, seed `seed`, capped at `cap` phases.
+fn spec(policy: &str, pes: u32, seed: u64, cap: Option<u64>, trigger: Trigger) -> RunSpec {
     let (dt, t_rout, t_split) = MACHINE;
     let size = u64::from(pes) * (ATOMIC << SHARE_LOG);
     let workload = format!("synthetic:size={size},atomic={ATOMIC},split={policy},seed={}", seed % 1_000_000);
     let max_steps = cap.unwrap_or(1_000_000);
     let sim =
         SimConfig { pes, seed, dt, t_rout, t_split, max_steps, topology: Topology::Hypercube, ..SimConfig::default() };
-    RunSpec {
-        workload: workload.parse().expect("valid"),
-        split: Strategy::default(),
-        protocols,
-        driver: Driver::Sim(sim),
-    }
+    let balancer = BalancerSpec::PollAndShuffle(PasParams { trigger: Some(trigger), ..PasParams::default() });
+    RunSpec::new(workload.parse().expect("valid"), balancer, DetectorKind::Barrier, Driver::Sim(sim))
 }
 
 /// Thm 1's R of a run of [`spec`] (one T_rout per phase for T_perm/L on
@@ -153,8 +148,7 @@ fn run_one(cell: (&str, u32), phase: Phase, index: u32, cap: Option<u64>, base: 
     let which = if phase == Phase::Calibrate { "calibrate" } else { "test" };
     let seed = derive_seed(base, &format!("{which}/poll-and-shuffle/adaptive/{policy}/P={pes}"), index);
     let mutant = mutant.filter(|_| phase == Phase::Test);
-    let protocols = Protocols::new(BalancerKind::PollAndShuffle, DetectorKind::Barrier).with_mutant(mutant);
-    let adaptive = spec(policy, pes, seed, cap, Protocols { trigger: Trigger::Adaptive(Adaptive::PAPER), ..protocols });
+    let adaptive = spec(policy, pes, seed, cap, Trigger::Adaptive(Adaptive::PAPER)).with_mutant(mutant);
     let mut seen = Seen::default();
     let report = adaptive.run_observed(None, &mut |e| seen.observe(e, pes)).expect("no trace to write");
     let capped = |r: &crate::harness::RunResult| r.outcome.stop == crate::sim::Stop::StepCap && cap.is_some();
@@ -163,8 +157,8 @@ fn run_one(cell: (&str, u32), phase: Phase, index: u32, cap: Option<u64>, base: 
         false => report.check.failures().into_iter().map(|(n, _)| n).collect(),
     };
     let cycles = (phase == Phase::Test).then(|| {
-        let twin = Protocols { mutant: mutant.filter(|m| !m.adaptive_trigger()), ..protocols };
-        let twin = spec(policy, pes, seed, cap, twin);
+        let cycle = mutant.filter(|m| !m.entry().has_need(Need::AdaptiveTrigger));
+        let twin = spec(policy, pes, seed, cap, Trigger::Cycle).with_mutant(cycle);
         let mut shuffles = Seen::default();
         let r = twin.run_observed(None, &mut |e| shuffles.observe(e, pes)).expect("no trace to write");
         failures.extend(r.check.failures().into_iter().map(|(n, _)| n).filter(|_| !capped(&r)));

@@ -16,9 +16,8 @@ use super::lemma2::Barriers;
 use crate::base::rng::{derive_seed, stream, Purpose};
 use crate::bounds::plan::Profile;
 use crate::bounds::suite::{par_map, Phase, STEP_CAP_FACTOR};
-use crate::harness::{Driver, Protocols, RunSpec};
+use crate::harness::{Driver, RunSpec};
 use crate::mutants::Mutant;
-use crate::problem::dfs::Strategy;
 use crate::protocol::poll_and_shuffle::phases_per_cycle;
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::{SimConfig, Stop, Topology};
@@ -147,13 +146,7 @@ impl Job {
             topology: self.topology,
             ..SimConfig::default()
         };
-        let protocols = Protocols::new(balancer, detector).with_mutant(mutant);
-        RunSpec {
-            workload: workload.parse().expect("valid"),
-            split: Strategy::default(),
-            protocols,
-            driver: Driver::Sim(sim),
-        }
+        RunSpec::new(workload.parse().expect("valid"), balancer, detector, Driver::Sim(sim)).with_mutant(mutant)
     }
 
     /// The lower-order term of the balancer's theorem (module doc).

@@ -49,8 +49,11 @@ use serde::{Deserialize, Serialize};
 use crate::event::Event;
 use crate::protocol::initial::InitialSplit;
 
-/// Parameters of an MPI run (P is the number of ranks `mpirun` started).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Parameters of an MPI run (P is the number of ranks `mpirun` started);
+/// serialised (in the run specification) under the names of `lbcheck
+/// mpi`'s flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MpiConfig {
     /// Number of ranks, one PE each.
     pub pes: u32,
@@ -59,9 +62,15 @@ pub struct MpiConfig {
     /// Δt: work units between polls.
     pub dt: u64,
     /// Start with the root split locally (002 §3, 000 §1.2) instead of at rank 0.
+    #[serde(default, skip_serializing_if = "crate::base::text::is_default")]
     pub initial_split: InitialSplit,
     /// Give up (error, exit non-zero) when the run has not ended this long
-    /// after the start barrier.
+    /// after the start barrier (`--timeout`, whole seconds).
+    #[serde(
+        default = "default_timeout",
+        skip_serializing_if = "is_default_timeout",
+        with = "crate::base::text::seconds"
+    )]
     pub timeout: Duration,
 }
 
@@ -69,6 +78,14 @@ pub struct MpiConfig {
 pub const MAX_RANKS: u32 = 4096;
 /// The default `--timeout`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+fn default_timeout() -> Duration {
+    DEFAULT_TIMEOUT
+}
+
+fn is_default_timeout(t: &Duration) -> bool {
+    *t == DEFAULT_TIMEOUT
+}
 
 impl Default for MpiConfig {
     fn default() -> Self {

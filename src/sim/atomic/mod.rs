@@ -20,6 +20,8 @@ pub mod network;
 pub mod offline;
 pub mod scatter;
 
+use serde::{Deserialize, Serialize};
+
 use crate::base::registry::Info;
 use crate::registry;
 
@@ -56,21 +58,75 @@ registry! {
 /// The largest P the exhaustive adversary accepts.
 pub const ADVERSARY_MAX_PES: u32 = 4;
 
-/// Parameters of a run on the atomic machine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Parameters of a run on the atomic machine; serialised (in the run
+/// specification) under the names of `lbcheck simulate`'s flags, the
+/// optional ones absent at their defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AtomicConfig {
+    /// The atomic model, or the complete network of Karp and Zhang
+    /// (`--machine atomic|complete`).
+    #[serde(rename = "machine", with = "machine_name")]
+    pub complete: bool,
     /// Number of nodes, P ≥ 1.
     pub pes: u32,
     /// The run's seed.
     pub seed: u64,
-    /// The atomic model, or the complete network of Karp and Zhang.
-    pub complete: bool,
     /// The arbiter (ignored by the complete network, which has no contention).
+    #[serde(default)]
     pub arbiter: Arbiter,
     /// Cap on steps; reaching it ends the run unfinished.
+    #[serde(default = "default_max_steps", skip_serializing_if = "is_default_max_steps")]
     pub max_steps: u64,
     /// The exhaustive adversary's cap on the runs it explores.
+    #[serde(default = "default_max_runs", skip_serializing_if = "is_default_max_runs")]
     pub max_runs: u64,
+}
+
+/// The atomic machine's default step cap, 10^8.
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+/// The exhaustive adversary's default cap on choice sequences, 10^6.
+pub const DEFAULT_MAX_RUNS: u64 = 1_000_000;
+
+fn default_max_steps() -> u64 {
+    DEFAULT_MAX_STEPS
+}
+
+fn is_default_max_steps(steps: &u64) -> bool {
+    *steps == DEFAULT_MAX_STEPS
+}
+
+fn default_max_runs() -> u64 {
+    DEFAULT_MAX_RUNS
+}
+
+fn is_default_max_runs(runs: &u64) -> bool {
+    *runs == DEFAULT_MAX_RUNS
+}
+
+impl Default for Arbiter {
+    fn default() -> Arbiter {
+        Arbiter::Fifo
+    }
+}
+
+/// `complete` as the machine's name, `atomic` or `complete`.
+mod machine_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(complete: &bool, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(if *complete { "complete" } else { "atomic" })
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "atomic" => Ok(false),
+            "complete" => Ok(true),
+            other => {
+                Err(serde::de::Error::custom(format!("machine `{other}`: expected atomic or complete (004 §1-§2)")))
+            }
+        }
+    }
 }
 
 impl Default for AtomicConfig {
@@ -80,8 +136,8 @@ impl Default for AtomicConfig {
             seed: 0,
             complete: false,
             arbiter: Arbiter::Fifo,
-            max_steps: 100_000_000,
-            max_runs: 1_000_000,
+            max_steps: DEFAULT_MAX_STEPS,
+            max_runs: DEFAULT_MAX_RUNS,
         }
     }
 }

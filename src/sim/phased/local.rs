@@ -39,40 +39,10 @@
 use super::{Machine, Outcome, Stop};
 use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
+pub use crate::protocol::poll_and_shuffle::SyncMode;
 use crate::protocol::poll_and_shuffle::{phases_per_cycle, Wait};
 use crate::protocol::PeId;
 use crate::sim::agenda::Agenda;
-
-/// How the PEs of poll-and-shuffle agree on phases.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SyncMode {
-    /// A global clock's barriers (000 §2.1, §3.1).
-    #[default]
-    Global,
-    /// "Phase finished" messages between partners (000 §6.3, Fig. 4).
-    Local,
-}
-
-impl std::fmt::Display for SyncMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            SyncMode::Global => "global",
-            SyncMode::Local => "local",
-        })
-    }
-}
-
-impl std::str::FromStr for SyncMode {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "global" => Ok(SyncMode::Global),
-            "local" => Ok(SyncMode::Local),
-            _ => Err(format!("sync `{s}`: expected global (000 §3.1) or local (000 §6.3, Fig. 4)")),
-        }
-    }
-}
 
 /// Where a PE is within its current phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

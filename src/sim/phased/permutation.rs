@@ -18,38 +18,8 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+pub use crate::protocol::poll_and_shuffle::Method;
 use crate::protocol::poll_and_shuffle::{PasRules, Shuffle};
-
-/// How a cycle's permutation is drawn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Method {
-    /// 000 §3.2's exact method.
-    #[default]
-    Exact,
-    /// Compositions of a fixed set of random permutations.
-    Pseudo,
-}
-
-impl std::fmt::Display for Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Method::Exact => "exact",
-            Method::Pseudo => "pseudo",
-        })
-    }
-}
-
-impl std::str::FromStr for Method {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "exact" => Ok(Method::Exact),
-            "pseudo" => Ok(Method::Pseudo),
-            _ => Err(format!("permutation `{s}`: expected exact or pseudo (000 §3.2)")),
-        }
-    }
-}
 
 /// Where each PE's subproblem goes after a cycle under `rules` (000
 /// §3.2): the exact method with the PEs' streams `rngs`, or the pseudo

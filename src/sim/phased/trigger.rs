@@ -22,136 +22,16 @@
 //! condition for P[γ̂ < γ̄ − ε] ≤ 1/n; δ automatic.
 
 use std::collections::VecDeque;
-use std::fmt;
-use std::str::FromStr;
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::super::{SimConfig, Topology};
+use super::super::SimConfig;
 use crate::base::rng::{stream, Purpose};
 use crate::base::topology::Hops;
 use crate::event::{Event, Kind};
+pub use crate::protocol::poll_and_shuffle::{Adaptive, Trigger};
 use crate::protocol::poll_and_shuffle::{Notify, PasRules};
-
-/// When the permutation is made.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Trigger {
-    /// After every L phases (000 §3.1).
-    #[default]
-    Cycle,
-    /// When PE 0 estimates that many PEs are idle (000 §5).
-    Adaptive(Adaptive),
-}
-
-/// The adaptive trigger's constants (000 §5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Adaptive {
-    /// c: an idle PE notifies with probability c/n.
-    pub c: u32,
-    /// α: the window is ⌈α·log2 n⌉ phases.
-    pub alpha: u32,
-    /// δ: the newest phases left out of the window (`None`: those whose
-    /// notifications may still be in flight, T_rout·d after their barrier).
-    pub delta: Option<u32>,
-    /// ε in hundredths: permute when γ̂ > ε/2.
-    pub eps_pct: u32,
-}
-
-impl Adaptive {
-    /// 000 §5's defaults: c = 5, α = 2, δ automatic, ε = 1/2.
-    pub const PAPER: Adaptive = Adaptive { c: 5, alpha: 2, delta: None, eps_pct: 50 };
-
-    /// ε.
-    pub fn eps(&self) -> f64 {
-        f64::from(self.eps_pct) / 100.0
-    }
-
-    /// q·n on `pes` PEs of `topology`: c, or c·√log2 n on a fat tree.
-    pub fn rate(&self, topology: Topology, pes: u32) -> f64 {
-        let c = f64::from(self.c);
-        match topology {
-            Topology::FatTree => c * f64::from(pes.trailing_zeros()).sqrt(),
-            _ => c,
-        }
-    }
-
-    /// W = ⌈α·log2 n⌉ (at least 1).
-    pub fn window(&self, pes: u32) -> u64 {
-        (u64::from(self.alpha) * u64::from(pes.trailing_zeros())).max(1)
-    }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let int = |lo: u32| match value.parse::<u32>() {
-            Ok(v) if v >= lo && v <= 1_000_000 => Ok(v),
-            _ => Err(format!("`{key}={value}`: expected an integer {lo}..=1000000")),
-        };
-        match key {
-            "c" => self.c = int(1)?,
-            "alpha" => self.alpha = int(1)?,
-            "delta" if value == "auto" => self.delta = None,
-            "delta" => self.delta = Some(int(0)?),
-            "eps" => {
-                self.eps_pct =
-                    hundredths(value).ok_or(format!("`eps={value}`: expected 0 < ε ≤ 1, at most 2 decimals"))?
-            }
-            _ => return Err(format!("`{key}`: expected c, alpha, delta or eps")),
-        }
-        Ok(())
-    }
-}
-
-/// "0.5" → 50: a decimal in (0, 1] with at most two decimals, in hundredths.
-fn hundredths(s: &str) -> Option<u32> {
-    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
-    if frac.len() > 2 || !(whole.chars().chain(frac.chars())).all(|c| c.is_ascii_digit()) || s.is_empty() {
-        return None;
-    }
-    let w: u32 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
-    let f: u32 = format!("{frac:0<2}").parse().ok()?;
-    let v = w.checked_mul(100)?.checked_add(f)?;
-    (1..=100).contains(&v).then_some(v)
-}
-
-impl fmt::Display for Trigger {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Trigger::Cycle => f.write_str("cycle"),
-            Trigger::Adaptive(a) if *a == Adaptive::PAPER => f.write_str("adaptive"),
-            Trigger::Adaptive(a) => {
-                let delta = a.delta.map_or("auto".into(), |d| d.to_string());
-                let eps = format!("{}.{:02}", a.eps_pct / 100, a.eps_pct % 100);
-                let eps = eps.trim_end_matches('0').trim_end_matches('.');
-                write!(f, "adaptive:c={},alpha={},delta={delta},eps={eps}", a.c, a.alpha)
-            }
-        }
-    }
-}
-
-impl FromStr for Trigger {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = |why: String| {
-            format!(
-                "trigger `{s}`: {why}; expected cycle, adaptive or adaptive:c=5,alpha=2,delta=auto,eps=0.5 (000 §5)"
-            )
-        };
-        let (mode, params) = s.split_once(':').unwrap_or((s, ""));
-        match mode {
-            "cycle" if params.is_empty() && !s.contains(':') => Ok(Trigger::Cycle),
-            "adaptive" => {
-                let mut a = Adaptive::PAPER;
-                for kv in params.split(',').filter(|_| s.contains(':')) {
-                    let (k, v) = kv.split_once('=').ok_or_else(|| bad(format!("`{kv}` is not KEY=VALUE")))?;
-                    a.set(k, v).map_err(bad)?;
-                }
-                Ok(Trigger::Adaptive(a))
-            }
-            _ => Err(bad(format!("unknown mode `{mode}`"))),
-        }
-    }
-}
 
 /// One phase since the last permutation, as PE 0 will know it.
 struct Seen {
@@ -302,45 +182,5 @@ impl<T: crate::problem::Subproblem> super::Machine<'_, T> {
         let kind = Kind::Notify;
         self.batch.push(Event::Send { t, from: pe, to: 0, id, kind, energy: None, data: data() });
         self.batch.push(Event::Recv { t: at, pe: 0, from: pe, id, kind, queue: None, data: data() });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn triggers_parse_and_print_back() {
-        assert_eq!("cycle".parse(), Ok(Trigger::Cycle));
-        assert_eq!("adaptive".parse(), Ok(Trigger::Adaptive(Adaptive::PAPER)));
-        let t: Trigger = "adaptive:c=8,eps=0.25,delta=2".parse().unwrap();
-        assert_eq!(t, Trigger::Adaptive(Adaptive { c: 8, alpha: 2, delta: Some(2), eps_pct: 25 }));
-        assert_eq!(t.to_string(), "adaptive:c=8,alpha=2,delta=2,eps=0.25");
-        assert_eq!(t.to_string().parse(), Ok(t));
-        assert_eq!("adaptive:c=5".parse::<Trigger>().unwrap().to_string(), "adaptive");
-        for bad in [
-            "",
-            "often",
-            "cycle:c=1",
-            "adaptive:",
-            "adaptive:c=0",
-            "adaptive:eps=1.5",
-            "adaptive:eps=0",
-            "adaptive:x=1",
-            "adaptive:c",
-        ] {
-            assert!(bad.parse::<Trigger>().is_err(), "{bad}");
-        }
-        assert_eq!(hundredths("1"), Some(100));
-        assert_eq!(hundredths(".5"), Some(50));
-        assert_eq!(hundredths("0.125"), None);
-    }
-
-    #[test]
-    fn paper_defaults_meet_lemma_5() {
-        let a = Adaptive::PAPER;
-        assert!(f64::from(a.c) >= 3.0 * 2f64.ln() / (a.eps().powi(2) * f64::from(a.alpha)));
-        assert_eq!(a.window(1024), 20);
-        assert!((a.rate(Topology::FatTree, 1024) - 5.0 * 10f64.sqrt()).abs() < 1e-12);
     }
 }
