@@ -122,6 +122,40 @@ pub fn par_map<J: Sync, S: Send>(jobs: &[J], f: impl Fn(&J) -> S + Sync) -> Vec<
     all.into_iter().map(|(_, s)| s).collect()
 }
 
+/// What a run of the suite observes of its events: the generation depth
+/// reached, polls, and the victims of requests by distance.
+struct Observed {
+    depth: GenDepth,
+    works: u64,
+    idles: u64,
+    victims: Vec<u64>,
+}
+
+impl Observed {
+    fn new(pes: u32, depth: GenDepth) -> Observed {
+        Observed { depth, works: 0, idles: 0, victims: vec![0; pes.saturating_sub(1) as usize] }
+    }
+
+    fn observe(&mut self, e: &Event, pes: u32) {
+        self.depth.observe(e);
+        self.works += u64::from(matches!(e, Event::Work { .. }));
+        self.idles += u64::from(matches!(e, Event::Idle { .. }));
+        if let Event::Send { from, to, kind: Kind::Request, .. } = *e {
+            if let Some(v) = self.victims.get_mut(((to + pes - from) % pes) as usize - 1) {
+                *v += 1;
+            }
+        }
+    }
+}
+
+/// R with slow PEs: the excess over (1 + ε)·T_seq over the machine's
+/// capacity (a slow PE counts 1/factor), per unit of the lower-order term.
+fn r_cap(job: &Job, machine: &Machine, t_par: u64) -> f64 {
+    let (n, f) = job.cell.slow().unwrap_or((0, 1));
+    let cap = f64::from(job.cell.pes - n) + f64::from(n) / f as f64;
+    (t_par as f64 - (1.0 + machine.eps()) * machine.t_seq as f64 / cap) / machine.rest()
+}
+
 fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
     let phase_name = if job.phase == Phase::Calibrate { "calibrate" } else { "test" };
     let seed = derive_seed(base, &format!("{BALANCER}/{phase_name}/{}", job.cell.label()), job.index);
@@ -132,22 +166,10 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
     }
     let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
     let (dt, t_rout, t_split) = job.cell.machine;
-    let mut depth = GenDepth::new(job.cell.pes, h, dt + t_split + 2 * t_rout);
-    let (mut works, mut idles) = (0u64, 0u64);
     let pes = job.cell.pes;
-    let mut victims = vec![0u64; pes.saturating_sub(1) as usize];
-    let report = spec
-        .run_observed(None, &mut |e| {
-            depth.observe(e);
-            works += u64::from(matches!(e, Event::Work { .. }));
-            idles += u64::from(matches!(e, Event::Idle { .. }));
-            if let Event::Send { from, to, kind: Kind::Request, .. } = *e {
-                if let Some(v) = victims.get_mut(((to + pes - from) % pes) as usize - 1) {
-                    *v += 1;
-                }
-            }
-        })
-        .expect("no trace to write");
+    let mut seen = Observed::new(pes, GenDepth::new(pes, h, dt + t_split + 2 * t_rout));
+    let report = spec.run_observed(None, &mut |e| seen.observe(e, pes)).expect("no trace to write");
+    let Observed { depth, works, idles, victims } = seen;
     let m = &report.check.metrics;
     let h = if job.cell.synthetic() { h } else { u64::from(m.max_gen).max(1) };
     let t_seq = report.reference.t_seq;
@@ -163,11 +185,7 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
         machine,
         trim: job.cell.trim,
         queue_max: m.queue.max,
-        r_cap: t_par.map_or(f64::INFINITY, |t| {
-            let (n, f) = job.cell.slow().unwrap_or((0, 1));
-            let cap = f64::from(pes - n) + f64::from(n) / f as f64;
-            (t as f64 - (1.0 + machine.eps()) * t_seq as f64 / cap) / machine.rest()
-        }),
+        r_cap: t_par.map_or(f64::INFINITY, |t| r_cap(job, &machine, t)),
         t_par,
         r: t_par.map_or(f64::INFINITY, |t| machine.excess(t)),
         gen_depth: job.cell.synthetic().then(|| depth.requests_until_h().map_or(f64::INFINITY, |n| n as f64 / pe_h)),

@@ -189,47 +189,51 @@ impl RunSpec {
             None => checked(e),
         };
         let started = Instant::now();
-        let mut atomic = None;
-        let mut wall = None;
-        let (outcome, units) = match &self.driver {
+        let driven = self.drive_checked(pes, &reference, &mut sink)?;
+        let wall = driven.wall.unwrap_or_else(|| started.elapsed());
+        let check = session.finish()?;
+        let Driven { outcome, units, atomic, .. } = driven;
+        Ok(RunResult { check, outcome, reference, reference_wall, wall, units, atomic })
+    }
+
+    /// Runs the driver, every event to `sink`.
+    fn drive_checked(
+        &self,
+        pes: &impl Compose,
+        reference: &Reference,
+        sink: &mut dyn FnMut(&Event),
+    ) -> io::Result<Driven> {
+        let (mut units, mut atomic, mut wall) = (None, None, None);
+        let mut by_value = |e: Event| sink(&e);
+        let outcome = match &self.driver {
             Driver::Sim(cfg) if self.balancer.kind() == BalancerKind::SimdPhase => {
-                let mut by_value = |e: Event| sink(&e);
-                let root = self.root(&reference);
-                (phased::simd::run(cfg, seams::simd_phase(self.mutant()), root, &mut by_value), None)
+                phased::simd::run(cfg, seams::simd_phase(self.mutant()), self.root(reference), &mut by_value)
             }
             Driver::Sim(cfg) if self.balancer.kind().phased() => {
                 let (rules, p) =
                     (seams::poll_and_shuffle(self.mutant()), self.balancer.pas().copied().unwrap_or_default());
-                let mut by_value = |e: Event| sink(&e);
-                let root = self.root(&reference);
-                (phased::run(cfg, rules, (p.permutation(), p.trigger()), p.sync(), root, &mut by_value), None)
+                let root = self.root(reference);
+                phased::run(cfg, rules, (p.permutation(), p.trigger()), p.sync(), root, &mut by_value)
             }
-            Driver::Sim(cfg) => {
-                let root = self.root(&reference);
-                (self.simulate(pes, &seams::work_loop(self.mutant(), cfg), root, &mut sink), None)
-            }
+            Driver::Sim(cfg) => self.simulate(pes, &seams::work_loop(self.mutant(), cfg), self.root(reference), sink),
             Driver::Atomic(cfg) => {
-                let (out, explored) = self.atomic(pes, cfg, &mut sink);
-                atomic = Some(AtomicFacts::new(cfg.pes, &out, self.shape(&reference), explored));
-                (out.outcome, None)
+                let (out, explored) = self.atomic(pes, cfg, sink);
+                atomic = Some(AtomicFacts::new(cfg.pes, &out, self.shape(reference), explored));
+                out.outcome
             }
             Driver::Threads(cfg) => {
-                let run = self.threads(pes, cfg, self.root(&reference), true);
-                let mut outcome = replay_events(run.events.as_deref().unwrap_or_default(), &mut sink);
-                if run.timed_out {
-                    outcome.stop = Stop::Deadline;
-                }
-                (outcome, Some(run.units))
+                let run = self.threads(pes, cfg, self.root(reference), true);
+                units = Some(run.units);
+                let outcome = replay_events(run.events.as_deref().unwrap_or_default(), sink);
+                Outcome { stop: if run.timed_out { Stop::Deadline } else { outcome.stop }, ..outcome }
             }
             Driver::Mpi(cfg) => {
-                let run = self.mpi(pes, cfg, self.root(&reference), true)?;
-                wall = Some(run.elapsed); // the parallel run, not the gathering
-                (replay_events(run.events.as_deref().unwrap_or_default(), &mut sink), Some(run.units))
+                let run = self.mpi(pes, cfg, self.root(reference), true)?;
+                (units, wall) = (Some(run.units), Some(run.elapsed)); // the parallel run, not the gathering
+                replay_events(run.events.as_deref().unwrap_or_default(), sink)
             }
         };
-        let wall = wall.unwrap_or_else(|| started.elapsed());
-        let check = session.finish()?;
-        Ok(RunResult { check, outcome, reference, reference_wall, wall, units, atomic })
+        Ok(Driven { outcome, units, atomic, wall })
     }
 
     /// The header of a run whose PEs `pes` builds: a user's balancer has its
@@ -344,6 +348,15 @@ impl RunSpec {
         let cfg = ThreadConfig { record, mutant: self.mutant(), ..*cfg };
         pes.compose(self, ThreadsDrive { cfg, root })
     }
+}
+
+/// What a driver's run gave besides its events.
+struct Driven {
+    outcome: Outcome,
+    units: Option<Vec<u64>>,
+    atomic: Option<AtomicFacts>,
+    /// The run's own wall-clock time, when it is not the driver's (MPI).
+    wall: Option<Duration>,
 }
 
 /// Feeds a recorded stream to `sink`.

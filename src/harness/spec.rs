@@ -11,7 +11,7 @@ use crate::mutants::{Mutant, Need, Site};
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
 use crate::protocol::{BalancerKind, BalancerSpec, BoundMode, DetectorKind, ParamsError};
-use crate::sim::{Schedule, Shape};
+use crate::sim::{Schedule, Shape, SimConfig};
 
 /// Everything that defines a run. Its JSON (`lbcheck simulate
 /// --print-spec`) names every parameter as its flag does, each optional
@@ -142,20 +142,12 @@ impl RunSpec {
                 "balancer `{balancer}` runs on 000's phased machine: use `lbcheck simulate`"
             )));
         };
-        if !c.pes.is_power_of_two() {
-            let p = c.pes;
-            return Err(SpecError::Machine(format!("the phased machine numbers PEs as hypercube nodes (000 §3.1, §1.1): P must be a power of two for `{balancer}`, not {p}")));
-        }
-        let extras = c.latency.is_some() || c.slow.is_some() || c.o + c.g + c.t_poll > 0 || c.fifo_links;
-        if extras || c.shape != Shape::Uniform || c.schedule != Schedule::Plain || c.initial_split.is_split() {
-            return Err(SpecError::Machine("the phased machine (000 §2.1) takes --dt (T_phase), --t-rout, --t-split and --topology; not --latency, its shape or schedule, --fifo-links, --slow, --o, --g, --t-poll or --initial-split".into()));
-        }
         if self.workload.prunes() {
             return Err(SpecError::Machine(
                 "poll-and-shuffle runs order-independent trees (000 §2.1), not branch-and-bound".into(),
             ));
         }
-        Ok(())
+        phased_machine(balancer, c)
     }
 
     /// The mutant acts in this run: at its site, with everything it needs.
@@ -182,4 +174,18 @@ impl RunSpec {
             _ => None,
         }
     }
+}
+
+/// 000's phased machine (§2.1, §3.1): P a power of two, fixed latencies,
+/// none of 001's extras.
+fn phased_machine(balancer: BalancerKind, c: &SimConfig) -> Result<(), SpecError> {
+    if !c.pes.is_power_of_two() {
+        let p = c.pes;
+        return Err(SpecError::Machine(format!("the phased machine numbers PEs as hypercube nodes (000 §3.1, §1.1): P must be a power of two for `{balancer}`, not {p}")));
+    }
+    let extras = c.latency.is_some() || c.slow.is_some() || c.o + c.g + c.t_poll > 0 || c.fifo_links;
+    if extras || c.shape != Shape::Uniform || c.schedule != Schedule::Plain || c.initial_split.is_split() {
+        return Err(SpecError::Machine("the phased machine (000 §2.1) takes --dt (T_phase), --t-rout, --t-split and --topology; not --latency, its shape or schedule, --fifo-links, --slow, --o, --g, --t-poll or --initial-split".into()));
+    }
+    Ok(())
 }

@@ -51,7 +51,13 @@ super::declare_catalogue! {
         &[(Run, "detector_conformance"), (Loom, "no_early_termination"), (Explore, "detector_conformance")],
     )
     // The one-wave bug needs an unlucky interleaving: two seeds of 200 have it.
-    .demo(Demo { workload: "synthetic:size=3000,atomic=1,split=uniform", pes: 4, t_split: 40, seeds: &[17, 90], ..Demo::DEFAULT });
+    .demo(Demo {
+        workload: "synthetic:size=3000,atomic=1,split=uniform",
+        pes: 4,
+        t_split: 40,
+        seeds: &[17, 90],
+        ..Demo::DEFAULT
+    });
     /// Four-counter: announces only after nine equal waves (safe, but late).
     FourCounterLate => entry(
         Info::ships(
@@ -361,7 +367,7 @@ super::declare_catalogue! {
         &[(Run, "energy_conserved")],
     )
     // 003 §14.7.4's 1/p shares with p = 3 (Pacheco's Scatter divides by p): not a float.
-    .demo(Demo { workload: "uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", pes: 3, balancer: Some(BalancerKind::Pacheco), ..Demo::DEFAULT });
+    .demo(Demo { pes: 3, balancer: Some(BalancerKind::Pacheco), ..Demo::DEFAULT });
     /// Random polling with two slots: a reply overwrites a nonempty slot.
     SlotOverwrite => entry(
         Info::ships(

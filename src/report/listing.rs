@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::base::registry::{Info, Registered};
 use crate::bounds::Suite;
 use crate::harness::DriverKind;
-use crate::mutants::{Mutant, Site};
+use crate::mutants::{Entry, Site, CATALOGUE};
 use crate::problem::WorkloadFamily;
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::atomic::Arbiter;
@@ -112,12 +112,12 @@ pub fn listing() -> Listing {
         drivers: DriverKind::listing(),
         workloads: WorkloadFamily::listing(),
         bounds: Suite::listing(),
-        mutants: Mutant::ALL.iter().map(|&m| mutant_info(m)).collect(),
+        mutants: CATALOGUE.iter().map(mutant_info).collect(),
     }
 }
 
-fn mutant_info(m: Mutant) -> MutantInfo {
-    let e = m.entry();
+fn mutant_info(e: &Entry) -> MutantInfo {
+    let m = e.mutant;
     let acts_in = match e.site {
         Site::Balancer(b) => format!("balancer {b}"),
         Site::Detectors(ds) => format!("detectors {}", ds.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ")),

@@ -19,6 +19,7 @@ mod registry;
 mod reproduce;
 mod run_cli;
 mod scatter;
+mod spec;
 mod threads;
 mod topology;
 mod trace;
