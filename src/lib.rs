@@ -1,14 +1,53 @@
 //! # lbcheck
 //!
 //! A verification and property-test harness for dynamic load balancers of
-//! tree-shaped computations and for distributed termination detection. It
-//! aims at a minimal reference implementation of every balancer and
-//! detector of the papers in `../shared/papers`, and ships the checkers
-//! that gate them and anyone else's. What ships today, and what is planned
-//! with its issue, is the registry: `lbcheck list` prints it, and the
-//! README's status table is its output. Today: asynchronous random polling
-//! (001 Fig. 1) with energy (003 §14.7.4) and four-counter (001 §2)
-//! termination detection, in a simulator of 001's machine and on threads.
+//! tree-shaped computations and for distributed termination detection: a
+//! minimal, exact reference implementation of every balancer and detector
+//! of the five papers in `../shared/papers` (000–004), and the checkers
+//! that gate them and anyone else's.
+//!
+//! **The user's guide is `docs/guide.md` in the repository** (rustdoc
+//! cannot link outside the crate): the main job, validating your own
+//! balancer in-process or from another language, the drivers, debugging a
+//! failure. Beside it in `docs/`: `cli.md` (the CLI reference),
+//! `trace-format.md` (the trace format, the contract with implementations
+//! in any language), `claims.md` (the papers' claims and the figures
+//! measured against them), `architecture.md` (for contributors) and
+//! `mutants.md` (the mutant catalogue). `README.md` has the two commands to
+//! start with: `cargo run --release -- check` and `bash scripts/test.sh`.
+//!
+//! ## What ships
+//!
+//! The registry says what ships and what is planned: `lbcheck list` prints
+//! it, and the README's status table is its output. Today:
+//!
+//! - 8 balancers ([`protocol::BalancerKind`]): asynchronous random polling
+//!   (001 Fig. 1; 002 §3's two slots and deactivated worker, 003 §14.7.2's
+//!   serve-all), random-destination search and priority-queue
+//!   branch-and-bound (004 §4–§6), Pacheco's parallel tree search (003
+//!   §14.7), synchronous random polling (001 §1.3), poll-and-shuffle (000
+//!   §3–§6), neighbourhood polling and SIMD phases (000 §1.1);
+//! - 4 termination detectors ([`protocol::DetectorKind`]): energy with exact
+//!   fractions, returned directly or along the spanning tree (003 §14.7.4),
+//!   four-counter waves (001 §2), and the phased machine's barriers (000);
+//! - 4 machine models: 001's asynchronous machine (on a crossbar or 000's
+//!   networks: hypercube, mesh, fat tree, butterfly, cube-connected
+//!   cycles), 004's atomic machine with six arbiters, Karp–Zhang's complete
+//!   network, and 000's phased machine;
+//! - 5 drivers: the deterministic simulator, OS threads, loom, the
+//!   exhaustive explorer, and MPI (feature `mpi`);
+//! - 8 workload families: synthetic adversaries, UTS trees, loops,
+//!   Karp–Zhang cost trees, and knapsack, TSP, Golomb and 15-puzzle
+//!   branch-and-bound;
+//! - 21 invariants checked on every run and on any trace, 6 bound suites of
+//!   statistical tests, 60 mutants that show each checker failing, bitonic
+//!   sort on a hypercube, and SPIN models and Coq proofs of the detectors
+//!   (outside the crate, in `models/` and `proofs/`);
+//! - the campaign `lbcheck check` ([`campaign`]), which runs every layer
+//!   over every reference (or over a user's balancer,
+//!   [`campaign::user`]) and writes an HTML, JSON and JUnit report.
+//!
+//! The sequential reference of a workload:
 //!
 //! ```
 //! use lbcheck::problem::{dfs::Strategy, sequential, Workload};
@@ -42,49 +81,61 @@
 //! Layers from the bottom up; each imports only layers below it.
 //!
 //! - [`base`]: exact energy ([`base::Fraction`]), the one RNG stream
-//!   derivation, fixed hashes, and the registry's vocabulary
-//!   ([`base::Registered`]).
+//!   derivation, fixed hashes, network topologies, and the registry's
+//!   vocabulary ([`base::Registered`]).
 //! - [`problem`]: the tree-shaped computation model (002 §2, 001 §1.2):
 //!   [`problem::Subproblem`], the order-independent [`problem::Fingerprint`],
 //!   the workloads (synthetic with adversarial split policies, UTS trees as
-//!   DFS stacks with the 002 §4.1 strategies, interval loops of 002 §4.2) and
-//!   the sequential reference executor.
+//!   DFS stacks with the 002 §4.1 strategies, interval loops of 002 §4.2,
+//!   branch-and-bound applications) and the sequential reference executor.
 //! - [`event`]: the one event stream every driver emits; its JSON Lines form
 //!   is the trace format other implementations write.
-//! - [`protocol`]: sans-IO per-PE state machines: the random polling
-//!   balancer, the energy and four-counter termination detectors, composed
-//!   by [`protocol::Pe`]; [`protocol::BalancerKind`] and
-//!   [`protocol::DetectorKind`] are their registry.
-//! - [`mutants`]: the one catalogue of deliberately broken variants that
-//!   show each checker can fail, with where each acts and what catches it.
-//! - [`check`]: the invariants over any event stream (`work_conserved`,
-//!   `energy_conserved`, `no_early_termination`, `termination_detected`,
-//!   `requests_answered`, `lower_bound`, `trace_well_formed`) and metrics.
+//! - [`protocol`]: sans-IO per-PE state machines, each reading as its
+//!   paper's pseudocode: the balancers and termination detectors above and
+//!   bound propagation for branch-and-bound, composed by [`protocol::Pe`];
+//!   [`protocol::BalancerKind`] and [`protocol::DetectorKind`] are their
+//!   registry.
+//! - [`mutants`]: the one catalogue of deliberately broken variants, with
+//!   where each acts and what catches it; each protocol mutant is a broken
+//!   rule at one seam of a reference.
+//! - [`check`]: the invariants over any event stream, online or from a
+//!   saved trace (`work_conserved`, `energy_conserved`,
+//!   `no_early_termination`, `termination_detected`, `requests_answered`,
+//!   …; `lbcheck check-trace --help` lists them, `--explain` says what
+//!   each checks) and metrics.
 //! - Drivers: [`sim`] (the deterministic discrete-event simulator of 001's
-//!   machine) and [`runtime`] (OS threads; loom under `--cfg loom`).
+//!   machine; [`sim::phased`], 000's phased machine; [`sim::atomic`], 004's
+//!   atomic machine; [`sim::explore`], the exhaustive explorer) and
+//!   [`runtime`] (OS threads, loom under `--cfg loom`, MPI).
 //! - [`harness`]: one checked run for every driver ([`harness::RunSpec`]):
 //!   the reference, the trace header that replays, the checker, the replay
-//!   command; and the registry listing.
-//! - [`bounds`]: the papers' bounds as functions (000 Lemma 1, eq. (1);
-//!   001 Lemma 1.3, Lemma 3, Thm 1; 002 Thm 1), the statistical tests of a
-//!   balancer against them (`lbcheck bounds`) and the two-sample comparison
-//!   of a user's runs with the reference's (`lbcheck compare`).
+//!   command.
+//! - [`bounds`]: the papers' bounds as functions and the statistical tests
+//!   of a balancer against them (`lbcheck bounds`), and the two-sample
+//!   comparison of a user's runs with the reference's (`lbcheck compare`).
+//! - [`bitonic`]: bitonic sort on a hypercube (003 §14.3–14.4) and its
+//!   properties; [`reproduce`]: the papers' experiments re-run and checked.
 //! - [`campaign`]: `lbcheck check`, every layer over every reference (or a
 //!   user's balancer, [`campaign::user`]) with a report.
-//! - [`report`]: tables, JSON, verdicts, JUnit XML and the HTML report.
+//! - [`report`]: tables, JSON, verdicts, JUnit XML, the HTML report with
+//!   SVG plots, and the registry listing.
 //! - The `lbcheck` binary (`src/main.rs`, `src/cli/`): `check`, `tree`,
-//!   `simulate`, `run`, `check-trace`, `compare`, `bounds`, `mutants`, `list`.
+//!   `simulate`, `run`, `mpi`, `explore`, `check-trace`, `compare`,
+//!   `bounds`, `reproduce`, `scatter`, `bitonic`, `mutants`, `list`.
 //!
 //! ## Debugging a failure
+//!
+//! More in `docs/guide.md`, "Debugging a failure".
 //!
 //! - `PROPTEST_CASES=N` raises the number of property-test cases; failing
 //!   cases are saved under `proptest-regressions/` and replayed first.
 //! - `INSTA_UPDATE=always` rewrites snapshots after an intended output change
 //!   (review them with `cargo insta review`).
-//! - `LBCHECK_SEED=N` is the default `--seed` of `lbcheck simulate`.
-//! - Every failed check prints `replay with: lbcheck simulate ...`, the one
-//!   command that reproduces the run event for event; add `--trace FILE` to
-//!   get its event stream and `lbcheck check-trace FILE` to recheck it.
+//! - `LBCHECK_SEED=N` is the default `--seed` of `lbcheck simulate`, `run`,
+//!   `explore`, `check` and the other seeded commands.
+//! - Every failed check prints `replay with: lbcheck ...`, the one command
+//!   that reproduces the run event for event; add `--trace FILE` to get its
+//!   event stream and `lbcheck check-trace FILE` to recheck it.
 //! - Fuzz crashes are in `fuzz/artifacts/<target>/`; replay one with
 //!   `RUSTC_BOOTSTRAP=1 cargo fuzz run <target> <file>`.
 

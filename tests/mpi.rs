@@ -1,4 +1,4 @@
-//! The MPI driver's done-when checks (issue 17; README "MPI"): `lbcheck
+//! The MPI driver's done-when checks (issue 17; docs/guide.md "MPI"): `lbcheck
 //! mpi` under `mpirun` on UTS T1, its trace checked by `check-trace`, a
 //! mutant caught, a rank that dies or hangs ending the run within the
 //! timeout. They need `mpirun` (Open MPI) on PATH and the binary built with

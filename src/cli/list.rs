@@ -13,7 +13,7 @@ pub struct ListArgs {
     /// Print one JSON object (keys balancers, detectors, machines, drivers, workloads, mutants).
     #[arg(long, conflicts_with = "markdown")]
     json: bool,
-    /// Print the Markdown tables of the README's status section.
+    /// Print the Markdown tables of the README's status section (every family but the mutants: `lbcheck mutants --markdown`).
     #[arg(long)]
     markdown: bool,
 }

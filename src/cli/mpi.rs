@@ -2,7 +2,7 @@
 //! `mpirun -np P`; built with `--features mpi`). Rank 0 gathers every
 //! rank's events into one trace and checks it against every property
 //! (exit 1 if one fails); a rank that dies or never answers ends the run
-//! within `--timeout` with a non-zero exit (README "MPI").
+//! within `--timeout` with a non-zero exit (docs/guide.md "MPI").
 
 use std::process::ExitCode;
 

@@ -1,6 +1,7 @@
 //! Everything the registry holds, family by family ([`listing`]: what
-//! `lbcheck list` prints and what the README's status table is generated
-//! from), as a table for the terminal or as Markdown.
+//! `lbcheck list` prints and what the README's status table and
+//! `docs/mutants.md` are generated from), as a table for the terminal or as
+//! Markdown.
 
 use serde::Serialize;
 
@@ -28,23 +29,32 @@ fn families(l: &Listing) -> [(&'static str, &'static str, &[Info]); 7] {
 
 const MUTANTS: &str = "Mutants (`--mutant`)";
 
-/// The listing as Markdown tables, one per family (the README's status table).
+/// The listing as Markdown tables, one per family, without the mutant
+/// catalogue (the README's status table; the catalogue is
+/// [`mutants_markdown`], `docs/mutants.md`).
 pub fn markdown(l: &Listing) -> String {
     let mut out = String::new();
-    for (_, heading, infos) in families(l) {
+    for (i, (_, heading, infos)) in families(l).into_iter().enumerate() {
+        if i > 0 {
+            out += "\n";
+        }
         out += &format!("#### {heading}\n\n| name | paper | what | status |\n|---|---|---|---|\n");
         for i in infos {
             out += &format!("| `{}` | {} | {} | {} |\n", i.name, i.paper, i.what, i.status);
         }
-        out += "\n";
     }
-    out += &format!(
+    out
+}
+
+/// The mutant catalogue as one Markdown table (`lbcheck mutants --markdown`,
+/// the generated page `docs/mutants.md`).
+pub fn mutants_markdown(mutants: &[MutantInfo]) -> String {
+    let mut out = format!(
         "#### {MUTANTS}\n\n| name | breaks | acts in | fails | caught by | what |\n|---|---|---|---|---|---|\n"
     );
-    for m in &l.mutants {
+    for m in mutants {
         let i = &m.info;
-        out +=
-            &format!("| `{}` | {} | {} | `{}` | {} | {} |\n", i.name, i.paper, m.acts_in, m.fails, m.checker, i.what);
+        out += &format!("| `{}` | {} | {} | {} | {} | {} |\n", i.name, i.paper, m.acts_in, m.fails, m.checker, i.what);
     }
     out
 }

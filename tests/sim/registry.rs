@@ -1,6 +1,6 @@
 //! The registry from the command line: `lbcheck list`, the README's status
-//! table (generated from it), registry names on every command, and a
-//! failing trace replayed from its header.
+//! table and docs/mutants.md (generated from it), registry names on every
+//! command, and a failing trace replayed from its header.
 
 use super::lbcheck;
 
@@ -29,15 +29,27 @@ fn list_json_has_every_family_with_paper_sections() {
 /// The README's status table is `lbcheck list --markdown`, between markers.
 #[test]
 fn readme_status_table_equals_list_markdown() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let (begin, end) = ("<!-- lbcheck list --markdown: begin -->\n", "<!-- lbcheck list --markdown: end -->");
-    let start = readme.find(begin).expect("README has the begin marker") + begin.len();
-    let stop = readme.find(end).expect("README has the end marker");
-    let (code, out, _) = lbcheck(&["list", "--markdown"]);
+    generated_section_equals("README.md", "lbcheck list --markdown", &["list", "--markdown"]);
+}
+
+/// docs/mutants.md's catalogue is `lbcheck mutants --markdown`, between markers.
+#[test]
+fn docs_mutants_equals_mutants_markdown() {
+    generated_section_equals("docs/mutants.md", "lbcheck mutants --markdown", &["mutants", "--markdown"]);
+}
+
+/// The text of `file` between `<!-- MARKER: begin -->` and `<!-- MARKER: end -->`
+/// is what `lbcheck ARGS` prints.
+fn generated_section_equals(file: &str, marker: &str, args: &[&str]) {
+    let text = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let (begin, end) = (format!("<!-- {marker}: begin -->\n"), format!("<!-- {marker}: end -->"));
+    let start = text.find(&begin).unwrap_or_else(|| panic!("{file} has no `{begin}`")) + begin.len();
+    let stop = text.find(&end).unwrap_or_else(|| panic!("{file} has no `{end}`"));
+    let (code, out, _) = lbcheck(args);
     assert_eq!(code, 0);
     assert!(
-        readme[start..stop].trim_end() == out.trim_end(),
-        "README.md's status table differs from `lbcheck list --markdown`: paste its output between the markers"
+        text[start..stop].trim_end() == out.trim_end(),
+        "{file} differs from `{marker}`: paste its output between the markers"
     );
 }
 
