@@ -61,16 +61,13 @@
 //! four-counter termination detection (001 §2):
 //!
 //! ```
-//! use lbcheck::harness::{Driver, Protocols, RunSpec};
+//! use lbcheck::harness::{Driver, RunSpec};
 //! use lbcheck::protocol::{BalancerKind, DetectorKind};
 //! use lbcheck::sim::SimConfig;
 //!
-//! let spec = RunSpec {
-//!     workload: "uts:default".parse().unwrap(),
-//!     split: Default::default(),
-//!     protocols: Protocols::new(BalancerKind::RandomPolling, DetectorKind::FourCounter),
-//!     driver: Driver::Sim(SimConfig { pes: 8, seed: 1, ..SimConfig::default() }),
-//! };
+//! let driver = Driver::Sim(SimConfig { pes: 8, seed: 1, ..SimConfig::default() });
+//! let workload = "uts:default".parse().unwrap();
+//! let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::FourCounter, driver);
 //! let result = spec.run(None).unwrap();
 //! assert!(result.check.all_pass(), "{:?}\nreplay: {}", result.check.failures(), spec.replay());
 //! assert_eq!(result.check.metrics.t_seq, 1732);
@@ -107,9 +104,12 @@
 //!   machine; [`sim::phased`], 000's phased machine; [`sim::atomic`], 004's
 //!   atomic machine; [`sim::explore`], the exhaustive explorer) and
 //!   [`runtime`] (OS threads, loom under `--cfg loom`, MPI).
-//! - [`harness`]: one checked run for every driver ([`harness::RunSpec`]):
-//!   the reference, the trace header that replays, the checker, the replay
-//!   command.
+//! - [`harness`]: one checked run for every driver, described by one
+//!   serde type ([`harness::RunSpec`]: the balancer with its own parameters,
+//!   [`protocol::BalancerSpec`], the detector, the workload, the driver
+//!   with its machine's, the mutant): the CLI parses into it, `--print-spec`
+//!   and `--spec FILE` write and read it, the trace header carries it, the
+//!   replay command is derived from it; the reference, the checker.
 //! - [`bounds`]: the papers' bounds as functions and the statistical tests
 //!   of a balancer against them (`lbcheck bounds`), and the two-sample
 //!   comparison of a user's runs with the reference's (`lbcheck compare`).

@@ -11,8 +11,10 @@ use crate::event::{Clock, TraceHeader, TRACE_VERSION};
 /// Why a header's run specification cannot be read back.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HeaderError {
-    /// The header's `run` record predates the run specification.
-    #[error("the header's `run` record was written by an older lbcheck (before the run specification, trace version {0}); it still checks, but re-run the command that made it to replay it")]
+    /// The header has a `run` record and no `spec`: another
+    /// implementation's trace, or one lbcheck wrote before the run
+    /// specification (the trace format's version given).
+    #[error("the header has a `run` record but no `spec` (another implementation's trace, or one written by an lbcheck older than the run specification; trace version {0}): it checks, but names no command that replays it")]
     Older(u32),
     /// `spec` is not a run specification.
     #[error("header `spec`: {0}")]

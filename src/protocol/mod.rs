@@ -31,6 +31,7 @@ pub mod four_counter;
 pub mod initial;
 pub mod kinds;
 pub mod pacheco;
+pub mod params;
 pub mod poll_and_shuffle;
 pub mod random_destination;
 pub mod random_polling;

@@ -31,7 +31,7 @@ use std::str::FromStr;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::spec::Params;
+use super::params::Params;
 use super::{initial, Balancer, Command, Ctx, Msg, PeId};
 use crate::problem::Subproblem;
 

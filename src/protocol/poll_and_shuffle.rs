@@ -30,7 +30,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::spec::{Params, ParamsError};
+use super::params::{Params, ParamsError};
 use super::PeId;
 use crate::base::Topology;
 

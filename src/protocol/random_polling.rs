@@ -44,7 +44,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 pub use super::deactivation::Deactivation;
-use super::spec::{Params, ParamsError};
+use super::params::{Params, ParamsError};
 use super::{Balancer, Command, Ctx, Msg, PeId};
 use crate::base::topology::Topology;
 use crate::problem::Subproblem;

@@ -8,7 +8,7 @@ use lbcheck::event::{read_trace, write_event, Event};
 use lbcheck::harness::replay::words;
 use lbcheck::harness::{Driver, RunSpec};
 use lbcheck::mutants::Mutant;
-use lbcheck::problem::dfs::Strategy;
+use lbcheck::problem::dfs::Strategy as Split;
 use lbcheck::protocol::initial::InitialSplit;
 use lbcheck::protocol::pacheco::{PachecoParams, Victim};
 use lbcheck::protocol::poll_and_shuffle::{Adaptive, Method, PasParams, SyncMode, Trigger};
@@ -46,7 +46,7 @@ fn random_spec(seed: u64) -> RunSpec {
     let workload: lbcheck::problem::Workload = WORKLOADS.choose(&mut rng).unwrap().parse().unwrap();
     let bound = workload.prunes().then(|| *[BoundMode::Broadcast, BoundMode::FirstSolution].choose(&mut rng).unwrap());
     let mut spec = RunSpec { bound, ..RunSpec::new(workload, random_balancer(&mut rng, b), detector, driver) };
-    spec.split = *[Strategy::BottomOne, Strategy::AllHalf, Strategy::Cutoff(3)].choose(&mut rng).unwrap();
+    spec.split = *[Split::BottomOne, Split::AllHalf, Split::Cutoff(3)].choose(&mut rng).unwrap();
     if rng.random_bool(0.4) {
         let m = *Mutant::ALL.choose(&mut rng).unwrap();
         spec = spec.with_mutant(Some(m));
@@ -65,7 +65,9 @@ fn random_balancer(rng: &mut ChaCha8Rng, b: BalancerKind) -> BalancerSpec {
         };
     }
     if let Some(p) = spec.pacheco_mut() {
-        *p = PachecoParams { victim: [None, Some(Victim::LocalRr), Some(Victim::GlobalRr)].choose(rng).copied().flatten() };
+        *p = PachecoParams {
+            victim: [None, Some(Victim::LocalRr), Some(Victim::GlobalRr)].choose(rng).copied().flatten(),
+        };
     }
     if let Some(p) = spec.pas_mut() {
         let adaptive = Adaptive { c: 8, ..Adaptive::PAPER };
