@@ -5,55 +5,13 @@
 use std::time::Instant;
 
 use super::shard::Shard;
-use super::{bounds, cost, explore, external, swarm, Case, Options, Progress, Verdict};
+use super::{bounds, cost, demos, explore, external, swarm, Case, Options, Progress, Verdict};
 use crate::base::rng::derive_seed;
 use crate::bounds::compare::{compare, MIN_RUNS};
 use crate::check::Metrics;
-use crate::harness::{Driver, RunSpec};
+use crate::harness::RunSpec;
 use crate::mutants::{Catcher, Mutant, Site, CATALOGUE};
 use crate::protocol::{BalancerKind, DetectorKind};
-use crate::sim::atomic::AtomicConfig;
-use crate::sim::SimConfig;
-
-/// The runs a mutant caught by a single run is shown on (its declaration's
-/// [`Demo`](crate::mutants::Demo), as in `tests/sim/mutants.rs`), set up
-/// for what it needs.
-pub fn demos(m: Mutant) -> Vec<RunSpec> {
-    let e = m.entry();
-    let detector = match e.site {
-        Site::Detectors(ds) => ds[0],
-        Site::Balancer(b) if b.phased() => DetectorKind::Barrier,
-        _ => DetectorKind::Energy,
-    };
-    match e.site {
-        Site::AtomicMachine => return atomic_demos(m, BalancerKind::RandomDestination),
-        Site::Balancer(b) if b.atomic() => return atomic_demos(m, b),
-        _ => {}
-    }
-    let demo = e.demo;
-    let balancer = match (demo.balancer, e.site) {
-        (Some(b), _) | (None, Site::Balancer(b)) => b,
-        _ => BalancerKind::RandomPolling,
-    };
-    let run = |&seed: &u64| {
-        let sim = SimConfig { pes: demo.pes, seed, t_split: demo.t_split, ..SimConfig::default() };
-        let workload = demo.workload.parse().expect("a valid workload");
-        RunSpec::new(workload, balancer, detector, Driver::Sim(sim)).with_mutant(Some(m))
-    };
-    demo.seeds.iter().map(run).collect()
-}
-
-/// The runs showing a mutant of 004's atomic model: `balancer` on the
-/// atomic machine, FIFO arbiter (branch-and-bound on a cost tree).
-fn atomic_demos(m: Mutant, balancer: BalancerKind) -> Vec<RunSpec> {
-    let tree = if balancer == BalancerKind::PriorityBnb { "kz:depth=10" } else { "synthetic:size=4096" };
-    let run = |seed| {
-        let driver = Driver::Atomic(AtomicConfig { pes: 16, seed, ..AtomicConfig::default() });
-        let workload = tree.parse().expect("a valid workload");
-        RunSpec { mutant: Some(m), ..RunSpec::new(workload, balancer, DetectorKind::Energy, driver) }
-    };
-    [1, 2, 3].into_iter().map(run).collect()
-}
 
 /// The matrix. When the campaign checks one mutant as the implementation
 /// under test, only a correct-but-wasteful one's comparison with the
@@ -124,7 +82,7 @@ fn cell(o: &Options, m: Mutant, c: Catcher) -> Case {
 /// Caught if every demonstration run fails the listed property.
 fn by_runs(m: Mutant) -> (bool, String, Option<String>) {
     let fails = m.entry().fails_under(Catcher::Run).unwrap_or_default();
-    let runs: Vec<(bool, String)> = demos(m)
+    let runs: Vec<(bool, String)> = demos::of(m)
         .iter()
         .map(|spec| {
             let case = swarm::run_case("mutants", String::new(), spec);
@@ -161,7 +119,7 @@ fn by_explore(m: Mutant) -> (bool, String, Option<String>) {
 /// derived from 1).
 fn by_compare(m: Mutant) -> (bool, String, Option<String>) {
     let fails = m.entry().fails_under(Catcher::Compare).unwrap_or_default();
-    let base = demos(m).swap_remove(0);
+    let base = demos::of(m).swap_remove(0);
     let batch = |mutant: Option<Mutant>, label: &str| -> Vec<(bool, Metrics)> {
         (0..MIN_RUNS as u32)
             .filter_map(|i| {

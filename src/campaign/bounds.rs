@@ -3,9 +3,9 @@
 
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
-
-use super::shard::{self, Shard};
+use super::cost::ATOMIC_SUITES;
+use super::figures::Figures;
+use super::shard::Shard;
 use super::{cost, Case, Options, Profile, Progress, Verdict};
 use crate::bounds::atomic;
 use crate::bounds::claims::{self, Claim, MARGIN};
@@ -13,31 +13,6 @@ use crate::bounds::plan::{self, power_max_pes};
 use crate::bounds::suite::{self, Phase, Sample};
 use crate::bounds::Suite;
 use crate::mutants::Mutant;
-
-/// What the report plots of the suite: the normalised quantities of the
-/// test runs against P, and the constants fitted on the calibration runs.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Figures {
-    /// (P, R) per test run: R = (T_par − T_seq/P) / (T_atomic + h(Δt + T_rout + T_split)), 001 Thm 1.
-    #[serde(deserialize_with = "shard::pairs_or_nan")]
-    pub r: Vec<(u32, f64)>,
-    /// (P, balancer messages / (P·h)) per test run, 002 Thm 1.
-    #[serde(deserialize_with = "shard::pairs_or_nan")]
-    pub traffic: Vec<(u32, f64)>,
-    /// C of 001 Thm 1, fitted.
-    #[serde(deserialize_with = "shard::f64_or_nan")]
-    pub c_t_par: f64,
-    /// The constant of 002 Thm 1's O(P·h) messages, fitted.
-    #[serde(deserialize_with = "shard::f64_or_nan")]
-    pub c_traffic: f64,
-    /// Test runs are held to (1 + margin) × the fitted constant.
-    #[serde(deserialize_with = "shard::f64_or_nan")]
-    pub margin: f64,
-}
-
-/// The suites after random polling's, in the campaign's order.
-pub const ATOMIC_SUITES: [Suite; 5] =
-    [Suite::RandomDestination, Suite::PriorityBnb, Suite::Scatter, Suite::Pacheco, Suite::PollAndShuffle];
 
 /// Runs every suite that `o`'s mutant (if any) acts in: random polling's
 /// (reduced to the mutant's power profile with a mutant), then 004's; each

@@ -3,11 +3,14 @@
 //! profile on 2 cores; only their ratios matter, and a wrong estimate
 //! costs balance, never a verdict.
 
-use super::bounds::ATOMIC_SUITES;
 use crate::bounds::plan::power_max_pes;
 use crate::bounds::Suite;
 use crate::harness::{Driver, RunSpec};
 use crate::mutants::{Catcher, Mutant};
+
+/// The suites after random polling's, in the campaign's order.
+pub const ATOMIC_SUITES: [Suite; 5] =
+    [Suite::RandomDestination, Suite::PriorityBnb, Suite::Scatter, Suite::Pacheco, Suite::PollAndShuffle];
 
 /// One checked run: a simulated one takes a few milliseconds, more with P.
 pub fn run(spec: &RunSpec) -> f64 {

@@ -26,8 +26,10 @@
 pub mod adequacy;
 pub mod bounds;
 pub mod cost;
+pub mod demos;
 pub mod explore;
 pub mod external;
+pub mod figures;
 pub mod shard;
 pub mod swarm;
 pub mod user;
@@ -91,13 +93,13 @@ pub struct Point {
     /// P.
     pub pes: u32,
     /// T_par / (T_seq / P): 1 is perfect balance.
-    #[serde(deserialize_with = "shard::f64_or_nan")]
+    #[serde(deserialize_with = "figures::f64_or_nan")]
     pub slowdown: f64,
     /// Messages per PE.
-    #[serde(deserialize_with = "shard::f64_or_nan")]
+    #[serde(deserialize_with = "figures::f64_or_nan")]
     pub messages_per_pe: f64,
     /// T_seq / (P · T_par).
-    #[serde(deserialize_with = "shard::f64_or_nan")]
+    #[serde(deserialize_with = "figures::f64_or_nan")]
     pub efficiency: f64,
 }
 
@@ -147,7 +149,7 @@ pub struct Report {
     /// Every case, layer by layer.
     pub cases: Vec<Case>,
     /// The bounds suite's figures (for the plots).
-    pub bounds: Option<bounds::Figures>,
+    pub bounds: Option<figures::Figures>,
 }
 
 impl Report {

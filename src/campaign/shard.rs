@@ -26,7 +26,7 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::bounds::Figures;
+use super::figures::{f64_or_nan, Figures};
 use super::{Case, Report, Verdict, LAYERS};
 
 /// The name prefix of a placeholder case (never a real case's: a NUL).
@@ -250,17 +250,6 @@ impl<'de> Deserialize<'de> for Case {
         };
         Ok(Case { layer, name, verdict, detail, failed, replay, secs, point })
     }
-}
-
-/// An `f64` read back: JSON writes NaN and the infinities as `null`, read as NaN.
-pub(crate) fn f64_or_nan<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
-}
-
-/// (P, x) pairs read back, `null` as NaN.
-pub(crate) fn pairs_or_nan<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(u32, f64)>, D::Error> {
-    let pairs = Vec::<(u32, Option<f64>)>::deserialize(d)?;
-    Ok(pairs.into_iter().map(|(p, x)| (p, x.unwrap_or(f64::NAN))).collect())
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::shard::{Shard, Unit};
-use super::{adequacy, cost, parallel, Case, Options, Point, Profile, Progress, Verdict};
+use super::{cost, demos, parallel, Case, Options, Point, Profile, Progress, Verdict};
 use crate::base::rng::{derive_seed, stream, Purpose};
 use crate::base::Registered;
 use crate::bounds::atomic::search::ARBITERS;
@@ -81,11 +81,11 @@ pub fn swarm_specs(o: &Options, label: &str, b: BalancerKind, d: DetectorKind) -
 }
 
 /// The regression corpus: the runs each mutant is shown failing on
-/// ([`adequacy::demos`]), run with the implementation under test (the
+/// ([`demos::of`]), run with the implementation under test (the
 /// reference must pass them all).
 fn regressions(o: &Options) -> Vec<(String, RunSpec)> {
     let shown = CATALOGUE.iter().filter(|e| e.caught_by(Catcher::Run)).map(|e| e.mutant);
-    let runs = shown.flat_map(|m| adequacy::demos(m).into_iter().enumerate().map(move |(i, s)| (m, i, s)));
+    let runs = shown.flat_map(|m| demos::of(m).into_iter().enumerate().map(move |(i, s)| (m, i, s)));
     runs.filter_map(|(m, i, spec)| {
         let spec = RunSpec { mutant: o.mutant, ..spec };
         let acts = o.mutant.is_none_or(|u| u.not_applicable(spec.balancer.kind(), spec.detector, false).is_none());

@@ -1,22 +1,20 @@
 //! `lbcheck check`: the campaign over every registered reference and every
 //! layer (lbcheck::campaign), with a progress display, a summary table and
 //! the report (`report.json`, `junit.xml`, `index.html`) in `--out`; with
-//! `--mpi` under `mpirun`, split over the ranks ([`super::check_mpi`]).
+//! `--mpi` under `mpirun`, split over the ranks (`check_mpi.rs`).
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use lbcheck::bounds::plan::CI_SEED_BASE;
-use lbcheck::campaign::{self, Case, Options, Profile, Progress, Report, Verdict};
+use lbcheck::campaign::{self, Options, Profile, Report};
 use lbcheck::mutants::Mutant;
 use lbcheck::report;
 
 use super::args::kind;
+use super::progress::Display;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Over MPI (an lbcheck built with `cargo build --release --features mpi`):\n  \
@@ -64,9 +62,6 @@ impl CheckArgs {
 }
 
 pub fn run(a: CheckArgs) -> anyhow::Result<ExitCode> {
-    if a.mpi {
-        return super::check_mpi::run(&a);
-    }
     let o = a.options();
     let display = Display::new();
     let r = campaign::run(&o, &display);
@@ -91,62 +86,4 @@ pub fn finish(r: &Report, a: &CheckArgs) -> anyhow::Result<u8> {
     }
     eprint!("{}", report::campaign::failures(r));
     Ok(if r.passed() { 0 } else { 1 })
-}
-
-/// A progress bar on a terminal, plain lines otherwise.
-pub struct Display {
-    bar: Option<ProgressBar>,
-    /// (layer, total, done, failed) of the layer running.
-    state: Mutex<(String, usize, usize, usize)>,
-}
-
-impl Display {
-    pub fn new() -> Display {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let style = ProgressStyle::with_template("{prefix:>9} [{bar:40}] {pos}/{len} {msg} ({elapsed})")
-                .expect("a valid template")
-                .progress_chars("=> ");
-            ProgressBar::new(0).with_style(style)
-        });
-        Display { bar, state: Mutex::new((String::new(), 0, 0, 0)) }
-    }
-
-    pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-impl Progress for Display {
-    fn start(&self, layer: &str, total: usize) {
-        *self.state.lock().expect("not poisoned") = (layer.to_string(), total, 0, 0);
-        match &self.bar {
-            Some(bar) => {
-                bar.set_prefix(layer.to_string());
-                bar.set_length(total as u64);
-                bar.set_position(0);
-                bar.set_message("");
-            }
-            None if total > 0 => eprintln!("{layer}: {total} cases"),
-            None => {}
-        }
-    }
-
-    fn done(&self, _layer: &str, case: &Case) {
-        let mut s = self.state.lock().expect("not poisoned");
-        s.2 += 1;
-        s.3 += usize::from(case.verdict == Verdict::Fail);
-        let (layer, total, done, failed) = s.clone();
-        match &self.bar {
-            Some(bar) => {
-                bar.inc(1);
-                bar.set_message(if failed > 0 { format!("{failed} failed") } else { String::new() });
-            }
-            None if done == total || done % (total / 4).max(1) == 0 => {
-                eprintln!("{layer}: {done}/{total} done, {failed} failed")
-            }
-            None => {}
-        }
-    }
 }

@@ -28,7 +28,7 @@ pub fn run(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     use lbcheck::campaign::{self, Progress, Silent};
     use lbcheck::runtime::mpi::{collect, world};
 
-    use super::check::Display;
+    use super::progress::Display;
 
     let Some(universe) = world::init() else { anyhow::bail!("MPI was initialised already") };
     let (rank, ranks) = world::rank_and_size();

@@ -12,6 +12,7 @@ mod list;
 mod mpi;
 mod mutants;
 mod output;
+mod progress;
 mod reproduce;
 mod run;
 mod scatter;
@@ -65,6 +66,7 @@ enum Command {
 /// Runs the chosen subcommand. `Err` means bad input (exit 2).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Check(a) if a.mpi => check_mpi::run(&a),
         Command::Check(a) => check::run(a),
         Command::Tree(a) => tree::run(a),
         Command::Simulate(a) => simulate::run(a),

@@ -4,7 +4,7 @@
 
 use super::junit::{escape, layers};
 use super::plots::{scatter, Line, Series};
-use crate::campaign::bounds::Figures;
+use crate::campaign::figures::Figures;
 use crate::campaign::{Case, Point, Report, Verdict};
 
 /// The page.
