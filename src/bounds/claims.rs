@@ -373,3 +373,18 @@ pub fn invariants<'a>(runs: impl IntoIterator<Item = (&'a [&'static str], &'a st
     let reference = "check/: every property on every test run";
     Claim::exact("invariants", reference, runs.len() as u64, measured, "0", bad.is_empty())
 }
+
+/// α of each of `tests` statistical tests of a suite (Bonferroni over FAMILY_ALPHA).
+pub fn alpha_of(tests: usize) -> f64 {
+    bonferroni(FAMILY_ALPHA, tests)
+}
+
+/// The largest calibration value (the fitted constant).
+pub fn fitted(values: impl Iterator<Item = (Phase, f64)>) -> f64 {
+    values.filter(|(p, _)| *p == Phase::Calibrate).map(|(_, v)| v).fold(0.0, f64::max)
+}
+
+/// An exact claim: `bad` of `n` runs broke it.
+pub fn exact(name: &'static str, reference: &'static str, n: usize, bad: u64) -> Claim {
+    Claim::exact(name, reference, n as u64, format!("{bad} runs break it"), "0", bad == 0)
+}

@@ -16,7 +16,8 @@
 //! - [`pacheco`]: Pacheco's global round robin (003 §14.7.3, S-14): V(P)
 //!   exactly, T_par with its four-message T_count.
 //! - [`atomic`]: 004's suites (random-destination search, Thm 1; message
-//!   scattering, Thm 3; Lemmas 6 and 7).
+//!   scattering, Thm 3; Lemmas 6 and 7); [`dispatch`] runs every suite
+//!   but random polling's by name.
 //!
 //! [`Suite`] is the registry of suites `lbcheck bounds --balancer` runs.
 
@@ -116,6 +117,7 @@ impl Suite {
 pub mod atomic;
 pub mod claims;
 pub mod compare;
+pub mod dispatch;
 pub mod observe;
 pub mod pacheco;
 pub mod papers;

@@ -33,8 +33,8 @@
 //! α = FAMILY_ALPHA / [`STAT_TESTS`] each (Bonferroni); `v_p` and
 //! `invariants` are exact.
 
-use super::atomic::{alpha, fitted};
 use super::claims::{self, quantile, slope, Claim};
+use super::claims::{alpha_of, fitted};
 use super::plan::Profile;
 use super::suite::{par_map, Phase, STEP_CAP_FACTOR};
 use crate::base::rng::derive_seed;
@@ -240,8 +240,8 @@ pub fn evaluate(samples: &[Sample]) -> (serde_json::Value, Vec<Claim>) {
     let trend = "003 §14.7.3 (global round robin): R has no upward trend in log2 P";
     let claims = vec![
         v_p_claim(&test),
-        quantile("t_par", reference, &r, k, alpha(STAT_TESTS)),
-        slope("t_par_trend", trend, &r, k, alpha(STAT_TESTS)),
+        quantile("t_par", reference, &r, k, alpha_of(STAT_TESTS)),
+        slope("t_par_trend", trend, &r, k, alpha_of(STAT_TESTS)),
         claims::invariants(test.iter().map(|s| (&s.failures[..], s.replay.as_str()))),
     ];
     let (vs, eligible) = v_stats(&test);

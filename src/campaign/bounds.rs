@@ -7,8 +7,8 @@ use super::cost::ATOMIC_SUITES;
 use super::figures::Figures;
 use super::shard::Shard;
 use super::{cost, Case, Options, Profile, Progress, Verdict};
-use crate::bounds::atomic;
 use crate::bounds::claims::{self, Claim, MARGIN};
+use crate::bounds::dispatch;
 use crate::bounds::plan::{self, power_max_pes};
 use crate::bounds::suite::{self, Phase, Sample};
 use crate::bounds::Suite;
@@ -43,7 +43,7 @@ fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> Vec<Case> {
         if o.profile == Profile::Full && o.mutant.is_none() { plan::Profile::Full } else { plan::Profile::Quick };
     let start = Instant::now();
     let topology = suite.default_topology(o.mutant);
-    let claims = atomic::run(suite, profile, topology, o.seed, o.mutant).claims;
+    let claims = dispatch::run(suite, profile, topology, o.seed, o.mutant).claims;
     let secs = start.elapsed().as_secs_f64() / claims.len().max(1) as f64;
     let p = if profile == plan::Profile::Full { "--full" } else { "--quick" };
     let mutant = o.mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();

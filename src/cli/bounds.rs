@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::bail;
 use clap::Args;
 use lbcheck::base::Registered;
-use lbcheck::bounds::atomic;
+use lbcheck::bounds::dispatch;
 use lbcheck::bounds::plan::{Profile, CI_SEED_BASE};
 use lbcheck::bounds::{claims, suite, Suite};
 use lbcheck::mutants::{Catcher, Mutant};
@@ -79,7 +79,7 @@ fn atomic(a: &BoundsArgs, profile: Profile) -> anyhow::Result<ExitCode> {
     let (start, mutant, base) = (Instant::now(), a.mutant, a.seed_base);
     let suite = a.balancer.unwrap_or(Suite::RandomPolling);
     let topology = a.topology.unwrap_or_else(|| suite.default_topology(mutant));
-    let atomic::Outcome { runs, tests, constants: k, claims } = atomic::run(suite, profile, topology, base, mutant);
+    let dispatch::Outcome { runs, tests, constants: k, claims } = dispatch::run(suite, profile, topology, base, mutant);
     let replay = replay(a, profile);
     let out = json!({"suite": suite.to_string(), "profile": format!("{profile:?}"), "seed_base": base,
         "mutant": mutant.map(|m| m.to_string()), "runs": runs, "constants": k, "claims": claims,

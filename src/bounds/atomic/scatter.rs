@@ -8,9 +8,9 @@
 
 use std::collections::BTreeMap;
 
-use super::exact;
 use super::search::ARBITERS;
 use crate::base::rng::{derive_seed, stream, Purpose};
+use crate::bounds::claims::exact;
 use crate::bounds::claims::{quantile, slope, Claim};
 use crate::bounds::plan::Profile;
 use crate::bounds::suite::{par_map, Phase};
@@ -100,10 +100,15 @@ fn all_to_zero() -> (usize, Option<String>) {
 
 /// The fitted k (global and per arbiter) and the claims.
 pub fn evaluate(samples: &[Sample], alpha: f64) -> (serde_json::Value, Vec<Claim>) {
-    let k = super::fitted(samples.iter().map(|s| (s.phase, s.ratio)));
+    let k = crate::bounds::claims::fitted(samples.iter().map(|s| (s.phase, s.ratio)));
     let by_arbiter: BTreeMap<String, f64> = ARBITERS
         .iter()
-        .map(|a| (a.to_string(), super::fitted(samples.iter().filter(|s| s.arbiter == *a).map(|s| (s.phase, s.ratio)))))
+        .map(|a| {
+            (
+                a.to_string(),
+                crate::bounds::claims::fitted(samples.iter().filter(|s| s.arbiter == *a).map(|s| (s.phase, s.ratio))),
+            )
+        })
         .collect();
     let test: Vec<&Sample> = samples.iter().filter(|s| s.phase == Phase::Test).collect();
     let by_p: Vec<(u32, f64)> = test.iter().map(|s| (s.pes, s.ratio)).collect();

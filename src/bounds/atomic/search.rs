@@ -17,9 +17,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{exact, fitted};
 use crate::base::rng::derive_seed;
 use crate::bounds::claims::{self, quantile, slope, Claim};
+use crate::bounds::claims::{exact, fitted};
 use crate::bounds::plan::Profile;
 use crate::bounds::suite::par_map;
 use crate::bounds::suite::Phase;

@@ -47,7 +47,7 @@
 use std::collections::BTreeSet;
 
 use crate::base::rng::derive_seed;
-use crate::bounds::atomic::fitted;
+use crate::bounds::claims::fitted;
 use crate::bounds::claims::{quantile, slope, Claim};
 use crate::bounds::plan::Profile;
 use crate::bounds::stats::TailTest;

@@ -43,8 +43,8 @@ pub mod lemma2;
 pub mod permutations;
 pub mod runs;
 
-use super::atomic::{alpha, fitted};
 use super::claims::{self, quantile, slope, Claim};
+use super::claims::{alpha_of, fitted};
 use super::plan::Profile;
 use super::stats::{clopper_pearson_upper, t_quantile};
 use super::suite::Phase;
@@ -157,7 +157,7 @@ pub fn evaluate(
     base: u64,
     mutant: Option<Mutant>,
 ) -> (serde_json::Value, Vec<Claim>) {
-    let a = alpha(STAT_TESTS);
+    let a = alpha_of(STAT_TESTS);
     let k = |net| fitted(samples.iter().filter(|s| s.net == net).map(|s| (s.phase, s.r)));
     let (k_pas, k_rp) = (k(Net::PollAndShuffle), k(Net::RandomPolling));
     let (pas, rp) = (test_r(samples, Net::PollAndShuffle), test_r(samples, Net::RandomPolling));

@@ -1,0 +1,65 @@
+//! Every suite of `lbcheck bounds` but random polling's, run and evaluated
+//! by name ([`Suite`]): 004's (random-destination search and priority
+//! branch-and-bound, Thms 1-2; message scattering, Thm 3; each with Lemmas
+//! 6-7), Pacheco's global round robin, and poll-and-shuffle's on a network.
+
+use super::plan::Profile;
+use super::{atomic, claims, pacheco, poll_and_shuffle, Suite};
+use crate::base::Topology;
+use crate::bounds::claims::Claim;
+use crate::mutants::Mutant;
+use atomic::search::Theorem;
+
+/// What one of 004's suites found.
+pub struct Outcome {
+    /// Runs made.
+    pub runs: usize,
+    /// Its statistical tests (the Bonferroni divisor).
+    pub tests: usize,
+    /// The fitted constants (JSON: `k`, `k_by_arbiter`, …).
+    pub constants: serde_json::Value,
+    /// Lemmas 6–7 first, then the suite's claims.
+    pub claims: Vec<Claim>,
+}
+
+/// Runs `suite` (one of 004's, Pacheco's global round robin, whose
+/// claims are those of [`super::pacheco`] without Lemmas 6–7, or
+/// poll-and-shuffle's on `topology`) on `profile` under base seed `base`,
+/// test runs with `mutant`.
+pub fn run(suite: Suite, profile: Profile, topology: Topology, base: u64, mutant: Option<Mutant>) -> Outcome {
+    if suite == Suite::PollAndShuffle {
+        let s = poll_and_shuffle::run_all(profile, topology, base, mutant);
+        let a = match topology == Topology::Hypercube {
+            true => poll_and_shuffle::adaptive::run_all(profile, base, mutant),
+            false => Vec::new(), // Thm 5 on the hypercube (000 §5)
+        };
+        let (constants, claims) = poll_and_shuffle::evaluate(&s, &a, topology, base, mutant);
+        let runs = s.len() + a.len() + a.iter().filter(|r| r.cycles.is_some()).count();
+        return Outcome { runs, tests: poll_and_shuffle::STAT_TESTS, constants, claims };
+    }
+    if suite == Suite::Pacheco {
+        let s = pacheco::run_all(profile, base, mutant);
+        let (constants, claims) = pacheco::evaluate(&s);
+        return Outcome { runs: s.len(), tests: pacheco::STAT_TESTS, constants, claims };
+    }
+    let (runs, tests, (constants, mut claims)) = match suite {
+        Suite::Scatter => {
+            let s = atomic::scatter::run_all(profile, base, mutant);
+            (
+                s.len(),
+                atomic::scatter::STAT_TESTS,
+                atomic::scatter::evaluate(&s, claims::alpha_of(atomic::scatter::STAT_TESTS)),
+            )
+        }
+        _ => {
+            let theorem = if suite == Suite::PriorityBnb { Theorem::Bnb } else { Theorem::Search };
+            let s = atomic::search::run_all(theorem, profile, base, mutant);
+            let tests = atomic::search::stat_tests(theorem);
+            let (k, mut c) = atomic::search::evaluate(theorem, &s, claims::alpha_of(tests));
+            c.push(atomic::search::invariants(&s));
+            (s.len(), tests, (k, c))
+        }
+    };
+    claims.splice(0..0, atomic::lemmas::claims(mutant));
+    Outcome { runs, tests, constants, claims }
+}
