@@ -100,6 +100,9 @@ pub fn run(a: ExploreArgs) -> anyhow::Result<ExitCode> {
 
 /// The run and the exploration the arguments describe, validated.
 fn spec(a: &ExploreArgs) -> anyhow::Result<(RunSpec, ExploreConfig)> {
+    if a.run.initial_split.is_some() {
+        anyhow::bail!("explore does not take --initial-split (PE 0 starts with the root)");
+    }
     let spec = a.run.spec(driver(a)?, DetectorKind::FourCounter)?;
     if spec.balancer.polling().is_some_and(|p| p.deactivate.is_some()) {
         anyhow::bail!("--deactivate is not explored (its window would be ignored): use `lbcheck simulate`");

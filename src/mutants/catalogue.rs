@@ -476,6 +476,17 @@ super::declare_catalogue! {
     )
     // Many requests meet at a busy PE only on a larger machine.
     .demo(Demo { workload: "synthetic:size=200000,split=uniform", pes: 64, seeds: &[1], ..Demo::DEFAULT });
+    /// Random polling: queue trimming (001 §4) is configured but never applied.
+    QueueLimitIgnored => entry(
+        Info::ships(
+            "queue-limit-ignored",
+            "001 §4, Thm 2; S-18",
+            "random polling with --queue-limit: a request finding the limit queued is queued anyway, so slow PEs' queues grow past ⌈√P⌉",
+        ),
+        RP,
+        &[(Bounds, "queue_trim")],
+    )
+    .needs(&[Need::QueueLimit]);
     /// Poll-and-shuffle: the "permutation" sends each subproblem to a random PE; a PE receiving two keeps one.
     ShuffleDropsWork => entry(
         Info::ships(
@@ -539,17 +550,6 @@ super::declare_catalogue! {
         PAS,
         &[(Bounds, "perm_uniform")],
     );
-    /// Random polling: queue trimming (001 §4) is configured but never applied.
-    QueueLimitIgnored => entry(
-        Info::ships(
-            "queue-limit-ignored",
-            "001 §4, Thm 2; S-18",
-            "random polling with --queue-limit: a request finding the limit queued is queued anyway, so slow PEs' queues grow past ⌈√P⌉",
-        ),
-        RP,
-        &[(Bounds, "queue_trim")],
-    )
-    .needs(&[Need::QueueLimit]);
     /// Poll-and-shuffle's pseudo-random permutations from XOR translations only.
     PermGeneratorsSubgroup => entry(
         Info::ships(

@@ -79,7 +79,7 @@ fn the_trace_header_replays_the_run() {
     let mut buf = Vec::new();
     s.run(Some(&mut buf)).unwrap();
     let Event::Header(h) = &read_trace(&buf[..]).unwrap()[0].1 else { panic!("a header first") };
-    assert_eq!(h.run.as_ref().unwrap().initial_random, Some(3));
+    assert_eq!(h.spec.as_ref().unwrap()["driver"]["initial_split"], "random:3");
     let back = RunSpec::from_header(h).unwrap().expect("lbcheck's header");
     assert_eq!(back.replay(), s.replay());
     assert!(s.replay().contains("--initial-split random:3"), "{}", s.replay());

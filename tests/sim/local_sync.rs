@@ -76,7 +76,11 @@ fn no_phase_wait_crosses_phases() {
         let (code, _, err) = lbcheck(&[&args[..], &["--sync", "local", "--mutant", "no-phase-wait"]].concat());
         assert_eq!(code, 1, "{t}: {err}");
         assert!(err.contains("FAILED same_phase_exchange"), "{t}: {err}");
-        assert!(err.contains("--sync local --mutant no-phase-wait"), "the replay keeps the sync mode: {err}");
+        let replay = err.lines().find(|l| l.starts_with("replay with:")).unwrap_or_default();
+        assert!(
+            replay.contains("--sync local") && replay.contains("--mutant no-phase-wait"),
+            "the replay keeps the sync mode: {err}"
+        );
     }
 }
 

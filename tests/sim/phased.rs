@@ -41,7 +41,11 @@ fn poll_and_shuffle_traces_replay() {
     }
     let text = std::fs::read_to_string(&a).unwrap();
     assert_eq!(text, std::fs::read_to_string(&b).unwrap(), "same seed, same trace");
-    assert!(text.lines().next().unwrap().contains(r#""machine":"phased""#), "the header names the phased machine");
+    let header = text.lines().next().unwrap();
+    assert!(
+        header.contains(r#""balancer":{"name":"poll-and-shuffle","permutation":"pseudo"}"#),
+        "the header's spec: {header}"
+    );
     let (code, out, err) = lbcheck(&["check-trace", &a]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("--permutation pseudo"), "the replay names the permutation method:\n{out}");
