@@ -148,5 +148,6 @@ impl Driver {
             Driver::Threads(c) => c.validate(),
             Driver::Mpi(c) => c.validate(),
         }
+        .map_err(|e| e.to_string())
     }
 }

@@ -308,7 +308,7 @@ where
 fn driver_of(h: &TraceHeader, r: &RunParams) -> Result<Driver, String> {
     let kind: DriverKind = field("run.driver", &r.driver)?;
     let (pes, seed, dt) = (h.pes, r.seed, r.dt);
-    let initial_split = InitialSplit::of_header(r.initial_split, r.initial_random)?;
+    let initial_split = InitialSplit::of_header(r.initial_split, r.initial_random).map_err(|e| e.to_string())?;
     let machine: MachineKind = field("run.machine", r.machine.as_deref().unwrap_or("async"))?;
     Ok(match kind {
         DriverKind::Sim | DriverKind::Explorer if !matches!(machine, MachineKind::Async | MachineKind::Phased) => {

@@ -31,6 +31,7 @@ use std::str::FromStr;
 use rand::Rng;
 
 use super::{initial, Balancer, Command, Ctx, Msg, PeId};
+use crate::base::UnknownName;
 use crate::problem::Subproblem;
 
 /// `New_request` (003 §14.7.3): whom an idle PE asks for work.
@@ -55,13 +56,13 @@ impl fmt::Display for Victim {
 }
 
 impl FromStr for Victim {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Victim, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Victim, UnknownName> {
         match s {
             "random" => Ok(Victim::Random),
             "local-rr" => Ok(Victim::LocalRr),
             "global-rr" => Ok(Victim::GlobalRr),
-            _ => Err(format!("unknown victim selection `{s}`; valid: {}", VICTIMS.join(", "))),
+            _ => Err(UnknownName { kind: "victim selection", given: s.into(), valid: VICTIMS.to_vec(), planned: None }),
         }
     }
 }

@@ -63,13 +63,13 @@ impl std::fmt::Display for SyncMode {
 }
 
 impl std::str::FromStr for SyncMode {
-    type Err = String;
+    type Err = crate::base::BadValue;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "global" => Ok(SyncMode::Global),
             "local" => Ok(SyncMode::Local),
-            _ => Err(format!("sync `{s}`: expected global (000 §3.1) or local (000 §6.3, Fig. 4)")),
+            _ => Err(crate::base::BadValue::new("sync", s, "global (000 §3.1) or local (000 §6.3, Fig. 4)")),
         }
     }
 }
@@ -337,7 +337,9 @@ mod tests {
             assert_eq!(m.to_string().parse::<SyncMode>(), Ok(m));
         }
         assert_eq!(SyncMode::default(), SyncMode::Global);
-        assert!("clock".parse::<SyncMode>().unwrap_err().contains("Fig. 4"));
+        let err = "clock".parse::<SyncMode>().unwrap_err();
+        assert_eq!((err.what, err.given.as_str()), ("sync", "clock"));
+        assert!(err.to_string().contains("Fig. 4"));
     }
 
     #[test]

@@ -40,13 +40,13 @@ impl std::fmt::Display for Method {
 }
 
 impl std::str::FromStr for Method {
-    type Err = String;
+    type Err = crate::base::BadValue;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "exact" => Ok(Method::Exact),
             "pseudo" => Ok(Method::Pseudo),
-            _ => Err(format!("permutation `{s}`: expected exact or pseudo (000 §3.2)")),
+            _ => Err(crate::base::BadValue::new("permutation", s, "exact or pseudo (000 §3.2)")),
         }
     }
 }
