@@ -614,13 +614,18 @@ pub enum TraceError {
     /// Reading failed.
     #[error("reading the trace: {0}")]
     Io(#[from] io::Error),
-    /// A line is not a valid event.
-    #[error("line {line}: {why}")]
+    /// A blank line.
+    #[error("line {0}: blank line (a trace has one JSON event per line and no blank lines)")]
+    Blank(usize),
+    /// A line that is not a valid event.
+    #[error("line {line}: {error}")]
     Parse {
         /// 1-based line number.
         line: usize,
-        /// What is wrong.
-        why: String,
+        /// What is wrong (a field's own error, such as an energy that is
+        /// not a fraction, comes as its message). Part of this error's
+        /// message, so not its `source`.
+        error: serde_json::Error,
     },
 }
 
@@ -637,10 +642,9 @@ pub fn read_trace(r: impl BufRead) -> Result<Vec<(usize, Event)>, TraceError> {
     for (i, line) in r.lines().enumerate() {
         let line = line?;
         if line.trim().is_empty() {
-            let why = "blank line (a trace has one JSON event per line and no blank lines)".to_string();
-            return Err(TraceError::Parse { line: i + 1, why });
+            return Err(TraceError::Blank(i + 1));
         }
-        let event = serde_json::from_str(&line).map_err(|e| TraceError::Parse { line: i + 1, why: e.to_string() })?;
+        let event = serde_json::from_str(&line).map_err(|error| TraceError::Parse { line: i + 1, error })?;
         out.push((i + 1, event));
     }
     Ok(out)
@@ -803,7 +807,7 @@ mod tests {
     #[test]
     fn blank_lines_are_named_as_such() {
         match read_trace("{\"ev\":\"end\",\"t\":1}\n\n".as_bytes()) {
-            Err(TraceError::Parse { line: 2, why }) => assert!(why.starts_with("blank line"), "{why}"),
+            Err(e @ TraceError::Blank(2)) => assert!(e.to_string().starts_with("line 2: blank line"), "{e}"),
             other => panic!("expected a blank-line error on line 2, got {other:?}"),
         }
     }
@@ -812,7 +816,9 @@ mod tests {
     fn bad_lines_are_named() {
         let text = "{\"ev\":\"end\",\"t\":1}\n{\"ev\":\"warp\",\"t\":2}\n";
         match read_trace(text.as_bytes()) {
-            Err(TraceError::Parse { line: 2, .. }) => {}
+            Err(e @ TraceError::Parse { line: 2, .. }) => {
+                assert!(e.to_string().starts_with("line 2: unknown variant `warp`"))
+            }
             other => panic!("expected a parse error on line 2, got {other:?}"),
         }
     }

@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = check_events(&events, |h| {
         if h.pes == 0 || h.pes > 1 << 16 {
-            return Err("PE count out of range".into());
+            return Err("PE count out of range");
         }
         Ok(Reference { fp: Fingerprint::EMPTY, t_seq: 0, critical: None, pruning: None, pruned_critical: None })
     });

@@ -164,10 +164,18 @@ impl fmt::Display for Fraction {
     }
 }
 
+/// A string that is not an exact energy ([`Fraction`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{given}` is not an exact energy (forms: 0, 1, m, m/2^e, m/d, m/d/2^e)")]
+pub struct ParseFractionError {
+    /// The string given.
+    pub given: String,
+}
+
 impl FromStr for Fraction {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Fraction, String> {
-        let bad = || format!("`{s}` is not an exact energy (forms: 0, 1, m, m/2^e, m/d, m/d/2^e)");
+    type Err = ParseFractionError;
+    fn from_str(s: &str) -> Result<Fraction, ParseFractionError> {
+        let bad = || ParseFractionError { given: s.to_string() };
         let int = |x: &str| BigUint::parse_bytes(x.as_bytes(), 10).filter(|_| x.bytes().all(|b| b.is_ascii_digit()));
         let (rest, exp) = match s.split_once("/2^") {
             Some((r, e)) => (r, e.parse::<u64>().map_err(|_| bad())?),
@@ -253,7 +261,7 @@ mod tests {
         assert_eq!("6/9/2^2".parse::<Fraction>().unwrap().to_string(), "1/6");
         assert_eq!(Fraction::one().div(6).to_string(), "1/6");
         for bad in ["x/2^3", "1/0", "-1", "1/+3", ""] {
-            assert!(bad.parse::<Fraction>().is_err(), "{bad}");
+            assert_eq!(bad.parse::<Fraction>(), Err(ParseFractionError { given: bad.to_string() }), "{bad}");
         }
         let a = Fraction::pow2_neg(3);
         assert_eq!(a.checked_sub(&Fraction::one()), None);

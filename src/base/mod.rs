@@ -6,19 +6,22 @@
 //! - [`rng`]: the one scheme that derives every random stream from a seed.
 //! - [`hash`]: fixed, version-stable hash functions.
 //! - [`registry`]: the vocabulary of the typed registry enums.
+//! - [`parse`]: the error of the small flag-value parsers ([`BadValue`]).
 //! - [`text`]: values that serialise as their command-line text.
 //! - [`topology`]: the networks of 000 §2.1 and §4 ([`Topology`]) and hop counts.
 
 pub mod fraction;
 pub mod hash;
+pub mod parse;
 pub mod registry;
 pub mod rng;
 pub mod text;
 pub mod topology;
 
-pub use fraction::Fraction;
+pub use fraction::{Fraction, ParseFractionError};
+pub use parse::BadValue;
 pub use registry::{Info, Registered, Status, UnknownName};
-pub use topology::Topology;
+pub use topology::{Topology, TopologyError};
 
 /// A PE's number, `0..P`.
 pub type PeId = u32;

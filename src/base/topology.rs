@@ -56,18 +56,45 @@ pub enum Topology {
 /// The names `--topology` takes.
 pub const FORMS: &str = "crossbar, hypercube, mesh:R (R = 1..=8), fat-tree, butterfly, ccc";
 
+/// A topology name that is not one, or a P the topology cannot take.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TopologyError {
+    /// Not one of the [`FORMS`].
+    #[error("unknown topology `{0}`; valid: {FORMS}")]
+    Unknown(String),
+    /// `mesh:R` with R outside 1..=[`MAX_MESH_R`].
+    #[error("--topology mesh:{0}: R must be in 1..={MAX_MESH_R}")]
+    MeshDimension(u8),
+    /// P is not a power of two (every topology but the crossbar needs one).
+    #[error("--topology {topology} needs P a power of two (000 §3: n = 2^D), not {pes}")]
+    NotPowerOfTwo {
+        /// The topology.
+        topology: Topology,
+        /// The P given.
+        pes: u32,
+    },
+    /// P is above [`MAX_BFS_PES`] on a topology whose distances are tabulated.
+    #[error("--topology {topology} takes at most P = 2^20, not {pes}")]
+    TooManyPes {
+        /// The topology (butterfly or CCC).
+        topology: Topology,
+        /// The P given.
+        pes: u32,
+    },
+}
+
 impl Topology {
     /// Checks that `pes` PEs fit the topology (a power of two for all but
     /// the crossbar; at most 2^20 for the tabulated ones).
-    pub fn fits(self, pes: u32) -> Result<(), String> {
+    pub fn fits(self, pes: u32) -> Result<(), TopologyError> {
         if self == Topology::Crossbar {
             return Ok(());
         }
         if !pes.is_power_of_two() {
-            return Err(format!("--topology {self} needs P a power of two (000 §3: n = 2^D), not {pes}"));
+            return Err(TopologyError::NotPowerOfTwo { topology: self, pes });
         }
         if self.tabulated() && pes > MAX_BFS_PES {
-            return Err(format!("--topology {self} takes at most P = 2^20, not {pes}"));
+            return Err(TopologyError::TooManyPes { topology: self, pes });
         }
         Ok(())
     }
@@ -242,10 +269,10 @@ impl fmt::Display for Topology {
 }
 
 impl FromStr for Topology {
-    type Err = String;
+    type Err = TopologyError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || format!("unknown topology `{s}`; valid: {FORMS}");
+        let bad = || TopologyError::Unknown(s.to_string());
         Ok(match s {
             "crossbar" => Topology::Crossbar,
             "hypercube" => Topology::Hypercube,
@@ -255,7 +282,7 @@ impl FromStr for Topology {
             _ => {
                 let r: u8 = s.strip_prefix("mesh:").ok_or_else(bad)?.parse().map_err(|_| bad())?;
                 if !(1..=MAX_MESH_R).contains(&r) {
-                    return Err(format!("--topology mesh:{r}: R must be in 1..={MAX_MESH_R}"));
+                    return Err(TopologyError::MeshDimension(r));
                 }
                 Topology::Mesh { r }
             }
@@ -279,9 +306,15 @@ mod tests {
         for t in all().into_iter().chain([Topology::Mesh { r: 3 }]) {
             assert_eq!(t.to_string().parse::<Topology>(), Ok(t));
         }
-        assert!("mesh:0".parse::<Topology>().unwrap_err().contains("1..=8"));
-        assert!("torus".parse::<Topology>().unwrap_err().contains("valid: crossbar"));
-        assert!(Topology::Hypercube.fits(12).unwrap_err().contains("power of two"));
+        assert_eq!("mesh:0".parse::<Topology>(), Err(TopologyError::MeshDimension(0)));
+        assert!("mesh:0".parse::<Topology>().unwrap_err().to_string().contains("1..=8"));
+        assert_eq!("torus".parse::<Topology>(), Err(TopologyError::Unknown("torus".into())));
+        assert!("torus".parse::<Topology>().unwrap_err().to_string().contains("valid: crossbar"));
+        let twelve = Topology::Hypercube.fits(12).unwrap_err();
+        assert_eq!(twelve, TopologyError::NotPowerOfTwo { topology: Topology::Hypercube, pes: 12 });
+        assert!(twelve.to_string().contains("power of two"));
+        let big = Topology::Ccc.fits(1 << 21);
+        assert_eq!(big, Err(TopologyError::TooManyPes { topology: Topology::Ccc, pes: 1 << 21 }));
     }
 
     /// Distances are a metric: symmetric, zero only on the diagonal, and

@@ -41,6 +41,38 @@ enum Model {
     Atomic { fifo: bool, by_key: bool },
 }
 
+/// How a run breaks the atomic model (the `atomic_conformance` failures).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum Breach {
+    /// A data message's `recv` without `data.ready`.
+    #[error("message {id} from PE {from} has no `data.ready` step")]
+    NoReady { id: u64, from: u32 },
+    /// Ready before it was sent, or after it was received.
+    #[error("message {id} sent at step {sent}, ready at {ready}, received at {t}: ready must be in {}..={t}", .sent + 1)]
+    Ready { id: u64, sent: u64, ready: u64, t: u64 },
+    /// A message left its sender before an older one (004-2).
+    #[error(
+        "PE {from}'s message {id} left before its older message {older}: a blocked message was taken back (004-2)"
+    )]
+    TakenBack { from: u32, id: u64, older: u64 },
+    /// A message became ready while the previous one was in the send buffer.
+    #[error("PE {from}'s message {id} was ready at step {ready}, while its previous message was in the send buffer until step {previous} (one message per send buffer)")]
+    SendBuffer { from: u32, id: u64, ready: u64, previous: u64 },
+    /// A node received more than one message in a step.
+    #[error("PE {pe} received {count} messages at step {t} (one per step)")]
+    Receipts { pe: u32, count: u32, t: u64 },
+    /// FIFO arbiter: a message ready later was received first (ready at
+    /// `later`, received at `at`).
+    #[error("FIFO arbiter: message {id} to PE {pe}, ready at step {ready}, was received at {t}, after a message ready later (at {later}) was received at {at}")]
+    Fifo { id: u64, pe: u32, ready: u64, t: u64, later: u64, at: u64 },
+    /// Priority queue: a `send` without `data.key`.
+    #[error("message {0}'s `send` has no `data.key` (priority message queue)")]
+    NoKey(u64),
+    /// Priority queue: a message entered the send buffer over one of a smaller key.
+    #[error("message {id} (key {key}) entered the send buffer at step {ready} while message {other} (key {other_key}) was queued: not a priority queue (004 §4.1)")]
+    NotLeastKey { id: u64, key: u64, ready: u64, other: u64, other_key: u64 },
+}
+
 /// One node's view.
 #[derive(Clone, Default)]
 struct Node {
@@ -85,17 +117,14 @@ impl AtomicConformance {
         }
     }
 
-    fn on_recv(&mut self, (pe, from, id, t): (u32, u32, u64, u64), ready: Option<u64>) -> Result<(), String> {
+    fn on_recv(&mut self, (pe, from, id, t): (u32, u32, u64, u64), ready: Option<u64>) -> Result<(), Breach> {
         self.received += 1;
-        let ready = ready.ok_or_else(|| format!("message {id} from PE {from} has no `data.ready` step"))?;
+        let ready = ready.ok_or(Breach::NoReady { id, from })?;
         let Some(sender) = self.nodes.get_mut(from as usize) else { return Ok(()) };
         let Some(pos) = sender.pending.iter().position(|&(i, _, _)| i == id) else { return Ok(()) };
         let (_, sent, key) = sender.pending[pos];
         if ready <= sent || ready > t {
-            return Err(format!(
-                "message {id} sent at step {sent}, ready at {ready}, received at {t}: ready must be in {}..={t}",
-                sent + 1
-            ));
+            return Err(Breach::Ready { id, sent, ready, t });
         }
         let Model::Atomic { fifo, by_key } = self.model else {
             sender.pending.remove(pos);
@@ -105,12 +134,12 @@ impl AtomicConformance {
             true => least_key(&sender.pending, id, ready, key)?,
             false if pos > 0 => {
                 let (older, _, _) = sender.pending[0];
-                return Err(format!("PE {from}'s message {id} left before its older message {older}: a blocked message was taken back (004-2)"));
+                return Err(Breach::TakenBack { from, id, older });
             }
             false => {}
         }
-        if let Some(prev) = sender.last_out.filter(|&p| ready <= p) {
-            return Err(format!("PE {from}'s message {id} was ready at step {ready}, while its previous message was in the send buffer until step {prev} (one message per send buffer)"));
+        if let Some(previous) = sender.last_out.filter(|&p| ready <= p) {
+            return Err(Breach::SendBuffer { from, id, ready, previous });
         }
         sender.pending.remove(pos);
         sender.last_out = Some(t);
@@ -118,14 +147,14 @@ impl AtomicConformance {
     }
 
     /// The receiver's rules: one receipt per step; FIFO order.
-    fn into_node(&mut self, pe: u32, id: u64, t: u64, ready: u64, fifo: bool) -> Result<(), String> {
+    fn into_node(&mut self, pe: u32, id: u64, t: u64, ready: u64, fifo: bool) -> Result<(), Breach> {
         let Some(n) = self.nodes.get_mut(pe as usize) else { return Ok(()) };
         n.last_in = if n.last_in.0 == t { (t, n.last_in.1 + 1) } else { (t, 1) };
         if n.last_in.1 > 1 {
-            return Err(format!("PE {pe} received {} messages at step {t} (one per step)", n.last_in.1));
+            return Err(Breach::Receipts { pe, count: n.last_in.1, t });
         }
-        if let Some((r, at)) = n.max_ready_in.filter(|&(r, at)| fifo && ready < r && t > at) {
-            return Err(format!("FIFO arbiter: message {id} to PE {pe}, ready at step {ready}, was received at {t}, after a message ready later (at {r}) was received at {at}"));
+        if let Some((later, at)) = n.max_ready_in.filter(|&(r, at)| fifo && ready < r && t > at) {
+            return Err(Breach::Fifo { id, pe, ready, t, later, at });
         }
         if n.max_ready_in.is_none_or(|(r, _)| ready > r) {
             n.max_ready_in = Some((ready, t));
@@ -136,11 +165,11 @@ impl AtomicConformance {
 
 /// Over a priority queue: message `id` (key `key`), ready at `ready`, has
 /// the least key among the messages its sender sent before `ready`.
-fn least_key(pending: &VecDeque<(u64, u64, Option<u64>)>, id: u64, ready: u64, key: Option<u64>) -> Result<(), String> {
-    let key = key.ok_or_else(|| format!("message {id}'s `send` has no `data.key` (priority message queue)"))?;
+fn least_key(pending: &VecDeque<(u64, u64, Option<u64>)>, id: u64, ready: u64, key: Option<u64>) -> Result<(), Breach> {
+    let key = key.ok_or(Breach::NoKey(id))?;
     let waiting = pending.iter().filter(|&&(i, sent, _)| i != id && sent < ready);
     match waiting.filter_map(|&(i, _, k)| k.filter(|&k| k < key).map(|k| (i, k))).next() {
-        Some((other, k)) => Err(format!("message {id} (key {key}) entered the send buffer at step {ready} while message {other} (key {k}) was queued: not a priority queue (004 §4.1)")),
+        Some((other, other_key)) => Err(Breach::NotLeastKey { id, key, ready, other, other_key }),
         None => Ok(()),
     }
 }
@@ -190,5 +219,28 @@ impl Property for AtomicConformance {
             Some((line, why)) => Verdict::fail(why, Some(line)),
             None => Verdict::pass(format!("{} data-network receipts obey {what}", self.received)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::header;
+    use super::*;
+
+    #[test]
+    fn breaches_are_typed() {
+        let mut a = AtomicConformance::new(&TraceHeader { clock: Clock::Step, ..header(2) });
+        a.on_send(0, 1, 1, None);
+        assert_eq!(a.on_recv((1, 0, 1, 3), None), Err(Breach::NoReady { id: 1, from: 0 }));
+        assert_eq!(a.on_recv((1, 0, 1, 3), Some(5)), Err(Breach::Ready { id: 1, sent: 1, ready: 5, t: 3 }));
+        let msg = "message 1 sent at step 1, ready at 5, received at 3: ready must be in 2..=3";
+        assert_eq!(a.on_recv((1, 0, 1, 3), Some(5)).unwrap_err().to_string(), msg);
+        a.on_send(0, 2, 1, None);
+        assert_eq!(a.on_recv((1, 0, 2, 3), Some(2)), Err(Breach::TakenBack { from: 0, id: 2, older: 1 }));
+        assert_eq!(a.on_recv((1, 0, 1, 3), Some(2)), Ok(()));
+        a.on_send(1, 3, 1, None);
+        assert_eq!(a.on_recv((0, 1, 3, 3), Some(2)), Ok(()));
+        a.on_send(1, 4, 2, None);
+        assert_eq!(a.on_recv((0, 1, 4, 3), Some(3)), Err(Breach::SendBuffer { from: 1, id: 4, ready: 3, previous: 3 }));
     }
 }

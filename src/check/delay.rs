@@ -32,14 +32,25 @@ use rustc_hash::FxHashMap as HashMap;
 use super::activity::Activity;
 use super::{Metrics, Property, Verdict};
 use crate::base::Topology;
-use crate::event::{Event, Kind, TraceHeader};
+use crate::event::{Clock, Event, Kind, TraceHeader};
 use crate::protocol::poll_and_shuffle::phases_per_cycle;
 use crate::protocol::DetectorKind;
+
+/// Why `detection_delay_bound` does not apply to a trace.
+#[derive(Debug, thiserror::Error)]
+enum NotApplicable {
+    /// Times are not model time.
+    #[error("times are {0}, the bound is in model time")]
+    Clock(Clock),
+    /// A detector lbcheck does not know (the header's name).
+    #[error("detector `{0}` is not one lbcheck knows")]
+    Detector(String),
+}
 
 /// State of the `detection_delay_bound` check.
 pub(super) struct DetectionDelayBound {
     /// The detector and tree depth D, or why the bound does not apply.
-    applies: Result<(DetectorKind, u64), String>,
+    applies: Result<(DetectorKind, u64), NotApplicable>,
     sent_at: HashMap<u64, u64>,
     max_latency: u64,
     activity: Activity,
@@ -58,9 +69,9 @@ impl DetectionDelayBound {
     pub(super) fn new(header: &TraceHeader) -> DetectionDelayBound {
         let depth = u64::from(header.pes.max(1).ilog2());
         let applies = match header.detector.parse::<DetectorKind>() {
-            _ if !header.clock.is_work() => Err(format!("times are {}, the bound is in model time", header.clock)),
+            _ if !header.clock.is_work() => Err(NotApplicable::Clock(header.clock)),
             Ok(d) => Ok((d, depth)),
-            Err(_) => Err(format!("detector `{}` is not one lbcheck knows", header.detector)),
+            Err(_) => Err(NotApplicable::Detector(header.detector.clone())),
         };
         DetectionDelayBound {
             applies,

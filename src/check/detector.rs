@@ -38,6 +38,53 @@ struct Wave {
     counted: (u64, u64),
 }
 
+/// How a detector breaks its rules (the `detector_conformance` failures).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum Breach {
+    /// A PE other than the announcer announced.
+    #[error("PE {pe} announced termination, but the announcer is PE {announcer}")]
+    NotAnnouncer { pe: u32, announcer: u32 },
+    /// The announcer announced twice (first on that line).
+    #[error("PE {pe} announced termination again (first on line {first})")]
+    AnnouncedAgain { pe: u32, first: usize },
+    /// A `terminate` sent by a PE that had not learnt of termination.
+    #[error("PE {0} sent `terminate` before it learnt of termination (by announcing or receiving `terminate`)")]
+    EarlyTerminate(u32),
+    /// `terminated` logged by a PE that had not learnt of termination.
+    #[error("PE {0} logged `terminated` before it learnt of termination")]
+    EarlyTerminated(u32),
+    /// Energy: the announcer announced without holding all the energy.
+    #[error("PE {pe} announced termination holding energy {held}, not all of it (1)")]
+    EnergyHeld { pe: u32, held: Fraction },
+    /// Four-counter: a wave out of order.
+    #[error("wave {number} completed, but the next wave is {expected}")]
+    WaveNumber { number: u64, expected: u64 },
+    /// Four-counter: a wave after two quiet ones (waves `last − 1` and
+    /// `last` had S = R = `total`), when it should have announced.
+    #[error(
+        "wave {number} completed, but waves {} and {last} already had S = R = {total} twice: four-counter announces then (001 §2)",
+        .last.saturating_sub(1)
+    )]
+    WaveAfterQuiet { number: u64, last: u64, total: u64 },
+    /// Four-counter: wave totals outside what the counters allow (`floor`
+    /// and `counted`: the work messages (sent, received) before the
+    /// previous wave completed and so far).
+    #[error(
+        "wave {number} reports {} work messages sent and {} received; the counters it read allow {}..={} sent and {}..={} received",
+        .totals.0, .totals.1, .floor.0, .counted.0, .floor.1, .counted.1
+    )]
+    WaveTotals { number: u64, totals: (u64, u64), floor: (u64, u64), counted: (u64, u64) },
+    /// Four-counter: an announcement after fewer than two waves.
+    #[error("termination announced after {0} wave(s); four-counter needs two consecutive waves with equal totals")]
+    TooFewWaves(usize),
+    /// Four-counter: an announcement after two waves whose totals are not
+    /// all equal: waves `prev` and `last` reported (sent, received) = (`s1`, `r1`), (`s2`, `r2`).
+    #[error(
+        "termination announced after wave {prev} (sent {s1}, received {r1}) and wave {last} (sent {s2}, received {r2}); four-counter needs all four equal"
+    )]
+    UnequalWaves { prev: u64, s1: u64, r1: u64, last: u64, s2: u64, r2: u64 },
+}
+
 /// What the header's detector lets the check verify beyond the common rules.
 enum Rules {
     /// Mattern's four counters: the waves so far.
@@ -89,18 +136,16 @@ impl DetectorConformance {
         }
     }
 
-    fn check(&mut self, line: usize, e: &Event) -> Result<(), String> {
+    fn check(&mut self, line: usize, e: &Event) -> Result<(), Breach> {
         match *e {
             Event::Announce { pe, .. } => self.on_announce(line, pe),
-            Event::Send { from, kind: Kind::Terminate, .. } if !self.knows(from) => Err(format!(
-                "PE {from} sent `terminate` before it learnt of termination (by announcing or receiving `terminate`)"
-            )),
+            Event::Send { from, kind: Kind::Terminate, .. } if !self.knows(from) => Err(Breach::EarlyTerminate(from)),
             Event::Recv { pe, kind: Kind::Terminate, .. } => {
                 self.learn(pe);
                 Ok(())
             }
             Event::Terminated { pe, .. } if !self.knows(pe) && !matches!(self.rules, Rules::Unknown(_)) => {
-                Err(format!("PE {pe} logged `terminated` before it learnt of termination"))
+                Err(Breach::EarlyTerminated(pe))
             }
             Event::Send { kind: Kind::Work, .. } => {
                 self.work.0 += 1;
@@ -121,44 +166,36 @@ impl DetectorConformance {
         }
     }
 
-    fn on_announce(&mut self, line: usize, pe: u32) -> Result<(), String> {
+    fn on_announce(&mut self, line: usize, pe: u32) -> Result<(), Breach> {
         if pe != self.announcer {
-            return Err(format!("PE {pe} announced termination, but the announcer is PE {}", self.announcer));
+            return Err(Breach::NotAnnouncer { pe, announcer: self.announcer });
         }
         if let Some(first) = self.announced {
-            return Err(format!("PE {pe} announced termination again (first on line {first})"));
+            return Err(Breach::AnnouncedAgain { pe, first });
         }
         self.announced = Some(line);
         self.learn(pe);
         match &self.rules {
             Rules::FourCounter { last, prev } => four_counter_may_announce(*prev, *last),
-            Rules::Energy { held } if !held.is_one() => {
-                Err(format!("PE {pe} announced termination holding energy {held}, not all of it (1)"))
-            }
+            Rules::Energy { held } if !held.is_one() => Err(Breach::EnergyHeld { pe, held: held.clone() }),
             _ => Ok(()),
         }
     }
 
-    fn on_wave(&mut self, number: u64, totals: (u64, u64)) -> Result<(), String> {
+    fn on_wave(&mut self, number: u64, totals: (u64, u64)) -> Result<(), Breach> {
         let Rules::FourCounter { last, prev } = &mut self.rules else { return Ok(()) };
         let expected = last.map_or(1, |w| w.number + 1);
         if number != expected {
-            return Err(format!("wave {number} completed, but the next wave is {expected}"));
+            return Err(Breach::WaveNumber { number, expected });
         }
         if four_counter_may_announce(*prev, *last).is_ok() {
-            let (w, t) = last.map(|w| (w.number, w.totals.0)).unwrap_or_default();
-            return Err(format!(
-                "wave {number} completed, but waves {} and {w} already had S = R = {t} twice: four-counter announces then (001 §2)",
-                w.saturating_sub(1)
-            ));
+            let (last, total) = last.map(|w| (w.number, w.totals.0)).unwrap_or_default();
+            return Err(Breach::WaveAfterQuiet { number, last, total });
         }
         let floor = last.map_or((0, 0), |w| w.counted);
         let (s, r) = totals;
         if s < floor.0 || r < floor.1 || s > self.work.0 || r > self.work.1 {
-            return Err(format!(
-                "wave {number} reports {s} work messages sent and {r} received; the counters it read allow {}..={} sent and {}..={} received",
-                floor.0, self.work.0, floor.1, self.work.1
-            ));
+            return Err(Breach::WaveTotals { number, totals, floor, counted: self.work });
         }
         *prev = *last;
         *last = Some(Wave { number, totals, counted: self.work });
@@ -167,22 +204,15 @@ impl DetectorConformance {
 }
 
 /// 001 §2: announce only after waves k−1, k with S_{k−1} = R_{k−1} = S_k = R_k.
-fn four_counter_may_announce(prev: Option<Wave>, last: Option<Wave>) -> Result<(), String> {
+fn four_counter_may_announce(prev: Option<Wave>, last: Option<Wave>) -> Result<(), Breach> {
     let (Some(p), Some(l)) = (prev, last) else {
-        let waves = usize::from(last.is_some());
-        return Err(format!(
-            "termination announced after {waves} wave(s); four-counter needs two consecutive waves with equal totals"
-        ));
+        return Err(Breach::TooFewWaves(usize::from(last.is_some())));
     };
-    let (s1, r1) = p.totals;
-    let (s2, r2) = l.totals;
+    let ((s1, r1), (s2, r2)) = (p.totals, l.totals);
     if s1 == r1 && (s1, r1) == (s2, r2) {
         return Ok(());
     }
-    Err(format!(
-        "termination announced after wave {} (sent {s1}, received {r1}) and wave {} (sent {s2}, received {r2}); four-counter needs all four equal",
-        p.number, l.number
-    ))
+    Err(Breach::UnequalWaves { prev: p.number, s1, r1, last: l.number, s2, r2 })
 }
 
 impl Property for DetectorConformance {
@@ -231,6 +261,26 @@ mod tests {
 
     fn check(h: &TraceHeader, events: Vec<Event>) -> crate::check::CheckReport {
         run_with_header(h, reference_of(&events), events)
+    }
+
+    #[test]
+    fn breaches_are_typed() {
+        let mut d = DetectorConformance::new(&with_detector("energy", 2));
+        assert_eq!(d.check(2, &Event::Announce { t: 1, pe: 1 }), Err(Breach::NotAnnouncer { pe: 1, announcer: 0 }));
+        assert_eq!(d.check(3, &Event::Terminated { t: 1, pe: 1 }), Err(Breach::EarlyTerminated(1)));
+        assert_eq!(d.check(4, &Event::Announce { t: 1, pe: 0 }), Ok(()));
+        assert_eq!(d.check(5, &Event::Announce { t: 1, pe: 0 }), Err(Breach::AnnouncedAgain { pe: 0, first: 4 }));
+        let mut energy = DetectorConformance::new(&with_detector("energy", 2));
+        assert_eq!(energy.check(2, &super::super::testutil::energy(0, 0, "1/2")), Ok(()));
+        let held = Breach::EnergyHeld { pe: 0, held: dy("1/2") };
+        assert_eq!(energy.check(3, &Event::Announce { t: 1, pe: 0 }), Err(held));
+        let mut fc = DetectorConformance::new(&with_detector("four-counter", 2));
+        let wave = |wave, sent, recv| Event::Wave { t: 1, wave, sent, recv, data: None };
+        assert_eq!(fc.check(2, &wave(2, 0, 0)), Err(Breach::WaveNumber { number: 2, expected: 1 }));
+        let totals = Breach::WaveTotals { number: 1, totals: (3, 0), floor: (0, 0), counted: (0, 0) };
+        assert_eq!(fc.check(2, &wave(1, 3, 0)), Err(totals));
+        assert_eq!(fc.check(2, &wave(1, 0, 0)), Ok(()));
+        assert_eq!(fc.check(3, &Event::Announce { t: 2, pe: 0 }), Err(Breach::TooFewWaves(1)));
     }
 
     /// `two_pes` with four-counter instead of energy: PE 0 completes two

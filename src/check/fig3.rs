@@ -14,13 +14,27 @@
 //! 002 Thm 1 bounds by O(P·h) and this workload needs from below.
 
 use super::{Metrics, Property, Verdict};
-use crate::event::{Event, TraceHeader};
+use crate::event::{Clock, Event, TraceHeader};
 use crate::problem::Workload;
+
+/// Why `fig3_transfers` does not apply to a trace.
+#[derive(Debug, thiserror::Error)]
+enum NotApplicable {
+    /// Another workload.
+    #[error("the workload is not 000 Fig. 3's (`synthetic:…,split=fig3:N:S`)")]
+    Workload,
+    /// Times are not model time.
+    #[error("times are {0}, the bound is in model time")]
+    Clock(Clock),
+    /// The initial split of 002 §3.
+    #[error("the initial split's local splits emit no `split` event")]
+    InitialSplit,
+}
 
 /// State of the `fig3_transfers` check.
 pub(super) struct Fig3Transfers {
     /// (B·S splits needed, L_min, h), or why the check does not apply.
-    applies: Result<(u64, u64, u64), String>,
+    applies: Result<(u64, u64, u64), NotApplicable>,
     splits: u64,
 }
 
@@ -32,13 +46,9 @@ impl Fig3Transfers {
             _ => None,
         };
         let applies = match fig3 {
-            None => Err("the workload is not 000 Fig. 3's (`synthetic:…,split=fig3:N:S`)".to_string()),
-            Some(_) if !header.clock.is_work() => {
-                Err(format!("times are {}, the bound is in model time", header.clock))
-            }
-            Some(_) if header.run_record().is_some_and(|r| r.initial_split) => {
-                Err("the initial split's local splits emit no `split` event".to_string())
-            }
+            None => Err(NotApplicable::Workload),
+            Some(_) if !header.clock.is_work() => Err(NotApplicable::Clock(header.clock)),
+            Some(_) if header.run_record().is_some_and(|r| r.initial_split) => Err(NotApplicable::InitialSplit),
             Some(f) => Ok(f),
         };
         Fig3Transfers { applies, splits: 0 }

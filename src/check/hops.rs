@@ -13,13 +13,33 @@
 use std::collections::HashMap;
 
 use super::{Metrics, Property, Verdict};
-use crate::base::topology::{Hops, Topology};
+use crate::base::topology::{Hops, Topology, TopologyError};
 use crate::event::{Clock, Event, TraceHeader};
+
+/// Why `hop_latency` does not apply to a trace.
+#[derive(Debug, thiserror::Error)]
+enum NotApplicable {
+    /// No `run` record: no topology.
+    #[error("the header has no `run` record")]
+    NoRun,
+    /// No topology: the crossbar.
+    #[error("no topology (a crossbar: one hop)")]
+    NoTopology,
+    /// A topology name that does not parse.
+    #[error("header `run.topology`: {0}")]
+    BadTopology(TopologyError),
+    /// Times are not model time.
+    #[error("times are not model time")]
+    Clock,
+    /// P does not fit the topology.
+    #[error(transparent)]
+    Fits(TopologyError),
+}
 
 /// State of the `hop_latency` check.
 pub(super) struct HopLatency {
     /// The distances and the least latency per hop; `Err`: why not applicable.
-    net: Result<(Hops, u64), String>,
+    net: Result<(Hops, u64), NotApplicable>,
     /// Send time of each message in flight.
     sent: HashMap<u64, u64>,
     checked: u64,
@@ -27,14 +47,14 @@ pub(super) struct HopLatency {
 }
 
 /// The network a header declares, if the check applies.
-fn network(header: &TraceHeader) -> Result<(Hops, u64), String> {
-    let run = header.run_record().ok_or("the header has no `run` record")?;
-    let name = run.topology.as_deref().ok_or("no topology (a crossbar: one hop)")?;
-    let topology: Topology = name.parse().map_err(|e| format!("header `run.topology`: {e}"))?;
+fn network(header: &TraceHeader) -> Result<(Hops, u64), NotApplicable> {
+    let run = header.run_record().ok_or(NotApplicable::NoRun)?;
+    let name = run.topology.as_deref().ok_or(NotApplicable::NoTopology)?;
+    let topology: Topology = name.parse().map_err(NotApplicable::BadTopology)?;
     if header.clock != Clock::Work {
-        return Err("times are not model time".into());
+        return Err(NotApplicable::Clock);
     }
-    topology.fits(header.pes)?;
+    topology.fits(header.pes).map_err(NotApplicable::Fits)?;
     let least = run.latency.map_or(run.t_rout.unwrap_or(1), |[a, _]| a);
     Ok((topology.distances(header.pes), least))
 }

@@ -410,23 +410,40 @@ impl Checker {
     }
 }
 
+/// Why a trace could not be checked at all ([`check_events`]); a property
+/// that fails is a [`Verdict`], not an error.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError<E = String> {
+    /// The header declares more PEs than the checker supports ([`MAX_PES`]).
+    #[error("line 1: header `pes` = {pes} exceeds the supported {MAX_PES}")]
+    TooManyPes {
+        /// The header's `pes`.
+        pes: u32,
+    },
+    /// The sequential reference could not be computed from the header:
+    /// the caller's error, as is.
+    #[error("{0}")]
+    Reference(E),
+}
+
 /// Convenience: checks a whole trace read by [`crate::event::read_trace`].
 ///
 /// The first event must be the [`Event::Header`]; otherwise the report holds
 /// only a `trace_well_formed` failure on line 1 (nothing else can be checked
 /// without knowing the run). `reference_for` computes the sequential
-/// reference from the header; its error is returned as is.
-pub fn check_events(
+/// reference from the header; its error is returned as is
+/// ([`CheckError::Reference`]).
+pub fn check_events<E>(
     events: &[(usize, Event)],
-    reference_for: impl FnOnce(&TraceHeader) -> Result<Reference, String>,
-) -> Result<CheckReport, String> {
+    reference_for: impl FnOnce(&TraceHeader) -> Result<Reference, E>,
+) -> Result<CheckReport, CheckError<E>> {
     let Some((_, Event::Header(header))) = events.first() else {
         return Ok(headerless());
     };
     if header.pes > MAX_PES {
-        return Err(format!("line 1: header `pes` = {} exceeds the supported {MAX_PES}", header.pes));
+        return Err(CheckError::TooManyPes { pes: header.pes });
     }
-    let mut checker = Checker::new(header, reference_for(header)?);
+    let mut checker = Checker::new(header, reference_for(header).map_err(CheckError::Reference)?);
     for (line, event) in events {
         checker.observe(*line, event);
     }
@@ -441,7 +458,7 @@ fn headerless() -> CheckReport {
 }
 
 /// A violation found at `line`, from a check's error ("line N: why").
-fn violation_at(line: usize, checked: Result<(), String>) -> Option<(usize, String)> {
+fn violation_at(line: usize, checked: Result<(), impl std::fmt::Display>) -> Option<(usize, String)> {
     checked.err().map(|why| (line, format!("line {line}: {why}")))
 }
 
@@ -504,23 +521,29 @@ mod tests {
         let want = reference_of(&events);
         let r = check_events(&numbered(events.clone()), |h| {
             assert_eq!(h.pes, 2);
-            Ok(want)
+            Ok::<_, String>(want)
         })
         .unwrap();
         assert!(r.all_pass(), "{:?}", r.failures());
-        assert_eq!(
-            check_events(&numbered(events), |_| Err("no such workload".into())).unwrap_err(),
-            "no such workload"
-        );
+        let err = check_events(&numbered(events.clone()), |_| Err("no such workload")).unwrap_err();
+        assert!(matches!(err, CheckError::Reference("no such workload")), "{err:?}");
+        assert_eq!(err.to_string(), "no such workload");
+        let mut big = events;
+        let Event::Header(h) = &mut big[0] else { unreachable!() };
+        h.pes = MAX_PES + 1;
+        let err = check_events(&numbered(big), |_| Err("unused")).unwrap_err();
+        assert!(matches!(err, CheckError::TooManyPes { pes } if pes == MAX_PES + 1), "{err:?}");
+        assert_eq!(err.to_string(), format!("line 1: header `pes` = {} exceeds the supported {MAX_PES}", MAX_PES + 1));
     }
 
     #[test]
     fn check_events_without_header_fails_on_line_1() {
-        let r = check_events(&numbered(single_pe()), |_| unreachable!()).unwrap();
+        let never = |_: &TraceHeader| -> Result<Reference, std::convert::Infallible> { unreachable!() };
+        let r = check_events(&numbered(single_pe()), never).unwrap();
         let v = assert_fails("trace_well_formed", &r, Some(1));
         assert!(v.detail.contains("must be the `header`"), "{}", v.detail);
         assert!(!r.all_pass());
-        assert!(!check_events(&[], |_| unreachable!()).unwrap().all_pass());
+        assert!(!check_events(&[], never).unwrap().all_pass());
     }
 
     #[test]

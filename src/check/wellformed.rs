@@ -14,7 +14,7 @@ use super::{violation_at, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader, TRACE_VERSION};
 
 /// A message in flight, as far as matching its `recv` needs.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Sent {
     from: u32,
     to: u32,
@@ -40,6 +40,56 @@ pub(super) struct WellFormed {
     violation: Option<(usize, String)>,
 }
 
+/// How a stream fails to be a trace (the `trace_well_formed` failures).
+#[derive(Debug, thiserror::Error)]
+enum Malformed {
+    /// The header's format version is not this checker's.
+    #[error("trace format version {0}; this checker reads version {TRACE_VERSION}")]
+    Version(u32),
+    /// The header says P = 0.
+    #[error("the header says the run has 0 PEs")]
+    NoPes,
+    /// The header's announcer is not one of its PEs.
+    #[error("the header's announcer PE {announcer} is out of range: the run has {pes} PEs")]
+    Announcer { announcer: u32, pes: u32 },
+    /// An event after `end` (on that line).
+    #[error("event after `end` (line {0})")]
+    AfterEnd(usize),
+    /// A `header` other than the first event.
+    #[error("a `header` may only be the first event")]
+    LateHeader,
+    /// A time before the previous event's.
+    #[error("time {t} is before the previous event's time {last}")]
+    TimeBack { t: u64, last: u64 },
+    /// A PE number not below the header's `pes`.
+    #[error("PE {pe} (`{field}`) out of range: the header says {pes} PEs")]
+    Pe { pe: u32, field: &'static str, pes: u32 },
+    /// `work` while idle.
+    #[error("PE {0} logged work while idle (work is done between `busy` and `idle`)")]
+    WorkWhileIdle(u32),
+    /// `busy` again without a work message since `idle`.
+    #[error("PE {0} became busy without receiving work since it went idle")]
+    BusyWithoutWork(u32),
+    /// A message id sent again after its message was received.
+    #[error("message id {0} sent again (the first one was received already)")]
+    ResentDelivered(u64),
+    /// A message id sent again while its first message is in flight.
+    #[error("message id {id} sent again (first sent on line {line})")]
+    Resent { id: u64, line: u32 },
+    /// A message received twice.
+    #[error("message {0} received twice")]
+    ReceivedTwice(u64),
+    /// A `recv` without a `send`.
+    #[error("recv of message {0}, which was never sent")]
+    NeverSent(u64),
+    /// A `recv` whose endpoints are not its `send`'s.
+    #[error("recv of message {id} at PE {pe} from PE {from}, but it was sent from PE {} to PE {} (line {})", .sent.from, .sent.to, .sent.line)]
+    Endpoints { id: u64, pe: u32, from: u32, sent: Sent },
+    /// A `recv` whose kind is not its `send`'s.
+    #[error("recv of message {id} as `{}`, but it was sent as `{}` (line {})", .kind.name(), .sent.kind.name(), .sent.line)]
+    Kind { id: u64, kind: Kind, sent: Sent },
+}
+
 /// The PE holds work (between `busy` and `idle`).
 const BUSY: u8 = 1;
 /// The PE has been busy before (its first `busy` may be its initial part).
@@ -51,15 +101,11 @@ impl WellFormed {
     /// Checks `header` (reported on line 1) and starts on the events.
     pub(super) fn new(header: &TraceHeader) -> WellFormed {
         let bad_header = if header.version != TRACE_VERSION {
-            Some(format!("trace format version {}; this checker reads version {TRACE_VERSION}", header.version))
+            Some(Malformed::Version(header.version))
         } else if header.pes == 0 {
-            Some("the header says the run has 0 PEs".to_string())
+            Some(Malformed::NoPes)
         } else if header.announcer() >= header.pes {
-            Some(format!(
-                "the header's announcer PE {} is out of range: the run has {} PEs",
-                header.announcer(),
-                header.pes
-            ))
+            Some(Malformed::Announcer { announcer: header.announcer(), pes: header.pes })
         } else {
             None
         };
@@ -77,13 +123,13 @@ impl WellFormed {
         }
     }
 
-    fn check(&mut self, line: usize, e: &Event) -> Result<(), String> {
+    fn check(&mut self, line: usize, e: &Event) -> Result<(), Malformed> {
         if let Some(end) = self.end_line {
-            return Err(format!("event after `end` (line {end})"));
+            return Err(Malformed::AfterEnd(end));
         }
         if let Event::Header(_) = e {
             if self.observed > 1 {
-                return Err("a `header` may only be the first event".to_string());
+                return Err(Malformed::LateHeader);
             }
             self.header_first = true;
             return Ok(());
@@ -102,9 +148,7 @@ impl WellFormed {
                 self.set(pe, 0, BUSY | GOT_WORK);
                 Ok(())
             }
-            Event::Work { pe, .. } if self.flags(pe) & BUSY == 0 => {
-                Err(format!("PE {pe} logged work while idle (work is done between `busy` and `idle`)"))
-            }
+            Event::Work { pe, .. } if self.flags(pe) & BUSY == 0 => Err(Malformed::WorkWhileIdle(pe)),
             Event::End { .. } => {
                 self.end_line = Some(line);
                 Ok(())
@@ -126,65 +170,57 @@ impl WellFormed {
 
     /// A PE becomes busy with its initial part (its first `busy`) or with
     /// work it received since it went idle.
-    fn on_busy(&mut self, pe: u32) -> Result<(), String> {
+    fn on_busy(&mut self, pe: u32) -> Result<(), Malformed> {
         let f = self.flags(pe);
         if f & WAS_BUSY != 0 && f & (BUSY | GOT_WORK) == 0 {
-            return Err(format!("PE {pe} became busy without receiving work since it went idle"));
+            return Err(Malformed::BusyWithoutWork(pe));
         }
         self.set(pe, BUSY | WAS_BUSY, GOT_WORK);
         Ok(())
     }
 
-    fn check_time(&mut self, t: u64) -> Result<(), String> {
+    fn check_time(&mut self, t: u64) -> Result<(), Malformed> {
         if t < self.last_t {
-            return Err(format!("time {t} is before the previous event's time {}", self.last_t));
+            return Err(Malformed::TimeBack { t, last: self.last_t });
         }
         self.last_t = t;
         Ok(())
     }
 
-    fn check_pes(&self, e: &Event) -> Result<(), String> {
+    fn check_pes(&self, e: &Event) -> Result<(), Malformed> {
         for (field, pe) in pes_of(e).into_iter().flatten() {
             if pe >= self.pes {
-                return Err(format!("PE {pe} (`{field}`) out of range: the header says {} PEs", self.pes));
+                return Err(Malformed::Pe { pe, field, pes: self.pes });
             }
         }
         Ok(())
     }
 
-    fn on_send(&mut self, line: usize, from: u32, to: u32, id: u64, kind: Kind) -> Result<(), String> {
+    fn on_send(&mut self, line: usize, from: u32, to: u32, id: u64, kind: Kind) -> Result<(), Malformed> {
         let line32 = u32::try_from(line).unwrap_or(u32::MAX);
         if self.messages.delivered(id) {
-            return Err(format!("message id {id} sent again (the first one was received already)"));
+            return Err(Malformed::ResentDelivered(id));
         }
         let new = Sent { from, to, kind, line: line32 };
         if let Some(first) = self.messages.insert(id, new) {
-            return Err(format!("message id {id} sent again (first sent on line {})", first.line));
+            return Err(Malformed::Resent { id, line: first.line });
         }
         self.sent += 1;
         Ok(())
     }
 
-    fn on_recv(&mut self, pe: u32, from: u32, id: u64, kind: Kind) -> Result<(), String> {
-        let Some(s) = self.messages.remove(id) else {
+    fn on_recv(&mut self, pe: u32, from: u32, id: u64, kind: Kind) -> Result<(), Malformed> {
+        let Some(sent) = self.messages.remove(id) else {
             return match self.messages.delivered(id) {
-                true => Err(format!("message {id} received twice")),
-                false => Err(format!("recv of message {id}, which was never sent")),
+                true => Err(Malformed::ReceivedTwice(id)),
+                false => Err(Malformed::NeverSent(id)),
             };
         };
-        if (s.from, s.to) != (from, pe) {
-            let line = s.line;
-            return Err(format!(
-                "recv of message {id} at PE {pe} from PE {from}, but it was sent from PE {} to PE {} (line {line})",
-                s.from, s.to
-            ));
+        if (sent.from, sent.to) != (from, pe) {
+            return Err(Malformed::Endpoints { id, pe, from, sent });
         }
-        if s.kind != kind {
-            let (line, sent) = (s.line, s.kind.name());
-            return Err(format!(
-                "recv of message {id} as `{}`, but it was sent as `{sent}` (line {line})",
-                kind.name()
-            ));
+        if sent.kind != kind {
+            return Err(Malformed::Kind { id, kind, sent });
         }
         self.messages.deliver(id);
         self.received += 1;
@@ -246,6 +282,28 @@ mod tests {
     use super::*;
 
     const NAME: &str = WellFormed::NAME;
+
+    /// The first violation of `events` on 2 PEs, as the check types it.
+    fn first(events: &[Event]) -> Malformed {
+        let mut w = WellFormed::new(&header(2));
+        events.iter().enumerate().find_map(|(i, e)| w.check(i + 2, e).err()).expect("a violation")
+    }
+
+    #[test]
+    fn violations_are_typed() {
+        let sent = [send(0, 0, 1, 7, Kind::Request)];
+        assert!(matches!(first(&[sent[0].clone(), sent[0].clone()]), Malformed::Resent { id: 7, line: 2 }));
+        assert!(matches!(first(&[recv(1, 1, 0, 9, Kind::Request)]), Malformed::NeverSent(9)));
+        let kind = first(&[sent[0].clone(), recv(1, 1, 0, 7, Kind::Reject)]);
+        assert!(matches!(kind, Malformed::Kind { id: 7, kind: Kind::Reject, sent: Sent { kind: Kind::Request, .. } }));
+        assert_eq!(kind.to_string(), "recv of message 7 as `reject`, but it was sent as `request` (line 2)");
+        let ends = first(&[sent[0].clone(), recv(1, 0, 0, 7, Kind::Request)]);
+        assert!(matches!(ends, Malformed::Endpoints { id: 7, pe: 0, from: 0, .. }));
+        assert_eq!(ends.to_string(), "recv of message 7 at PE 0 from PE 0, but it was sent from PE 0 to PE 1 (line 2)");
+        let back = first(&[work(5, 0, 0, 0, 1), send(3, 0, 1, 1, Kind::Request)]);
+        assert!(matches!(back, Malformed::WorkWhileIdle(0)), "{back}");
+        assert!(matches!(first(&[send(0, 0, 2, 1, Kind::Request)]), Malformed::Pe { pe: 2, field: "to", pes: 2 }));
+    }
 
     /// Work is done only while busy; a PE becomes busy again only with
     /// work it received.

@@ -145,7 +145,7 @@ impl Driver {
     }
 
     /// Checks the driver's parameters (each message names the flag and its range).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), crate::sim::ConfigError> {
         match self {
             Driver::Sim(c) => c.validate(),
             Driver::Atomic(c) => c.validate(),

@@ -11,7 +11,7 @@ use crate::mutants::{Mutant, Need, Site};
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
 use crate::protocol::{BalancerKind, BalancerSpec, BoundMode, DetectorKind, ParamsError};
-use crate::sim::{Schedule, Shape, SimConfig};
+use crate::sim::{ConfigError, Schedule, Shape, SimConfig};
 
 /// Everything that defines a run. Its JSON (`lbcheck simulate
 /// --print-spec`) names every parameter as its flag does, each optional
@@ -44,8 +44,8 @@ pub struct RunSpec {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SpecError {
     /// A driver parameter out of its range.
-    #[error("{0}")]
-    Driver(String),
+    #[error(transparent)]
+    Driver(#[from] ConfigError),
     /// A protocol parameter that does not fit the run (e.g. another protocol's flag).
     #[error(transparent)]
     Params(#[from] ParamsError),
@@ -94,7 +94,7 @@ impl RunSpec {
     /// Checks the driver's parameters, that balancer, detector and machine
     /// go together, the protocol's parameters, and that the mutant acts.
     pub fn validate(&self) -> Result<(), SpecError> {
-        self.driver.validate().map_err(SpecError::Driver)?;
+        self.driver.validate()?;
         self.machine_fits()?;
         self.balancer.validate(self.driver.pes(), matches!(self.driver, Driver::Sim(_)))?;
         if self.bound.is_some() && !self.workload.prunes() {
@@ -188,4 +188,59 @@ fn phased_machine(balancer: BalancerKind, c: &SimConfig) -> Result<(), SpecError
         return Err(SpecError::Machine("the phased machine (000 §2.1) takes --dt (T_phase), --t-rout, --t-split and --topology; not --latency, its shape or schedule, --fifo-links, --slow, --o, --g, --t-poll or --initial-split".into()));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::mpi::MpiConfig;
+
+    fn mpi_spec(balancer: BalancerKind, mutant: &str) -> RunSpec {
+        let driver = Driver::Mpi(MpiConfig { pes: 4, seed: 7, dt: 32, ..MpiConfig::default() });
+        let spec = RunSpec::new("uts:T1".parse().unwrap(), balancer, DetectorKind::FourCounter, driver);
+        RunSpec { split: Strategy::AllHalf, ..spec }.with_mutant(Some(mutant.parse().unwrap()))
+    }
+
+    /// An MPI run's header says `clock: seq`, carries the MPI driver, and
+    /// turns back into the same run and its `mpirun` replay command.
+    #[test]
+    fn an_mpi_header_replays_as_mpirun() {
+        let spec = mpi_spec(BalancerKind::RandomPolling, "split-loses");
+        spec.validate().unwrap();
+        let h = spec.header();
+        assert_eq!((h.clock, &h.spec.as_ref().unwrap()["driver"]["name"]), (crate::event::Clock::Seq, &"mpi".into()));
+        assert_eq!(RunSpec::from_header(&h).unwrap(), Some(spec.clone()));
+        let replay = spec.replay();
+        assert!(replay.starts_with("mpirun --oversubscribe -np 4 lbcheck mpi "), "{replay}");
+        assert!(replay.contains("--seed 7 --dt 32") && replay.contains("--mutant split-loses"), "{replay}");
+        assert!(!replay.contains("--timeout") && !replay.contains("--pes"), "{replay}");
+    }
+
+    #[test]
+    fn mpi_refuses_model_time_and_threaded_driver_bugs() {
+        let sync = RunSpec { mutant: None, ..mpi_spec(BalancerKind::SyncRandomPolling, "split-loses") };
+        assert!(sync.validate().unwrap_err().to_string().contains("model time"));
+        let wakeup = mpi_spec(BalancerKind::RandomPolling, "lost-wakeup").validate().unwrap_err();
+        assert!(
+            matches!(wakeup, SpecError::MutantInert { .. }) && wakeup.to_string().contains("threaded driver"),
+            "{wakeup}"
+        );
+        let pause = mpi_spec(BalancerKind::RandomPolling, "wave-pause").validate().unwrap_err();
+        assert!(pause.to_string().contains("model time"), "{pause}");
+    }
+
+    /// A mutant's need is refused with the declaration's advice, and
+    /// provided by `with_mutant`.
+    #[test]
+    fn needs_are_refused_then_provided() {
+        let driver = Driver::Sim(SimConfig { pes: 8, ..SimConfig::default() });
+        let base = RunSpec::new("uts:T1".parse().unwrap(), BalancerKind::RandomPolling, DetectorKind::Energy, driver);
+        let slots: Mutant = "slot-overwrite".parse().unwrap();
+        let refused = RunSpec { mutant: Some(slots), ..base.clone() }.validate().unwrap_err();
+        assert_eq!(refused, SpecError::MutantNeeds { mutant: slots, need: Need::TwoSlots });
+        assert!(refused.to_string().ends_with("add --slots 2"), "{refused}");
+        let provided = base.with_mutant(Some(slots));
+        assert_eq!(provided.balancer.polling().unwrap().slots, Some(2));
+        provided.validate().unwrap();
+    }
 }

@@ -28,7 +28,7 @@ pub mod uts;
 pub mod wire;
 
 pub use fingerprint::Fingerprint;
-pub use spec::{SpecError, Workload, WorkloadFamily};
+pub use spec::{ParamsError, SpecError, Workload, WorkloadFamily};
 pub use task::Task;
 
 /// One subproblem of a tree-shaped computation (002 eq. (1), 001 §1.2).

@@ -3,7 +3,7 @@
 
 use super::bnb::golomb::{self, GolombConfig};
 use super::bnb::knapsack::{self, KnapsackConfig};
-use super::bnb::puzzle15::{self, Puzzle15Config};
+use super::bnb::puzzle15::{self, NoSuchIteration, Puzzle15Config};
 use super::bnb::tsp::{self, TspConfig};
 use super::costtree::{CostTreeConfig, Critical, MAX_DEPTH};
 use std::collections::BTreeMap;
@@ -14,7 +14,7 @@ use std::str::FromStr;
 use super::dfs::{Strategy, STRATEGIES};
 use super::loops::{CostProfile, LoopConfig, PROFILES};
 use super::synthetic::{Policy, SynthConfig};
-use super::uts::params::UTS_FLAGS;
+use super::uts::params::{UtsError, UTS_FLAGS};
 use super::uts::samples::{self, Sample, SAMPLES};
 use super::uts::{self, UtsParams};
 use super::Task;
@@ -82,7 +82,7 @@ registry! {
 }
 
 /// A workload name that could not be used.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SpecError {
     /// Not one of the workload forms.
     #[error("unknown workload `{0}`; valid forms:\n{FORMS}")]
@@ -93,15 +93,15 @@ pub enum SpecError {
         /// The argument string given.
         args: String,
         /// What is wrong with it.
-        why: String,
+        why: UtsError,
     },
-    /// Bad key=value workload (synthetic or loop).
+    /// Bad parameters of a `family:key=value,…` workload.
     #[error("bad workload `{spec}`: {why}\nvalid forms:\n{FORMS}")]
     Params {
         /// The workload string given.
         spec: String,
         /// What is wrong with it.
-        why: String,
+        why: ParamsError,
     },
     /// A workload family the papers define that does not ship yet.
     #[error("{0}; valid forms:\n{FORMS}")]
@@ -109,6 +109,88 @@ pub enum SpecError {
     /// Unknown DFS split strategy.
     #[error("unknown split strategy `{0}`; valid: {STRATEGIES}")]
     Strategy(String),
+}
+
+/// What is wrong with the parameters of a `family:key=value,…` workload
+/// (the `why` of [`SpecError::Params`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamsError {
+    /// An item that is not `key=value`.
+    #[error("`{0}` is not key=value")]
+    NotKeyValue(String),
+    /// A key the family does not take.
+    #[error("unknown key `{key}` (keys: {keys})")]
+    UnknownKey {
+        /// The key given.
+        key: String,
+        /// The keys the family takes, comma-separated.
+        keys: String,
+    },
+    /// A key given twice.
+    #[error("key `{0}` given twice")]
+    Repeated(String),
+    /// A required key missing.
+    #[error("missing `{0}=`")]
+    Missing(&'static str),
+    /// A value that is not a number.
+    #[error("`{key}={value}` is not a valid number")]
+    NotNumber {
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// A number outside its range (`min..=max`).
+    #[error("need {min} <= {key} <= {max}, got {key}={value}")]
+    OutOfRange {
+        /// The key.
+        key: &'static str,
+        /// The least value.
+        min: u64,
+        /// The largest value.
+        max: u64,
+        /// The value given.
+        value: u64,
+    },
+    /// A synthetic size and atomic size outside 1 <= atomic <= size <= [`MAX_SIZE`].
+    #[error("need 1 <= atomic <= size <= {MAX_SIZE}, got size={size}, atomic={atomic}")]
+    Sizes {
+        /// The size given.
+        size: u64,
+        /// The atomic size given.
+        atomic: u64,
+    },
+    /// An unknown synthetic split policy.
+    #[error("unknown split policy `{0}`")]
+    Policy(String),
+    /// α not a decimal in [0.001, 0.999].
+    #[error("alpha `{0}` must be a decimal in [0.001, 0.999]")]
+    Alpha(String),
+    /// A `fig3` PE count or spine that is not a number.
+    #[error("fig3 {what} `{value}` is not a number")]
+    Fig3Number {
+        /// `PE count` or `spine`.
+        what: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// A `fig3` PE count that is not a power of two ≥ 2.
+    #[error("fig3 needs a power-of-two PE count >= 2, got {0}")]
+    Fig3Pes(u32),
+    /// A size too small for `fig3:pes:spine`.
+    #[error("fig3:{pes}:{spine} needs size >= {}·({spine}+1)·atomic", .pes / 2)]
+    Fig3Size {
+        /// The PE count.
+        pes: u32,
+        /// The spine.
+        spine: u32,
+    },
+    /// An unknown loop cost profile.
+    #[error("unknown cost profile `{0}` (valid: {PROFILES}; const units in 1..=2^20)")]
+    Profile(String),
+    /// A 15-puzzle iteration the instance does not have.
+    #[error(transparent)]
+    Iteration(#[from] NoSuchIteration),
 }
 
 /// A parsed workload: everything needed to build its root subproblem.
@@ -145,7 +227,7 @@ impl FromStr for Workload {
             Some(_) => SpecError::Planned(e),
             None => SpecError::Unknown(s.into()),
         })?;
-        let params = |why: String| SpecError::Params { spec: s.into(), why };
+        let params = |why: ParamsError| SpecError::Params { spec: s.into(), why };
         match family {
             WorkloadFamily::Synthetic => parse_synthetic(body).map(Workload::Synthetic).map_err(params),
             WorkloadFamily::Loop => parse_loop(body).map(Workload::Loop).map_err(params),
@@ -268,41 +350,41 @@ fn parse_uts(body: &str) -> Result<Workload, SpecError> {
 }
 
 /// Splits `k=v,k=v` into a map; rejects unknown and repeated keys.
-fn key_values<'a>(body: &'a str, allowed: &[&str]) -> Result<BTreeMap<&'a str, &'a str>, String> {
+fn key_values<'a>(body: &'a str, allowed: &[&str]) -> Result<BTreeMap<&'a str, &'a str>, ParamsError> {
     let mut map = BTreeMap::new();
     for item in body.split(',').filter(|i| !i.is_empty()) {
-        let (k, v) = item.split_once('=').ok_or_else(|| format!("`{item}` is not key=value"))?;
+        let (k, v) = item.split_once('=').ok_or_else(|| ParamsError::NotKeyValue(item.into()))?;
         if !allowed.contains(&k) {
-            return Err(format!("unknown key `{k}` (keys: {})", allowed.join(", ")));
+            return Err(ParamsError::UnknownKey { key: k.into(), keys: allowed.join(", ") });
         }
         if map.insert(k, v).is_some() {
-            return Err(format!("key `{k}` given twice"));
+            return Err(ParamsError::Repeated(k.into()));
         }
     }
     Ok(map)
 }
 
-fn get<T: FromStr>(map: &BTreeMap<&str, &str>, key: &str, default: Option<T>) -> Result<T, String> {
+fn get<T: FromStr>(map: &BTreeMap<&str, &str>, key: &'static str, default: Option<T>) -> Result<T, ParamsError> {
     match (map.get(key), default) {
-        (Some(v), _) => v.parse().map_err(|_| format!("`{key}={v}` is not a valid number")),
+        (Some(v), _) => v.parse().map_err(|_| ParamsError::NotNumber { key, value: v.to_string() }),
         (None, Some(d)) => Ok(d),
-        (None, None) => Err(format!("missing `{key}=`")),
+        (None, None) => Err(ParamsError::Missing(key)),
     }
 }
 
-fn parse_synthetic(body: &str) -> Result<SynthConfig, String> {
+fn parse_synthetic(body: &str) -> Result<SynthConfig, ParamsError> {
     let map = key_values(body, &["size", "atomic", "split", "seed"])?;
     let size: u64 = get(&map, "size", None)?;
     let atomic: u64 = get(&map, "atomic", Some(1))?;
     if size == 0 || atomic == 0 || atomic > size || size > MAX_SIZE {
-        return Err(format!("need 1 <= atomic <= size <= {MAX_SIZE}, got size={size}, atomic={atomic}"));
+        return Err(ParamsError::Sizes { size, atomic });
     }
     let policy = parse_policy(map.get("split").copied().unwrap_or("balanced"), size, atomic)?;
     Ok(SynthConfig { size, atomic, policy, seed: get(&map, "seed", Some(0))? })
 }
 
-fn parse_policy(s: &str, size: u64, atomic: u64) -> Result<Policy, String> {
-    let unknown = || format!("unknown split policy `{s}`");
+fn parse_policy(s: &str, size: u64, atomic: u64) -> Result<Policy, ParamsError> {
+    let unknown = || ParamsError::Policy(s.into());
     Ok(match s.split(':').collect::<Vec<_>>().as_slice() {
         ["uniform"] => Policy::Uniform,
         ["peel"] => Policy::Peel,
@@ -314,8 +396,8 @@ fn parse_policy(s: &str, size: u64, atomic: u64) -> Result<Policy, String> {
 }
 
 /// α as an exact decimal fraction in [0.001, 0.999].
-fn parse_alpha(a: &str) -> Result<Policy, String> {
-    let bad = || format!("alpha `{a}` must be a decimal in [0.001, 0.999]");
+fn parse_alpha(a: &str) -> Result<Policy, ParamsError> {
+    let bad = || ParamsError::Alpha(a.into());
     let digits = a.strip_prefix("0.").filter(|d| (1..=9).contains(&d.len())).ok_or_else(bad)?;
     let num: u64 = digits.parse().map_err(|_| bad())?;
     let den = 10u64.pow(digits.len() as u32);
@@ -325,70 +407,78 @@ fn parse_alpha(a: &str) -> Result<Policy, String> {
     Ok(Policy::Alpha { num, den })
 }
 
-fn parse_fig3(rest: &[&str], size: u64, atomic: u64) -> Result<Policy, String> {
-    let n: u32 =
-        rest.first().map_or(Ok(16), |v| v.parse().map_err(|_| format!("fig3 PE count `{v}` is not a number")))?;
+fn parse_fig3(rest: &[&str], size: u64, atomic: u64) -> Result<Policy, ParamsError> {
+    let number = |what, v: &str| v.parse().map_err(|_| ParamsError::Fig3Number { what, value: v.into() });
+    let n: u32 = rest.first().map_or(Ok(16), |v| number("PE count", v))?;
     if n < 2 || !n.is_power_of_two() {
-        return Err(format!("fig3 needs a power-of-two PE count >= 2, got {n}"));
+        return Err(ParamsError::Fig3Pes(n));
     }
     let default_spine = (size / atomic).max(2).next_power_of_two().trailing_zeros();
-    let spine: u32 = rest
-        .get(1)
-        .map_or(Ok(default_spine), |v| v.parse().map_err(|_| format!("fig3 spine `{v}` is not a number")))?;
+    let spine: u32 = rest.get(1).map_or(Ok(default_spine), |v| number("spine", v))?;
     let branches = n / 2;
     if (size as u128) < branches as u128 * (spine as u128 + 1) * atomic as u128 {
-        return Err(format!("fig3:{n}:{spine} needs size >= {branches}·({spine}+1)·atomic"));
+        return Err(ParamsError::Fig3Size { pes: n, spine });
     }
     Ok(Policy::Fig3 { branches, spine })
 }
 
 /// The one size key of a `KEY=N[,seed=S]` workload, in `range`, and its
 /// seed (default 0; `seeded` false: the form takes no seed).
-fn size_and_seed(body: &str, key: &str, range: RangeInclusive<u32>, seeded: bool) -> Result<(u32, u64), String> {
+fn size_and_seed(
+    body: &str,
+    key: &'static str,
+    range: RangeInclusive<u32>,
+    seeded: bool,
+) -> Result<(u32, u64), ParamsError> {
     let keys = [key, "seed"];
     let map = key_values(body, &keys[..1 + seeded as usize])?;
     let n: u32 = get(&map, key, None)?;
     if !range.contains(&n) {
-        return Err(format!("need {} <= {key} <= {}, got {key}={n}", range.start(), range.end()));
+        return Err(out_of_range(key, (*range.start()).into()..=(*range.end()).into(), n.into()));
     }
     Ok((n, get(&map, "seed", Some(0))?))
 }
 
-fn parse_kz(body: &str) -> Result<CostTreeConfig, String> {
+/// `key = value` is outside `range`.
+fn out_of_range(key: &'static str, range: RangeInclusive<u64>, value: u64) -> ParamsError {
+    ParamsError::OutOfRange { key, min: *range.start(), max: *range.end(), value }
+}
+
+fn parse_kz(body: &str) -> Result<CostTreeConfig, ParamsError> {
     let (depth, seed) = size_and_seed(body, "depth", 1..=MAX_DEPTH, true)?;
     Ok(CostTreeConfig { depth, seed })
 }
 
-fn parse_knapsack(body: &str) -> Result<KnapsackConfig, String> {
+fn parse_knapsack(body: &str) -> Result<KnapsackConfig, ParamsError> {
     let (items, seed) = size_and_seed(body, "items", 1..=knapsack::MAX_ITEMS, true)?;
     Ok(KnapsackConfig { items, seed })
 }
 
-fn parse_tsp(body: &str) -> Result<TspConfig, String> {
+fn parse_tsp(body: &str) -> Result<TspConfig, ParamsError> {
     let (cities, seed) = size_and_seed(body, "cities", 2..=tsp::MAX_CITIES, true)?;
     Ok(TspConfig { cities, seed })
 }
 
-fn parse_golomb(body: &str) -> Result<GolombConfig, String> {
+fn parse_golomb(body: &str) -> Result<GolombConfig, ParamsError> {
     let (marks, _) = size_and_seed(body, "marks", 2..=golomb::MAX_MARKS, false)?;
     Ok(GolombConfig { marks })
 }
 
-fn parse_puzzle15(body: &str) -> Result<Puzzle15Config, String> {
+fn parse_puzzle15(body: &str) -> Result<Puzzle15Config, ParamsError> {
     let map = key_values(body, &["moves", "seed", "iteration"])?;
     let moves: u32 = get(&map, "moves", None)?;
     if !(1..=puzzle15::MAX_MOVES).contains(&moves) {
-        return Err(format!("need 1 <= moves <= {}, got moves={moves}", puzzle15::MAX_MOVES));
+        return Err(out_of_range("moves", 1..=puzzle15::MAX_MOVES.into(), moves.into()));
     }
     let iteration = map.contains_key("iteration").then(|| get(&map, "iteration", None)).transpose()?;
-    Puzzle15Config::new(moves, get(&map, "seed", Some(0))?, iteration)
+    Ok(Puzzle15Config::new(moves, get(&map, "seed", Some(0))?, iteration)?)
 }
 
-fn parse_loop(body: &str) -> Result<LoopConfig, String> {
+fn parse_loop(body: &str) -> Result<LoopConfig, ParamsError> {
     let map = key_values(body, &["n", "cost", "seed"])?;
     let n: u64 = get(&map, "n", None)?;
     if n == 0 || n > MAX_SIZE {
-        return Err(format!("need 1 <= n <= {MAX_SIZE}, got n={n}"));
+        return Err(out_of_range("n", 1..=MAX_SIZE, n));
     }
     let profile = match map.get("cost").copied().unwrap_or("const") {
         "const" => CostProfile::Constant(1),
@@ -396,7 +486,7 @@ fn parse_loop(body: &str) -> Result<LoopConfig, String> {
         "triangle" => CostProfile::Triangle,
         c => match c.strip_prefix("const:").and_then(|u| u.parse().ok()) {
             Some(u) if (1..=1 << 20).contains(&u) => CostProfile::Constant(u),
-            _ => return Err(format!("unknown cost profile `{c}` (valid: {PROFILES}; const units in 1..=2^20)")),
+            _ => return Err(ParamsError::Profile(c.into())),
         },
     };
     Ok(LoopConfig { n, profile, seed: get(&map, "seed", Some(0))? })
@@ -429,3 +519,51 @@ pub fn sample_names() -> Vec<&'static str> {
 }
 
 crate::serde_as_text!(Workload);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `why` of a bad `family:key=value` workload.
+    fn why(spec: &str) -> ParamsError {
+        match spec.parse::<Workload>() {
+            Err(SpecError::Params { spec: s, why }) if s == spec => why,
+            other => panic!("{spec}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_parameters_name_what_is_wrong() {
+        assert_eq!(why("synthetic:size10"), ParamsError::NotKeyValue("size10".into()));
+        let keys = "size, atomic, split, seed".to_string();
+        assert_eq!(why("synthetic:size=10,foo=1"), ParamsError::UnknownKey { key: "foo".into(), keys });
+        assert_eq!(why("synthetic:size=10,size=2"), ParamsError::Repeated("size".into()));
+        assert_eq!(why("synthetic:atomic=3"), ParamsError::Missing("size"));
+        assert_eq!(why("synthetic:size=x"), ParamsError::NotNumber { key: "size", value: "x".into() });
+        assert_eq!(why("synthetic:size=10,atomic=20"), ParamsError::Sizes { size: 10, atomic: 20 });
+        assert_eq!(why("synthetic:size=10,split=zigzag"), ParamsError::Policy("zigzag".into()));
+        assert_eq!(why("synthetic:size=10,split=alpha:1.5"), ParamsError::Alpha("1.5".into()));
+        assert_eq!(why("synthetic:size=10,split=fig3:3"), ParamsError::Fig3Pes(3));
+        let spine = ParamsError::Fig3Number { what: "spine", value: "y".into() };
+        assert_eq!(why("synthetic:size=10,split=fig3:4:y"), spine);
+        assert_eq!(why("synthetic:size=10,split=fig3:16:9"), ParamsError::Fig3Size { pes: 16, spine: 9 });
+        let depth = ParamsError::OutOfRange { key: "depth", min: 1, max: MAX_DEPTH.into(), value: 99 };
+        assert_eq!(why("kz:depth=99"), depth);
+        assert_eq!(why("loop:n=0"), ParamsError::OutOfRange { key: "n", min: 1, max: MAX_SIZE, value: 0 });
+        assert_eq!(why("loop:n=10,cost=zig"), ParamsError::Profile("zig".into()));
+        let iteration = NoSuchIteration { moves: 5, seed: 0, last: 0, iteration: 99 };
+        assert_eq!(why("puzzle15:moves=5,iteration=99"), ParamsError::Iteration(iteration));
+    }
+
+    /// The messages are the ones users' scripts match.
+    #[test]
+    fn messages_are_unchanged() {
+        let msg = |spec: &str| spec.parse::<Workload>().unwrap_err().to_string();
+        assert!(msg("synthetic:size=10,split=fig3:16:9")
+            .starts_with("bad workload `synthetic:size=10,split=fig3:16:9`: fig3:16:9 needs size >= 8·(9+1)·atomic\n"));
+        assert!(msg("tsp:cities=1").starts_with("bad workload `tsp:cities=1`: need 2 <= cities <= 24, got cities=1\n"));
+        assert!(msg("puzzle15:moves=5,iteration=99").starts_with(
+            "bad workload `puzzle15:moves=5,iteration=99`: puzzle15:moves=5,seed=0 has iterations 0..=0, got iteration=99\n"
+        ));
+        assert!(msg("nope:1").starts_with("unknown workload `nope:1`; valid forms:\n"));
+    }
+}

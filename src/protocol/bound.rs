@@ -27,6 +27,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{tree_children, tree_parent, Ctx, Msg, PeId};
+use crate::base::UnknownName;
 
 /// How improved bounds travel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,14 +47,17 @@ pub enum BoundMode {
 pub const BOUND_MODES: &str = "reduce-tree (default), broadcast, none, first-solution";
 
 impl FromStr for BoundMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<BoundMode, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<BoundMode, UnknownName> {
         match s {
             "reduce-tree" => Ok(BoundMode::ReduceTree),
             "broadcast" => Ok(BoundMode::Broadcast),
             "none" => Ok(BoundMode::None),
             "first-solution" => Ok(BoundMode::FirstSolution),
-            _ => Err(format!("unknown bound propagation `{s}`; valid: {BOUND_MODES}")),
+            _ => {
+                let valid = BOUND_MODES.split(", ").collect();
+                Err(UnknownName { kind: "bound propagation", given: s.into(), valid, planned: None })
+            }
         }
     }
 }

@@ -2,6 +2,7 @@
 //! `--deactivate PE:FROM..TO` of random polling ([`super::random_polling`]).
 
 use super::PeId;
+use crate::base::BadValue;
 
 /// A deactivated worker's window (S-17): PE `pe` from `from` until `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,9 +16,9 @@ pub struct Deactivation {
 }
 
 impl std::str::FromStr for Deactivation {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Deactivation, String> {
-        let bad = || format!("--deactivate `{s}`: expected PE:FROM..TO with integers FROM < TO");
+    type Err = BadValue;
+    fn from_str(s: &str) -> Result<Deactivation, BadValue> {
+        let bad = || BadValue::new("--deactivate", s, "PE:FROM..TO with integers FROM < TO");
         let (pe, window) = s.split_once(':').ok_or_else(bad)?;
         let (from, to) = window.split_once("..").ok_or_else(bad)?;
         let d = Deactivation {

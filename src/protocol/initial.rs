@@ -29,6 +29,55 @@ use crate::problem::Subproblem;
 /// The largest K of `--initial-split random:K`.
 pub const MAX_RANDOM_K: u32 = 64;
 
+/// What `--initial-split` takes, for error messages.
+fn expected() -> String {
+    format!(
+        "expected `bfs` (002 §3's breadth-first split, what a bare --initial-split means) or `random:K` with K in 1..={MAX_RANDOM_K} (000 §1.2's randomised initialisation)"
+    )
+}
+
+/// An initial split a run cannot take ([`InitialSplit::validate`],
+/// [`InitialSplit::of_header`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InitialSplitError {
+    /// `random:K` with K outside 1..=[`MAX_RANDOM_K`].
+    #[error("--initial-split random:{0} is out of range: valid K in 1..={MAX_RANDOM_K}")]
+    K(u32),
+    /// K·P pieces above 2^24.
+    #[error("--initial-split random:{k} on {pes} PEs: K·P must be at most 2^24 pieces")]
+    TooManyPieces {
+        /// K.
+        k: u32,
+        /// P.
+        pes: u32,
+    },
+    /// A trace header's `run.initial_random` outside 1..=[`MAX_RANDOM_K`].
+    #[error("header `run.initial_random`: {0} is out of range 1..={MAX_RANDOM_K}")]
+    HeaderK(u32),
+    /// A trace header's `run.initial_random` without `run.initial_split`.
+    #[error("header `run.initial_random` without `run.initial_split`")]
+    HeaderRandomWithoutSplit,
+}
+
+/// An `--initial-split` value that does not parse ([`InitialSplit`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseInitialSplitError {
+    /// `random:K` with K outside 1..=[`MAX_RANDOM_K`].
+    #[error("`{given}`: K = {k} is out of range; {expected}", expected = expected())]
+    K {
+        /// The value given.
+        given: String,
+        /// K.
+        k: u32,
+    },
+    /// `random:K` with K not a number.
+    #[error("`{0}`: K is not a number; {expected}", expected = expected())]
+    KNotNumber(String),
+    /// Neither `bfs` nor `random:K`.
+    #[error("`{0}`: {expected}", expected = expected())]
+    Unknown(String),
+}
+
 /// How a run starts (`--initial-split [bfs|random:K]`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum InitialSplit {
@@ -56,24 +105,24 @@ impl InitialSplit {
     }
 
     /// The mode a trace header's `initial_split` and `initial_random` name.
-    pub fn of_header(split: bool, random: Option<u32>) -> Result<InitialSplit, String> {
+    pub fn of_header(split: bool, random: Option<u32>) -> Result<InitialSplit, InitialSplitError> {
         match (split, random) {
             (false, None) => Ok(InitialSplit::Root),
             (true, None) => Ok(InitialSplit::Bfs),
             (true, Some(k)) if (1..=MAX_RANDOM_K).contains(&k) => Ok(InitialSplit::Random(k)),
-            (true, Some(k)) => Err(format!("header `run.initial_random`: {k} is out of range 1..={MAX_RANDOM_K}")),
-            (false, Some(_)) => Err("header `run.initial_random` without `run.initial_split`".into()),
+            (true, Some(k)) => Err(InitialSplitError::HeaderK(k)),
+            (false, Some(_)) => Err(InitialSplitError::HeaderRandomWithoutSplit),
         }
     }
 
     /// Checks K (1..=64) and that K·P pieces stay within 2^24 on `pes` PEs.
-    pub fn validate(self, pes: u32) -> Result<(), String> {
+    pub fn validate(self, pes: u32) -> Result<(), InitialSplitError> {
         let Some(k) = self.random() else { return Ok(()) };
         if !(1..=MAX_RANDOM_K).contains(&k) {
-            return Err(format!("--initial-split random:{k} is out of range: valid K in 1..={MAX_RANDOM_K}"));
+            return Err(InitialSplitError::K(k));
         }
         if u64::from(k) * u64::from(pes) > 1 << 24 {
-            return Err(format!("--initial-split random:{k} on {pes} PEs: K·P must be at most 2^24 pieces"));
+            return Err(InitialSplitError::TooManyPieces { k, pes });
         }
         Ok(())
     }
@@ -101,20 +150,17 @@ impl fmt::Display for InitialSplit {
 }
 
 impl FromStr for InitialSplit {
-    type Err = String;
+    type Err = ParseInitialSplitError;
     /// `bfs` or `random:K` (1 ≤ K ≤ 64); the bare flag means `bfs`.
-    fn from_str(s: &str) -> Result<InitialSplit, String> {
-        let expected = format!(
-            "expected `bfs` (002 §3's breadth-first split, what a bare --initial-split means) or `random:K` with K in 1..={MAX_RANDOM_K} (000 §1.2's randomised initialisation)"
-        );
+    fn from_str(s: &str) -> Result<InitialSplit, ParseInitialSplitError> {
         match s.split_once(':') {
             None if s == "bfs" => Ok(InitialSplit::Bfs),
             Some(("random", k)) => match k.parse::<u32>() {
                 Ok(k) if (1..=MAX_RANDOM_K).contains(&k) => Ok(InitialSplit::Random(k)),
-                Ok(k) => Err(format!("`{s}`: K = {k} is out of range; {expected}")),
-                Err(_) => Err(format!("`{s}`: K is not a number; {expected}")),
+                Ok(k) => Err(ParseInitialSplitError::K { given: s.into(), k }),
+                Err(_) => Err(ParseInitialSplitError::KNotNumber(s.into())),
             },
-            _ => Err(format!("`{s}`: {expected}")),
+            _ => Err(ParseInitialSplitError::Unknown(s.into())),
         }
     }
 }
@@ -344,11 +390,26 @@ mod tests {
         assert_eq!("random:8".parse(), Ok(InitialSplit::Random(8)));
         for bad in ["random:0", "random:x", "random:65", "foo", "random", ""] {
             let e = bad.parse::<InitialSplit>().unwrap_err();
-            assert!(e.contains("random:K"), "{bad}: {e}");
+            assert!(e.to_string().contains("random:K"), "{bad}: {e}");
         }
+        assert_eq!(
+            "random:65".parse::<InitialSplit>(),
+            Err(ParseInitialSplitError::K { given: "random:65".into(), k: 65 })
+        );
+        assert_eq!("random:x".parse::<InitialSplit>(), Err(ParseInitialSplitError::KNotNumber("random:x".into())));
+        assert_eq!("foo".parse::<InitialSplit>(), Err(ParseInitialSplitError::Unknown("foo".into())));
         assert_eq!(InitialSplit::of_header(true, Some(3)), Ok(InitialSplit::Random(3)));
-        assert!(InitialSplit::of_header(false, Some(3)).is_err());
+        assert_eq!(InitialSplit::of_header(false, Some(3)), Err(InitialSplitError::HeaderRandomWithoutSplit));
+        assert_eq!(InitialSplit::of_header(true, Some(65)), Err(InitialSplitError::HeaderK(65)));
         assert!(InitialSplit::Random(64).validate(1 << 18).is_ok());
-        assert!(InitialSplit::Random(64).validate(1 << 19).is_err());
+        assert_eq!(
+            InitialSplit::Random(64).validate(1 << 19),
+            Err(InitialSplitError::TooManyPieces { k: 64, pes: 1 << 19 })
+        );
+        assert_eq!(InitialSplit::Random(65).validate(1), Err(InitialSplitError::K(65)));
+        assert_eq!(
+            InitialSplit::Random(65).validate(1).unwrap_err().to_string(),
+            "--initial-split random:65 is out of range: valid K in 1..=64"
+        );
     }
 }

@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use super::params::Params;
 use super::{initial, Balancer, Command, Ctx, Msg, PeId};
+use crate::base::UnknownName;
 use crate::problem::Subproblem;
 
 /// Pacheco's search's parameters: flags of the commands that run it and
@@ -80,13 +81,13 @@ impl fmt::Display for Victim {
 }
 
 impl FromStr for Victim {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Victim, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Victim, UnknownName> {
         match s {
             "random" => Ok(Victim::Random),
             "local-rr" => Ok(Victim::LocalRr),
             "global-rr" => Ok(Victim::GlobalRr),
-            _ => Err(format!("unknown victim selection `{s}`; valid: {}", VICTIMS.join(", "))),
+            _ => Err(UnknownName { kind: "victim selection", given: s.into(), valid: VICTIMS.to_vec(), planned: None }),
         }
     }
 }

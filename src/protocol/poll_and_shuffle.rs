@@ -212,13 +212,13 @@ impl std::fmt::Display for Method {
 }
 
 impl std::str::FromStr for Method {
-    type Err = String;
+    type Err = crate::base::BadValue;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "exact" => Ok(Method::Exact),
             "pseudo" => Ok(Method::Pseudo),
-            _ => Err(format!("permutation `{s}`: expected exact or pseudo (000 §3.2)")),
+            _ => Err(crate::base::BadValue::new("permutation", s, "exact or pseudo (000 §3.2)")),
         }
     }
 }
@@ -243,15 +243,52 @@ impl std::fmt::Display for SyncMode {
 }
 
 impl std::str::FromStr for SyncMode {
-    type Err = String;
+    type Err = crate::base::BadValue;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "global" => Ok(SyncMode::Global),
             "local" => Ok(SyncMode::Local),
-            _ => Err(format!("sync `{s}`: expected global (000 §3.1) or local (000 §6.3, Fig. 4)")),
+            _ => Err(crate::base::BadValue::new("sync", s, "global (000 §3.1) or local (000 §6.3, Fig. 4)")),
         }
     }
+}
+
+/// A `--trigger` that does not parse ([`Trigger`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("trigger `{given}`: {why}; expected cycle, adaptive or adaptive:c=5,alpha=2,delta=auto,eps=0.5 (000 §5)")]
+pub struct ParseTriggerError {
+    /// The value given.
+    pub given: String,
+    /// What is wrong with it.
+    pub why: TriggerProblem,
+}
+
+/// What is wrong with a `--trigger` value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TriggerProblem {
+    /// Neither `cycle` nor `adaptive[:…]`.
+    #[error("unknown mode `{0}`")]
+    UnknownMode(String),
+    /// A parameter not of the form KEY=VALUE.
+    #[error("`{0}` is not KEY=VALUE")]
+    NotKeyValue(String),
+    /// A key other than c, alpha, delta, eps.
+    #[error("`{0}`: expected c, alpha, delta or eps")]
+    UnknownKey(String),
+    /// c, alpha or delta not an integer in `min..=1000000`.
+    #[error("`{key}={value}`: expected an integer {min}..=1000000")]
+    NotInteger {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// The least value the key takes.
+        min: u32,
+    },
+    /// ε not a decimal in (0, 1] of at most two decimals.
+    #[error("`eps={0}`: expected 0 < ε ≤ 1, at most 2 decimals")]
+    Eps(String),
 }
 
 /// When the permutation is made.
@@ -301,21 +338,18 @@ impl Adaptive {
         (u64::from(self.alpha) * u64::from(pes.trailing_zeros())).max(1)
     }
 
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let int = |lo: u32| match value.parse::<u32>() {
-            Ok(v) if v >= lo && v <= 1_000_000 => Ok(v),
-            _ => Err(format!("`{key}={value}`: expected an integer {lo}..=1000000")),
+    fn set(&mut self, key: &str, value: &str) -> Result<(), TriggerProblem> {
+        let int = |min: u32| match value.parse::<u32>() {
+            Ok(v) if v >= min && v <= 1_000_000 => Ok(v),
+            _ => Err(TriggerProblem::NotInteger { key: key.into(), value: value.into(), min }),
         };
         match key {
             "c" => self.c = int(1)?,
             "alpha" => self.alpha = int(1)?,
             "delta" if value == "auto" => self.delta = None,
             "delta" => self.delta = Some(int(0)?),
-            "eps" => {
-                self.eps_pct =
-                    hundredths(value).ok_or(format!("`eps={value}`: expected 0 < ε ≤ 1, at most 2 decimals"))?
-            }
-            _ => return Err(format!("`{key}`: expected c, alpha, delta or eps")),
+            "eps" => self.eps_pct = hundredths(value).ok_or_else(|| TriggerProblem::Eps(value.into()))?,
+            _ => return Err(TriggerProblem::UnknownKey(key.into())),
         }
         Ok(())
     }
@@ -349,26 +383,22 @@ impl fmt::Display for Trigger {
 }
 
 impl FromStr for Trigger {
-    type Err = String;
+    type Err = ParseTriggerError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = |why: String| {
-            format!(
-                "trigger `{s}`: {why}; expected cycle, adaptive or adaptive:c=5,alpha=2,delta=auto,eps=0.5 (000 §5)"
-            )
-        };
+        let bad = |why| ParseTriggerError { given: s.into(), why };
         let (mode, params) = s.split_once(':').unwrap_or((s, ""));
         match mode {
             "cycle" if params.is_empty() && !s.contains(':') => Ok(Trigger::Cycle),
             "adaptive" => {
                 let mut a = Adaptive::PAPER;
                 for kv in params.split(',').filter(|_| s.contains(':')) {
-                    let (k, v) = kv.split_once('=').ok_or_else(|| bad(format!("`{kv}` is not KEY=VALUE")))?;
+                    let (k, v) = kv.split_once('=').ok_or_else(|| bad(TriggerProblem::NotKeyValue(kv.into())))?;
                     a.set(k, v).map_err(bad)?;
                 }
                 Ok(Trigger::Adaptive(a))
             }
-            _ => Err(bad(format!("unknown mode `{mode}`"))),
+            _ => Err(bad(TriggerProblem::UnknownMode(mode.into()))),
         }
     }
 }
@@ -409,6 +439,17 @@ mod tests {
         ] {
             assert!(bad.parse::<Trigger>().is_err(), "{bad}");
         }
+        let why = |s: &str| s.parse::<Trigger>().unwrap_err().why;
+        assert_eq!(why("often"), TriggerProblem::UnknownMode("often".into()));
+        assert_eq!(why("adaptive:c"), TriggerProblem::NotKeyValue("c".into()));
+        assert_eq!(why("adaptive:x=1"), TriggerProblem::UnknownKey("x".into()));
+        assert_eq!(why("adaptive:eps=0"), TriggerProblem::Eps("0".into()));
+        let c0 = TriggerProblem::NotInteger { key: "c".into(), value: "0".into(), min: 1 };
+        assert_eq!(why("adaptive:c=0"), c0);
+        assert_eq!(
+            "adaptive:c=0".parse::<Trigger>().unwrap_err().to_string(),
+            "trigger `adaptive:c=0`: `c=0`: expected an integer 1..=1000000; expected cycle, adaptive or adaptive:c=5,alpha=2,delta=auto,eps=0.5 (000 §5)"
+        );
         assert_eq!(hundredths("1"), Some(100));
         assert_eq!(hundredths(".5"), Some(50));
         assert_eq!(hundredths("0.125"), None);

@@ -47,6 +47,7 @@ pub use super::deactivation::Deactivation;
 use super::params::{Params, ParamsError};
 use super::{Balancer, Command, Ctx, Msg, PeId};
 use crate::base::topology::Topology;
+use crate::base::BadValue;
 use crate::problem::Subproblem;
 
 /// Random polling's parameters (and neighbourhood polling's, the same PE):
@@ -160,15 +161,15 @@ impl std::fmt::Display for QueueLimit {
 }
 
 impl std::str::FromStr for QueueLimit {
-    type Err = String;
+    type Err = BadValue;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, BadValue> {
         match s {
             "sqrt" => Ok(QueueLimit::Sqrt),
             _ => s
                 .parse()
                 .map(QueueLimit::Fixed)
-                .map_err(|_| format!("`{s}`: expected a number of requests or `sqrt` (⌈√P⌉)")),
+                .map_err(|_| BadValue::new("--queue-limit", s, "a number of requests or `sqrt` (⌈√P⌉)")),
         }
     }
 }

@@ -28,6 +28,7 @@ use crate::mutants::Mutant;
 use crate::problem::{Subproblem, WorkLog};
 use crate::protocol::initial::{assign, InitialSplit, Start};
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
+use crate::sim::ConfigError;
 use crate::sync::{let_others_run, thread, Arc, TraceSeq};
 
 /// Parameters of a threaded run; serialised (in the run specification)
@@ -72,14 +73,14 @@ pub const MAX_DT: u64 = 1_000_000_000;
 
 impl ThreadConfig {
     /// Checks the parameters: 1 ≤ P ≤ [`MAX_THREADS`], 1 ≤ Δt ≤ [`MAX_DT`].
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ConfigError> {
         if !(1..=MAX_THREADS).contains(&self.pes) {
-            return Err(format!("--threads = {} is out of range: valid 1..={MAX_THREADS}", self.pes));
+            return Err(ConfigError::range("--threads", self.pes.into(), 1, MAX_THREADS.into()));
         }
         if !(1..=MAX_DT).contains(&self.dt) {
-            return Err(format!("--dt = {} is out of range: valid 1..={MAX_DT}", self.dt));
+            return Err(ConfigError::range("--dt", self.dt, 1, MAX_DT));
         }
-        self.initial_split.validate(self.pes)
+        Ok(self.initial_split.validate(self.pes)?)
     }
 }
 

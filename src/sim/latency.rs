@@ -14,6 +14,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::base::topology::{Hops, Topology};
+use crate::base::BadValue;
 use crate::event::Kind;
 use crate::protocol::PeId;
 
@@ -150,13 +151,12 @@ impl fmt::Display for Permille {
 }
 
 impl FromStr for Shape {
-    type Err = String;
+    type Err = BadValue;
     /// `uniform`, `heavy`, or `bimodal:P` with P a decimal in 0..=1 of at
     /// most three digits after the point.
-    fn from_str(s: &str) -> Result<Shape, String> {
-        let bad = || {
-            format!("latency shape `{s}`: expected uniform, heavy or bimodal:P (P a decimal in 0..=1, at most 3 decimals, e.g. bimodal:0.05)")
-        };
+    fn from_str(s: &str) -> Result<Shape, BadValue> {
+        let expected = "uniform, heavy or bimodal:P (P a decimal in 0..=1, at most 3 decimals, e.g. bimodal:0.05)";
+        let bad = || BadValue::new("latency shape", s, expected);
         match s {
             "uniform" => Ok(Shape::Uniform),
             "heavy" => Ok(Shape::Heavy),
@@ -189,13 +189,13 @@ impl fmt::Display for Schedule {
 }
 
 impl FromStr for Schedule {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Schedule, String> {
+    type Err = BadValue;
+    fn from_str(s: &str) -> Result<Schedule, BadValue> {
         match s {
             "plain" => Ok(Schedule::Plain),
             "slow-control" => Ok(Schedule::SlowControl),
             "slow-work" => Ok(Schedule::SlowWork),
-            _ => Err(format!("schedule `{s}`: expected plain, slow-control or slow-work")),
+            _ => Err(BadValue::new("schedule", s, "plain, slow-control or slow-work")),
         }
     }
 }

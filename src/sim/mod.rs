@@ -32,7 +32,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::registry::Info;
 use crate::base::text::is_default;
-use crate::protocol::initial::InitialSplit;
+use crate::base::{BadValue, TopologyError};
+use crate::protocol::initial::{InitialSplit, InitialSplitError};
 use crate::protocol::sync_polling::Rounds;
 use crate::registry;
 
@@ -76,6 +77,61 @@ pub const MAX_SLOW_FACTOR: u64 = 1_000_000;
 pub const MAX_HORIZON: u64 = 1_000_000_000_000_000;
 /// The largest number of PEs, 2^24.
 pub const MAX_PES: u32 = 1 << 24;
+
+/// A machine or run configuration a driver cannot take
+/// ([`SimConfig::validate`], [`atomic::AtomicConfig::validate`],
+/// [`explore::ExploreConfig::validate`], and the runtimes' `validate`).
+/// Every message names the flag.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A parameter outside its range.
+    #[error("{flag} = {value} is out of range: valid {valid}")]
+    OutOfRange {
+        /// The flag (`--pes`, `--latency a`, …).
+        flag: &'static str,
+        /// The value given.
+        value: u64,
+        /// The valid range (`1..=1000000000`).
+        valid: String,
+    },
+    /// `--slow COUNT:FACTOR` with more slow PEs than P, or a factor outside
+    /// 1..=[`MAX_SLOW_FACTOR`].
+    #[error("--slow {count}:{factor} is out of range: valid COUNT in 0..={pes} (P), FACTOR in 1..={MAX_SLOW_FACTOR}")]
+    Slow {
+        /// COUNT.
+        count: u32,
+        /// FACTOR.
+        factor: u64,
+        /// P.
+        pes: u32,
+    },
+    /// P does not fit the topology.
+    #[error(transparent)]
+    Topology(#[from] TopologyError),
+    /// The initial split does not fit the run.
+    #[error(transparent)]
+    InitialSplit(#[from] InitialSplitError),
+    /// A limit or a combination of flags particular to one driver (the
+    /// explorer's tiny instances, the atomic model's arbiters, MPI's ranks
+    /// and timeout); the messages are free-form and name the flags.
+    #[error("{0}")]
+    Driver(String),
+}
+
+impl ConfigError {
+    /// `flag = value` is outside `lo..=hi`.
+    pub fn range(flag: &'static str, value: u64, lo: u64, hi: u64) -> ConfigError {
+        ConfigError::OutOfRange { flag, value, valid: format!("{lo}..={hi}") }
+    }
+
+    /// Checks that `lo <= value <= hi`.
+    pub fn check(flag: &'static str, value: u64, lo: u64, hi: u64) -> Result<(), ConfigError> {
+        match (lo..=hi).contains(&value) {
+            true => Ok(()),
+            false => Err(ConfigError::range(flag, value, lo, hi)),
+        }
+    }
+}
 
 /// Parameters of a simulated machine and run; serialised (in the run
 /// specification) under the names of `lbcheck simulate`'s flags, each
@@ -150,15 +206,15 @@ crate::text_pair!(latency_text, u64, u64, "..", super::parse_latency);
 crate::text_pair!(slow_text, u32, u64, ":", super::parse_slow);
 
 /// `--latency a..b`: two integers (their range is [`SimConfig::validate`]'s).
-pub fn parse_latency(s: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("--latency `{s}`: expected a..b with integers 1 <= a <= b <= 10^9");
+pub fn parse_latency(s: &str) -> Result<(u64, u64), BadValue> {
+    let bad = || BadValue::new("--latency", s, "a..b with integers 1 <= a <= b <= 10^9");
     let (a, b) = s.split_once("..").ok_or_else(bad)?;
     Ok((a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?))
 }
 
 /// `--slow COUNT:FACTOR`: two integers (their range is [`SimConfig::validate`]'s).
-pub fn parse_slow(s: &str) -> Result<(u32, u64), String> {
-    let bad = || format!("--slow `{s}`: expected COUNT:FACTOR with integers 0 <= COUNT <= P, 1 <= FACTOR <= 10^6");
+pub fn parse_slow(s: &str) -> Result<(u32, u64), BadValue> {
+    let bad = || BadValue::new("--slow", s, "COUNT:FACTOR with integers 0 <= COUNT <= P, 1 <= FACTOR <= 10^6");
     let (n, f) = s.split_once(':').ok_or_else(bad)?;
     Ok((n.parse().map_err(|_| bad())?, f.parse().map_err(|_| bad())?))
 }
@@ -169,14 +225,9 @@ impl SimConfig {
     /// (with zero latency idle PEs could exchange requests forever at one
     /// instant); 0 ≤ T_split ≤ 10^9; 0 ≤ COUNT ≤ P and 1 ≤ FACTOR ≤ 10^6
     /// for slow PEs; max_steps ≥ 1; horizon ≤ 10^15.
-    pub fn validate(&self) -> Result<(), String> {
-        let time = |flag: &str, v: u64, min: u64| {
-            let ok = (min..=MAX_TIME_PARAM).contains(&v);
-            ok.then_some(()).ok_or(format!("{flag} = {v} is out of range: valid {min}..={MAX_TIME_PARAM}"))
-        };
-        if !(1..=MAX_PES).contains(&self.pes) {
-            return Err(format!("--pes = {} is out of range: valid 1..={MAX_PES}", self.pes));
-        }
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let time = |flag, v, min| ConfigError::check(flag, v, min, MAX_TIME_PARAM);
+        ConfigError::check("--pes", self.pes.into(), 1, MAX_PES.into())?;
         time("--dt", self.dt, 1)?;
         time("--t-rout", self.t_rout, 1)?;
         time("--t-split", self.t_split, 0)?;
@@ -189,20 +240,17 @@ impl SimConfig {
         }
         if let Some((count, factor)) = self.slow {
             if count > self.pes || !(1..=MAX_SLOW_FACTOR).contains(&factor) {
-                let p = self.pes;
-                return Err(format!("--slow {count}:{factor} is out of range: valid COUNT in 0..={p} (P), FACTOR in 1..={MAX_SLOW_FACTOR}"));
+                return Err(ConfigError::Slow { count, factor, pes: self.pes });
             }
         }
         self.topology.fits(self.pes)?;
         self.initial_split.validate(self.pes)?;
         if self.max_steps == 0 {
-            return Err("--max-steps = 0 is out of range: valid 1..=2^64-1".into());
+            return Err(ConfigError::OutOfRange { flag: "--max-steps", value: 0, valid: "1..=2^64-1".into() });
         }
         if self.horizon > MAX_HORIZON {
-            return Err(format!(
-                "--detect-horizon = {} is out of range: valid 0..={MAX_HORIZON} (0: automatic)",
-                self.horizon
-            ));
+            let valid = format!("0..={MAX_HORIZON} (0: automatic)");
+            return Err(ConfigError::OutOfRange { flag: "--detect-horizon", value: self.horizon, valid });
         }
         Ok(())
     }
@@ -299,9 +347,18 @@ mod tests {
     #[test]
     fn validate_names_the_flag_and_its_range() {
         let bad = SimConfig { t_split: MAX_TIME_PARAM + 1, ..SimConfig::default() };
-        assert_eq!(bad.validate().unwrap_err(), "--t-split = 1000000001 is out of range: valid 0..=1000000000");
+        let err = bad.validate().unwrap_err();
+        assert_eq!(err, ConfigError::range("--t-split", MAX_TIME_PARAM + 1, 0, MAX_TIME_PARAM));
+        assert_eq!(err.to_string(), "--t-split = 1000000001 is out of range: valid 0..=1000000000");
         let slow = SimConfig { slow: Some((5, 2)), ..SimConfig::default() };
-        assert!(slow.validate().unwrap_err().contains("COUNT in 0..=4"));
+        assert_eq!(slow.validate(), Err(ConfigError::Slow { count: 5, factor: 2, pes: 4 }));
+        assert!(slow.validate().unwrap_err().to_string().contains("COUNT in 0..=4"));
+        let cube = SimConfig { topology: Topology::Hypercube, pes: 6, ..SimConfig::default() };
+        let not_pow2 = TopologyError::NotPowerOfTwo { topology: Topology::Hypercube, pes: 6 };
+        assert_eq!(cube.validate(), Err(ConfigError::Topology(not_pow2)));
+        let pieces = SimConfig { initial_split: InitialSplit::Random(64), pes: 1 << 20, ..SimConfig::default() };
+        let too_many = InitialSplitError::TooManyPieces { k: 64, pes: 1 << 20 };
+        assert_eq!(pieces.validate(), Err(ConfigError::InitialSplit(too_many)));
         assert!(SimConfig::default().validate().is_ok());
     }
 }

@@ -16,7 +16,7 @@ use crate::bounds::plan::Profile;
 use crate::bounds::suite::{par_map, Phase};
 use crate::mutants::Mutant;
 use crate::sim::atomic::network::Chooser;
-use crate::sim::atomic::scatter::{check, offline_fact, rules, Dest, Instance};
+use crate::sim::atomic::scatter::{check, offline_fact, rules, Dest, FailedFact, Instance};
 use crate::sim::atomic::Arbiter;
 
 /// The statistical tests of the suite (Bonferroni).
@@ -36,7 +36,7 @@ pub struct Sample {
     /// T/m.
     pub ratio: f64,
     /// The exact facts, or the first that failed.
-    pub facts: Result<(), String>,
+    pub facts: Result<(), FailedFact>,
 }
 
 struct Job {
@@ -78,7 +78,7 @@ fn run_one(job: &Job, base: u64, hotspot: bool) -> Sample {
     let mut facts = check(&inst, t, dest);
     if facts.is_ok() && job.pes <= OFFLINE_MAX_PES {
         let off = offline_fact(&inst, inst.offline());
-        facts = off.pass.then_some(()).ok_or(off.detail);
+        facts = off.holds();
     }
     Sample { phase: job.phase, arbiter: job.arbiter, pes: job.pes, ratio: t as f64 / job.m as f64, facts }
 }
@@ -112,7 +112,7 @@ pub fn evaluate(samples: &[Sample], alpha: f64) -> (serde_json::Value, Vec<Claim
         .collect();
     let test: Vec<&Sample> = samples.iter().filter(|s| s.phase == Phase::Test).collect();
     let by_p: Vec<(u32, f64)> = test.iter().map(|s| (s.pes, s.ratio)).collect();
-    let broken: Vec<&String> = samples.iter().filter_map(|s| s.facts.as_ref().err()).collect();
+    let broken: Vec<&FailedFact> = samples.iter().filter_map(|s| s.facts.as_ref().err()).collect();
     let (zero_runs, zero_bad) = all_to_zero();
     let mut facts = exact(
         "scatter_exact",
@@ -120,7 +120,7 @@ pub fn evaluate(samples: &[Sample], alpha: f64) -> (serde_json::Value, Vec<Claim
         samples.len() + zero_runs,
         (broken.len() + zero_bad.iter().count()) as u64,
     );
-    if let Some(why) = broken.first().map(|s| s.as_str()).or(zero_bad.as_deref()) {
+    if let Some(why) = broken.first().map(|s| s.detail.as_str()).or(zero_bad.as_deref()) {
         facts.measured += &format!("; first: {why}");
     }
     let claims = vec![

@@ -60,6 +60,20 @@ pub struct Puzzle15 {
     limit: u32,
 }
 
+/// An IDA* iteration the instance does not have ([`Puzzle15Config::new`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("puzzle15:moves={moves},seed={seed} has iterations 0..={last}, got iteration={iteration}")]
+pub struct NoSuchIteration {
+    /// The scrambling moves.
+    pub moves: u32,
+    /// The scrambling seed.
+    pub seed: u64,
+    /// The last iteration.
+    pub last: u32,
+    /// The iteration asked for.
+    pub iteration: u32,
+}
+
 /// A board reached by a path: 16 nibbles, tile at position p in nibble p
 /// (0 = the blank); solved when position p holds tile p + 1.
 #[derive(Clone, Copy, Debug)]
@@ -75,12 +89,12 @@ pub struct Node {
 
 impl Puzzle15Config {
     /// Iteration `iteration` (the last if `None`) of the instance, or why not.
-    pub fn new(moves: u32, seed: u64, iteration: Option<u32>) -> Result<Puzzle15Config, String> {
+    pub fn new(moves: u32, seed: u64, iteration: Option<u32>) -> Result<Puzzle15Config, NoSuchIteration> {
         let its = iterations(&scramble(moves, seed));
         let last = its.len() as u32 - 1;
         let i = iteration.unwrap_or(last);
         if i > last {
-            return Err(format!("puzzle15:moves={moves},seed={seed} has iterations 0..={last}, got iteration={i}"));
+            return Err(NoSuchIteration { moves, seed, last, iteration: i });
         }
         Ok(Puzzle15Config { moves, seed, iteration: i, limit: its[i as usize].limit, last: i == last })
     }

@@ -68,6 +68,39 @@ impl Default for UtsParams {
     }
 }
 
+/// What is wrong with UTS arguments (the `why` of [`SpecError::Uts`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum UtsError {
+    /// A flag without a value.
+    #[error("flag `{0}` has no value")]
+    NoValue(String),
+    /// A flag UTS does not have.
+    #[error("unknown flag `{0}`")]
+    UnknownFlag(String),
+    /// A value that is not a number of the flag's type.
+    #[error("`{flag} {value}`: `{value}` is not a valid number")]
+    NotNumber {
+        /// The flag.
+        flag: String,
+        /// The value given.
+        value: String,
+    },
+    /// A number outside the flag's range ([`UTS_FLAGS`]).
+    #[error("`{flag} {value}` is out of range")]
+    OutOfRange {
+        /// The flag.
+        flag: String,
+        /// The number, as parsed.
+        value: String,
+    },
+    /// GEO or HYBRID branching above 100.
+    #[error("-b {0} : GEO branching b0 must be ≤ 100 (UTS caps children at 100)")]
+    GeoBranching(f64),
+    /// EXPDEC with gen_mx < 2.
+    #[error("-a 1 (EXPDEC) needs -d ≥ 2 (it divides by ln gen_mx)")]
+    ExpDecDepth,
+}
+
 /// The flags `parse_args` accepts, for error messages.
 pub const UTS_FLAGS: &str = "-t 0..3 (BIN, GEO, HYBRID, BALANCED), -b b0 > 0, -r seed (i32), -m 0..=100, \
 -q 0..=1, -d gen_mx >= 1, -a 0..3 (LINEAR, EXPDEC, CYCLIC, FIXED), -f 0..=1, -g granularity (ignored)";
@@ -79,14 +112,14 @@ impl UtsParams {
         let mut p = UtsParams::default();
         let mut words = args.split_whitespace();
         while let Some(flag) = words.next() {
-            let value = words.next().ok_or_else(|| bad(args, format!("flag `{flag}` has no value")))?;
+            let value = words.next().ok_or_else(|| bad(args, UtsError::NoValue(flag.into())))?;
             p.set(flag, value).map_err(|why| bad(args, why))?;
         }
         p.validate().map_err(|why| bad(args, why))?;
         Ok(p)
     }
 
-    fn set(&mut self, flag: &str, v: &str) -> Result<(), String> {
+    fn set(&mut self, flag: &str, v: &str) -> Result<(), UtsError> {
         match flag {
             "-t" => {
                 self.kind = [TreeKind::Bin, TreeKind::Geo, TreeKind::Hybrid, TreeKind::Balanced][index(flag, v, 4)?]
@@ -101,17 +134,17 @@ impl UtsParams {
             "-d" => self.gen_mx = number(flag, v, |x: u32| x >= 1)?,
             "-f" => self.shift_depth = number(flag, v, |x: f64| (0.0..=1.0).contains(&x))?,
             "-g" => drop(number(flag, v, |x: u32| x >= 1)?),
-            _ => return Err(format!("unknown flag `{flag}`")),
+            _ => return Err(UtsError::UnknownFlag(flag.into())),
         }
         Ok(())
     }
 
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), UtsError> {
         if self.kind != TreeKind::Bin && self.kind != TreeKind::Balanced && self.b0 > 100.0 {
-            return Err(format!("-b {} : GEO branching b0 must be ≤ 100 (UTS caps children at 100)", self.b0));
+            return Err(UtsError::GeoBranching(self.b0));
         }
         if matches!(self.kind, TreeKind::Geo | TreeKind::Hybrid) && self.shape == GeoShape::ExpDec && self.gen_mx < 2 {
-            return Err("-a 1 (EXPDEC) needs -d ≥ 2 (it divides by ln gen_mx)".into());
+            return Err(UtsError::ExpDecDepth);
         }
         Ok(())
     }
@@ -131,11 +164,11 @@ impl fmt::Display for UtsParams {
     }
 }
 
-fn bad(args: &str, why: String) -> SpecError {
+fn bad(args: &str, why: UtsError) -> SpecError {
     SpecError::Uts { args: args.to_string(), why }
 }
 
-fn index(flag: &str, v: &str, n: usize) -> Result<usize, String> {
+fn index(flag: &str, v: &str, n: usize) -> Result<usize, UtsError> {
     number(flag, v, |x: usize| x < n)
 }
 
@@ -143,11 +176,11 @@ fn number<T: std::str::FromStr + Copy + fmt::Display>(
     flag: &str,
     v: &str,
     ok: impl Fn(T) -> bool,
-) -> Result<T, String> {
+) -> Result<T, UtsError> {
     match v.parse::<T>() {
         Ok(x) if ok(x) => Ok(x),
-        Ok(x) => Err(format!("`{flag} {x}` is out of range")),
-        Err(_) => Err(format!("`{flag} {v}`: `{v}` is not a valid number")),
+        Ok(x) => Err(UtsError::OutOfRange { flag: flag.into(), value: x.to_string() }),
+        Err(_) => Err(UtsError::NotNumber { flag: flag.into(), value: v.into() }),
     }
 }
 
@@ -167,5 +200,19 @@ mod tests {
         for args in ["-t 9", "-q 2", "-b", "-x 1", "-b -3", "-d 0", "-r abc", "-b NaN"] {
             assert!(UtsParams::parse_args(args).is_err(), "{args}");
         }
+        let why = |args| match UtsParams::parse_args(args) {
+            Err(SpecError::Uts { why, .. }) => why,
+            other => panic!("{args}: {other:?}"),
+        };
+        assert_eq!(why("-b"), UtsError::NoValue("-b".into()));
+        assert_eq!(why("-x 1"), UtsError::UnknownFlag("-x".into()));
+        assert_eq!(why("-r abc"), UtsError::NotNumber { flag: "-r".into(), value: "abc".into() });
+        assert_eq!(why("-t 9"), UtsError::OutOfRange { flag: "-t".into(), value: "9".into() });
+        assert_eq!(why("-b 200"), UtsError::GeoBranching(200.0));
+        assert_eq!(why("-a 1 -d 1"), UtsError::ExpDecDepth);
+        assert_eq!(
+            UtsParams::parse_args("-t 9").unwrap_err().to_string(),
+            format!("bad UTS arguments `-t 9`: `-t 9` is out of range\nvalid flags: {UTS_FLAGS}")
+        );
     }
 }

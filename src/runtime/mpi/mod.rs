@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
 use crate::protocol::initial::InitialSplit;
+use crate::sim::ConfigError;
 
 /// Parameters of an MPI run (P is the number of ranks `mpirun` started);
 /// serialised (in the run specification) under the names of `lbcheck
@@ -95,17 +96,20 @@ impl Default for MpiConfig {
 
 impl MpiConfig {
     /// Checks the parameters (each message names the flag).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ConfigError> {
         if !(1..=MAX_RANKS).contains(&self.pes) {
-            return Err(format!("{} ranks is out of range: valid 1..={MAX_RANKS}", self.pes));
+            return Err(ConfigError::Driver(format!("{} ranks is out of range: valid 1..={MAX_RANKS}", self.pes)));
         }
         if !(1..=super::threads::MAX_DT).contains(&self.dt) {
-            return Err(format!("--dt = {} is out of range: valid 1..={}", self.dt, super::threads::MAX_DT));
+            return Err(ConfigError::range("--dt", self.dt, 1, super::threads::MAX_DT));
         }
         if self.timeout.is_zero() || self.timeout > Duration::from_secs(86_400) {
-            return Err(format!("--timeout = {} s is out of range: valid 1..=86400", self.timeout.as_secs()));
+            return Err(ConfigError::Driver(format!(
+                "--timeout = {} s is out of range: valid 1..=86400",
+                self.timeout.as_secs()
+            )));
         }
-        self.initial_split.validate(self.pes)
+        Ok(self.initial_split.validate(self.pes)?)
     }
 }
 
@@ -331,8 +335,8 @@ mod tests {
     #[test]
     fn the_config_is_validated() {
         assert!(MpiConfig { pes: 4, ..MpiConfig::default() }.validate().is_ok());
-        assert!(MpiConfig { dt: 0, ..MpiConfig::default() }.validate().unwrap_err().contains("--dt"));
+        assert!(MpiConfig { dt: 0, ..MpiConfig::default() }.validate().unwrap_err().to_string().contains("--dt"));
         let zero = MpiConfig { timeout: Duration::ZERO, ..MpiConfig::default() };
-        assert!(zero.validate().unwrap_err().contains("--timeout"));
+        assert!(zero.validate().unwrap_err().to_string().contains("--timeout"));
     }
 }

@@ -22,6 +22,7 @@ pub mod scatter;
 
 use serde::{Deserialize, Serialize};
 
+use super::ConfigError;
 use crate::base::registry::Info;
 use crate::registry;
 
@@ -144,21 +145,20 @@ impl Default for AtomicConfig {
 
 impl AtomicConfig {
     /// Checks every parameter (each message names the flag and its range).
-    pub fn validate(&self) -> Result<(), String> {
-        if !(1..=super::MAX_PES).contains(&self.pes) {
-            return Err(format!("--pes = {} is out of range: valid 1..={}", self.pes, super::MAX_PES));
-        }
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        ConfigError::check("--pes", self.pes.into(), 1, super::MAX_PES.into())?;
         if self.arbiter == Arbiter::Adversary && self.pes > ADVERSARY_MAX_PES {
-            return Err(format!(
+            return Err(ConfigError::Driver(format!(
                 "--arbiter adversary explores every choice: --pes = {} is out of range, valid 1..={ADVERSARY_MAX_PES}",
                 self.pes
-            ));
+            )));
         }
         if self.complete && self.arbiter != Arbiter::Fifo {
-            return Err("--machine complete has no contention: --arbiter applies only to --machine atomic".into());
+            let why = "--machine complete has no contention: --arbiter applies only to --machine atomic";
+            return Err(ConfigError::Driver(why.into()));
         }
         if self.max_steps == 0 || self.max_runs == 0 {
-            return Err("--max-steps and --max-runs must be >= 1".into());
+            return Err(ConfigError::Driver("--max-steps and --max-runs must be >= 1".into()));
         }
         Ok(())
     }

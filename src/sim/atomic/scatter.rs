@@ -138,6 +138,24 @@ impl Fact {
     fn new(name: &'static str, pass: bool, ok: String, failed: String) -> Fact {
         Fact { name, pass, detail: if pass { ok } else { failed } }
     }
+
+    /// `Ok` if the fact holds, else the failure.
+    pub fn holds(self) -> Result<(), FailedFact> {
+        match self.pass {
+            true => Ok(()),
+            false => Err(FailedFact { name: self.name, detail: self.detail }),
+        }
+    }
+}
+
+/// A fact of 004 §3 that fails: its name and the figures compared.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{detail}")]
+pub struct FailedFact {
+    /// The fact's name ([`Fact::name`]).
+    pub name: &'static str,
+    /// The figures compared.
+    pub detail: String,
 }
 
 /// The exact facts of 004 §3 for a run of `inst` that took `t` steps: T ≥ m
@@ -178,9 +196,9 @@ pub fn offline_fact(inst: &Instance, offline_t: u64) -> Fact {
 }
 
 /// The exact facts of 004 §3 for a run of `inst` that took `t` steps:
-/// `Err` names the first that fails ([`facts`]).
-pub fn check(inst: &Instance, t: u64, dest: Dest) -> Result<(), String> {
-    facts(inst, t, dest).into_iter().find(|f| !f.pass).map_or(Ok(()), |f| Err(f.detail))
+/// `Err` is the first that fails ([`facts`]).
+pub fn check(inst: &Instance, t: u64, dest: Dest) -> Result<(), FailedFact> {
+    facts(inst, t, dest).into_iter().try_for_each(Fact::holds)
 }
 
 #[cfg(test)]
@@ -208,7 +226,9 @@ mod tests {
         assert_eq!(names(40), Vec::<&str>::new());
         assert_eq!(names(41), ["all_to_0_exact"]);
         assert_eq!(names(4), ["t_at_least_m", "t_at_least_r", "all_to_0_exact"]);
-        assert!(check(&inst, 4, Dest::AllToZero).unwrap_err().contains("T = 4 < m = 5"));
+        let first = check(&inst, 4, Dest::AllToZero).unwrap_err();
+        assert_eq!(first.name, "t_at_least_m");
+        assert!(first.to_string().contains("T = 4 < m = 5"));
         assert!(!offline_fact(&inst, 39).pass && offline_fact(&inst, 40).pass);
     }
 }

@@ -33,7 +33,7 @@ use crate::event::Event;
 use crate::problem::{Fingerprint, Subproblem};
 use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::sim::script::Script;
-use crate::sim::{Schedule, Shape, SimConfig};
+use crate::sim::{ConfigError, Schedule, Shape, SimConfig};
 use search::{Found, Limits, Model, Step, Violation};
 use world::World;
 
@@ -55,23 +55,24 @@ pub struct ExploreConfig {
 
 impl ExploreConfig {
     /// Checks the machine and the bounds (messages name the flag).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ConfigError> {
         self.sim.validate()?;
+        let driver = |why: &str| Err(ConfigError::Driver(why.into()));
         if !(1..=MAX_PES).contains(&self.sim.pes) {
-            return Err(format!("--pes = {} is out of range for explore: valid 1..={MAX_PES}", self.sim.pes));
+            return driver(&format!("--pes = {} is out of range for explore: valid 1..={MAX_PES}", self.sim.pes));
         }
         let (a, b) = latency_range(&self.sim);
         if b - a > 7 {
-            return Err(format!("--latency {a}..{b}: explore takes at most 8 latencies per message (b - a <= 7)"));
+            return driver(&format!("--latency {a}..{b}: explore takes at most 8 latencies per message (b - a <= 7)"));
         }
         if self.sim.slow.is_some() || self.sim.initial_split.is_split() {
-            return Err("explore does not take --slow or --initial-split".into());
+            return driver("explore does not take --slow or --initial-split");
         }
         if self.sim.o + self.sim.g + self.sim.t_poll > 0 {
-            return Err("explore runs 001's machine without o, g and T_poll".into());
+            return driver("explore runs 001's machine without o, g and T_poll");
         }
         if self.sim.fifo_links || self.sim.shape != Shape::Uniform || self.sim.schedule != Schedule::Plain {
-            return Err("explore takes every latency of the range: no latency shape, schedule or FIFO links".into());
+            return driver("explore takes every latency of the range: no latency shape, schedule or FIFO links");
         }
         Ok(())
     }

@@ -307,7 +307,9 @@ mod tests {
             assert_eq!(m.to_string().parse::<SyncMode>(), Ok(m));
         }
         assert_eq!(SyncMode::default(), SyncMode::Global);
-        assert!("clock".parse::<SyncMode>().unwrap_err().contains("Fig. 4"));
+        let err = "clock".parse::<SyncMode>().unwrap_err();
+        assert_eq!((err.what, err.given.as_str()), ("sync", "clock"));
+        assert!(err.to_string().contains("Fig. 4"));
     }
 
     #[test]
