@@ -238,3 +238,13 @@ pub fn bitonic(mutant: Option<Mutant>) -> crate::bitonic::Rules {
         _ => Rules::PAPER,
     }
 }
+
+/// The threaded driver's mailbox with `mutant`'s broken rule, if it has one there.
+pub fn mailbox(mutant: Option<Mutant>) -> crate::runtime::mailbox::Rules {
+    use crate::runtime::mailbox::Rules;
+    match mutant {
+        Some(Mutant::SleepFlagOutsideLock) => Rules { sender_reads_flag_under_lock: false, ..Rules::PAPER },
+        Some(Mutant::LostWakeup) => Rules { receiver_waits_under_lock: false, ..Rules::PAPER },
+        _ => Rules::PAPER,
+    }
+}
