@@ -27,7 +27,8 @@ use crate::protocol::initial::Start;
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
 use crate::sync::let_others_run;
 
-/// What differs between the drivers around the shared loop.
+/// What differs between the drivers around the shared loop. The two hooks
+/// of a slice take the whole loop: receiving hands messages to the PE.
 pub(crate) trait Link<T: Subproblem>: Sized {
     /// What a message carries from the batch that sent it (MPI: its
     /// Lamport stamp; threads: nothing).
