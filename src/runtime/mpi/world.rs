@@ -1,5 +1,8 @@
 //! The MPI driver proper (feature `mpi`): one [`Pe`] per rank, real MPI
 //! messages, the loop, the end and the gathering of [`super`]'s module docs.
+//! The handler calls and work slices are the shared PE loop's
+//! (`runtime::pe_loop`); what is MPI's is here: the tags, the probing, the
+//! start barrier, the deadline, the test's fault and the gathering.
 
 use std::time::{Duration, Instant};
 
