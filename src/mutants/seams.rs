@@ -290,3 +290,12 @@ pub fn lemma6(mutant: Option<Mutant>, paper: Bound) -> Bound {
 pub fn scatters_to_hotspot(mutant: Option<Mutant>) -> bool {
     mutant == Some(Mutant::ScatterHotspot)
 }
+/// The threaded driver's mailbox with `mutant`'s broken rule, if it has one there.
+pub fn mailbox(mutant: Option<Mutant>) -> crate::runtime::mailbox::Rules {
+    use crate::runtime::mailbox::Rules;
+    match mutant {
+        Some(Mutant::SleepFlagOutsideLock) => Rules { sender_reads_flag_under_lock: false, ..Rules::PAPER },
+        Some(Mutant::LostWakeup) => Rules { receiver_waits_under_lock: false, ..Rules::PAPER },
+        _ => Rules::PAPER,
+    }
+}

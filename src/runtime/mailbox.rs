@@ -5,13 +5,32 @@
 //! Protocol: the receiver sets `sleeping` and waits *under the lock*, after
 //! finding the queue empty; a sender pushes and reads `sleeping` *under the
 //! same lock*, and notifies if it was set. The lock orders the two, so a
-//! notification is never lost. The two [`Mutant`]s break exactly this.
+//! notification is never lost. [`Rules`] can break exactly this, in two
+//! places: the threaded driver's deliberate bugs, chosen in
+//! [`crate::mutants::seams::mailbox`].
 
 use std::collections::VecDeque;
 
-use crate::mutants::Mutant;
 use crate::protocol::{Msg, PeId};
 use crate::sync::{spin_until, wait_until, AtomicBool, AtomicUsize, Condvar, Mutex, Ordering};
+
+/// Where the mailbox's synchronisation may deviate from its protocol
+/// (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// A sender reads `sleeping` under the queue's lock (false: before
+    /// taking it, so it may miss a receiver that just went to sleep).
+    pub sender_reads_flag_under_lock: bool,
+    /// The receiver holds the lock from finding the queue empty until it
+    /// waits (false: drops and retakes it in between, so a push may slip
+    /// into the gap and its notification find nobody waiting).
+    pub receiver_waits_under_lock: bool,
+}
+
+impl Rules {
+    /// The protocol of the module docs.
+    pub const PAPER: Rules = Rules { sender_reads_flag_under_lock: true, receiver_waits_under_lock: true };
+}
 
 /// A message with its sender and trace id.
 pub(crate) struct Envelope<T> {
@@ -29,24 +48,24 @@ pub(crate) struct Mailbox<T> {
     len: AtomicUsize,
     /// The receiver is blocked, or about to block, on `ready`.
     sleeping: AtomicBool,
-    mutant: Option<Mutant>,
+    rules: Rules,
 }
 
 impl<T> Mailbox<T> {
-    /// An empty mailbox, possibly with a deliberate bug.
-    pub(crate) fn new(mutant: Option<Mutant>) -> Self {
+    /// An empty mailbox following `rules`.
+    pub(crate) fn new(rules: Rules) -> Self {
         Mailbox {
             queue: Mutex::new(VecDeque::new()),
             ready: Condvar::new(),
             len: AtomicUsize::new(0),
             sleeping: AtomicBool::new(false),
-            mutant,
+            rules,
         }
     }
 
     /// Delivers `env`, waking the receiver if it sleeps.
     pub(crate) fn push(&self, env: Envelope<T>) {
-        let bug = self.mutant == Some(Mutant::SleepFlagOutsideLock);
+        let bug = !self.rules.sender_reads_flag_under_lock;
         let early = bug && self.sleeping.load(Ordering::Relaxed); // outside the lock: the bug
         let mut q = self.queue.lock().expect("mailbox lock");
         q.push_back(env);
@@ -80,7 +99,7 @@ impl<T> Mailbox<T> {
                 return Some(env);
             }
             self.sleeping.store(true, Ordering::Relaxed);
-            if self.mutant == Some(Mutant::LostWakeup) {
+            if !self.rules.receiver_waits_under_lock {
                 drop(q); // checked "empty", then parks without holding the lock
                 q = self.queue.lock().expect("mailbox lock");
             }

@@ -13,9 +13,14 @@
 //! [`mpi`] runs the same PEs one per MPI rank (feature `mpi`; `lbcheck mpi`
 //! under `mpirun`), recording each rank's events with a Lamport clock and
 //! merging them at rank 0 into one trace.
+//!
+//! Both run one PE loop, `pe_loop`: the handler calls, the work slices and
+//! the batches of recorded events are written once; each driver supplies
+//! only its delivery, its clock and its end.
 
-mod mailbox;
+pub mod mailbox;
 pub mod mpi;
+mod pe_loop;
 mod record;
 pub mod threads;
 

@@ -3,12 +3,15 @@
 //!
 //! The driver starts every PE ([`Pe::start`], with the root at PE 0 or the
 //! 002 §3 initial split) at t = 0, before any thread runs. Then each PE
-//! thread follows the call order of [`crate::protocol`]: it works Δt units
-//! (nodes) on its subproblem (a loom yield point), handles every message that arrived
-//! meanwhile ([`Pe::on_message`]; a busy PE polls its mailbox's length hint
-//! without locking), then polls ([`Pe::on_poll`], 001 Fig. 1: serve one
-//! queued request) or, with its subproblem empty, goes idle
+//! thread runs the loop it shares with the MPI driver (`pe_loop`), which
+//! follows the call order of [`crate::protocol`]: it works Δt units (nodes)
+//! on its subproblem (a loom yield point), handles every message that
+//! arrived meanwhile ([`Pe::on_message`]; a busy PE polls its mailbox's
+//! length hint without locking), then polls ([`Pe::on_poll`], 001 Fig. 1:
+//! serve one queued request) or, with its subproblem empty, goes idle
 //! ([`Pe::on_exhausted`]) and blocks on its mailbox until a message comes.
+//! What is this driver's own: the mailboxes, the recorder's global
+//! sequence, the deadline and the spreading of the end to the threads.
 //! A thread stops once its PE learnt of termination (the announcement spread
 //! down the reduction tree); messages still queued for it are dropped.
 //! Victims come from the PE's own seeded stream, so all nondeterminism is in
@@ -17,19 +20,17 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
-
 use super::mailbox::{Envelope, Mailbox};
+use super::pe_loop::{Link, PeLoop};
 use super::record::{merge, Recorder};
-use crate::base::rng::{stream, Purpose};
-use crate::event::{Event, Kind};
-use crate::mutants::Mutant;
-use crate::problem::{Subproblem, WorkLog};
-use crate::protocol::initial::{assign, InitialSplit, Start};
-use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
+use crate::event::Event;
+use crate::mutants::{seams, Mutant};
+use crate::problem::Subproblem;
+use crate::protocol::initial::{assign, InitialSplit};
+use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::sim::ConfigError;
-use crate::sync::{let_others_run, thread, Arc, TraceSeq};
+use crate::sync::{thread, Arc, TraceSeq};
+use serde::{Deserialize, Serialize};
 
 /// Parameters of a threaded run; serialised (in the run specification)
 /// under the names of `lbcheck run`'s flags.
@@ -123,7 +124,6 @@ struct Shared<T> {
     seq: TraceSeq,
     start: Instant,
     deadline: Option<Instant>,
-    pes: u32,
 }
 
 struct Done {
@@ -142,12 +142,17 @@ where
 {
     assert!(cfg.pes >= 1 && cfg.dt >= 1, "need P >= 1 and Δt >= 1, got {cfg:?}");
     let start = Instant::now();
-    let boxes = (0..cfg.pes).map(|_| Mailbox::new(cfg.mutant)).collect();
+    let boxes = (0..cfg.pes).map(|_| Mailbox::new(seams::mailbox(cfg.mutant))).collect();
     let deadline = cfg.deadline.filter(|_| !cfg!(loom)).map(|d| start + d);
-    let shared = Arc::new(Shared { boxes, seq: TraceSeq::new(0), start, deadline, pes: cfg.pes });
+    let shared = Arc::new(Shared { boxes, seq: TraceSeq::new(0), start, deadline });
     let workers: Vec<_> = (0..cfg.pes)
         .zip(assign(root, cfg.pes, cfg.initial_split, cfg.seed))
-        .map(|(me, start)| Worker::new(me, make(me), cfg, shared.clone()).started(start))
+        .map(|(me, start)| {
+            let mut worker =
+                Worker::new(me, cfg.pes, cfg.seed, cfg.dt, make(me), Threaded::new(me, cfg, shared.clone()));
+            worker.start(start);
+            worker
+        })
         .collect();
     let handles: Vec<_> = workers.into_iter().map(|worker| thread::spawn(move || worker.run())).collect();
     let done: Vec<Done> =
@@ -159,23 +164,61 @@ where
     ThreadRun { elapsed, units, events, timed_out }
 }
 
-struct Worker<T, B, D> {
+/// A PE's thread: the shared loop over its mailbox.
+type Worker<T, B, D> = PeLoop<T, B, D, Threaded<T>>;
+
+/// The threaded side of a PE: the mailboxes and its recorder.
+struct Threaded<T> {
     me: PeId,
-    pe: Pe<B, D>,
-    rng: ChaCha8Rng,
     shared: Arc<Shared<T>>,
-    dt: u64,
-    busy: bool,
-    /// Stamp batches with t = 0 (while starting).
-    at_zero: bool,
-    next_id: u64,
-    units: u64,
     rec: Option<Recorder>,
-    out: Vec<Command<T>>,
     inbox: VecDeque<Envelope<T>>,
-    outgoing: Vec<(PeId, Envelope<T>)>,
-    /// Its further initial pieces (000 §1.2), the next one last.
-    more: Vec<T>,
+}
+
+impl<T> Threaded<T> {
+    fn new(me: PeId, cfg: &ThreadConfig, shared: Arc<Shared<T>>) -> Self {
+        Threaded { me, shared, rec: cfg.record.then(Recorder::default), inbox: VecDeque::new() }
+    }
+
+    fn mailbox(&self) -> &Mailbox<T> {
+        &self.shared.boxes[self.me as usize]
+    }
+}
+
+impl<T: Subproblem> Link<T> for Threaded<T> {
+    type Stamp = ();
+
+    fn note(&mut self, event: impl FnOnce() -> Event) {
+        if let Some(rec) = &mut self.rec {
+            rec.push(event());
+        }
+    }
+
+    /// The driver starts every PE, in PE order, before any thread runs, so
+    /// the trace opens with all starts at t = 0 (the initial split's energy
+    /// shares are all held from the first time step).
+    fn close(&mut self, at_start: bool) {
+        if let Some(rec) = &mut self.rec {
+            rec.flush(&self.shared.seq, self.shared.start, at_start);
+        }
+    }
+
+    fn send(&mut self, to: PeId, _: (), env: Envelope<T>) {
+        self.shared.boxes[to as usize].push(env);
+    }
+
+    /// Every message queued by now (a busy PE's poll: no lock if none).
+    fn receive<B: Balancer<Task = T>, D: Detector<T>>(lp: &mut Worker<T, B, D>) {
+        let link = &mut lp.link;
+        link.shared.boxes[link.me as usize].drain_into(&mut link.inbox);
+        while let Some(env) = lp.link.inbox.pop_front() {
+            lp.deliver(env);
+            if lp.pe.terminated() {
+                lp.link.inbox.clear();
+                return;
+            }
+        }
+    }
 }
 
 impl<T, B, D> Worker<T, B, D>
@@ -184,155 +227,23 @@ where
     B: Balancer<Task = T>,
     D: Detector<T>,
 {
-    fn new(me: PeId, pe: Pe<B, D>, cfg: &ThreadConfig, shared: Arc<Shared<T>>) -> Self {
-        Worker {
-            me,
-            pe,
-            rng: stream(cfg.seed, me, Purpose::Protocol),
-            shared,
-            dt: cfg.dt,
-            busy: false,
-            at_zero: false,
-            next_id: 0,
-            units: 0,
-            rec: cfg.record.then(Recorder::default),
-            out: Vec::new(),
-            inbox: VecDeque::new(),
-            outgoing: Vec::new(),
-            more: Vec::new(),
-        }
-    }
-
-    /// Time 0: the PE starts. The driver starts every PE, in PE order, before
-    /// any thread runs, so the trace opens with all starts at t = 0 (the
-    /// initial split's energy shares are all held from the first time step).
-    fn started(mut self, start: Start<T>) -> Self {
-        self.at_zero = true;
-        self.more = start.more.into_iter().rev().collect();
-        let (part, share) = (start.part, start.share);
-        self.call(|pe, ctx| pe.start(ctx, part, share));
-        self.at_zero = false;
-        self
-    }
-
+    /// The thread: slices while it has work, blocks on its mailbox while
+    /// idle, until termination reached it or the deadline passed.
     fn run(mut self) -> Done {
-        let deadline = self.shared.deadline;
+        let deadline = self.link.shared.deadline;
         let mut timed_out = false;
         while !self.pe.terminated() && !timed_out {
             if self.pe.has_work() {
                 self.slice();
                 timed_out = deadline.is_some_and(|d| Instant::now() >= d);
             } else {
-                match self.shared.boxes[self.me as usize].pop_blocking(deadline) {
+                match self.link.mailbox().pop_blocking(deadline) {
                     Some(env) => self.deliver(env),
                     None => timed_out = true,
                 }
             }
         }
-        self.flush();
-        Done { units: self.units, batches: self.rec.map(Recorder::into_batches), timed_out }
-    }
-
-    /// One work slice of Δt units, the messages that came meanwhile, then a
-    /// poll or, out of work, the transition to idle.
-    fn slice(&mut self) {
-        let task = self.pe.task_mut().expect("a PE with work has a task");
-        let gen = task.generation();
-        let mut log = WorkLog::default();
-        let units = task.work(self.dt, &mut log);
-        self.units += units;
-        let me = self.me;
-        self.note(|| Event::work(0, me, units, gen, &log));
-        if !self.pe.has_work() {
-            if let Some(next) = self.more.pop() {
-                self.call(|pe, ctx| pe.resume(ctx, next)); // its next initial piece (000 §1.2)
-            }
-        }
-        let_others_run(); // Δt units took time
-        self.shared.boxes[me as usize].drain_into(&mut self.inbox);
-        while let Some(env) = self.inbox.pop_front() {
-            self.deliver(env);
-            if self.pe.terminated() {
-                self.inbox.clear();
-                return;
-            }
-        }
-        if self.pe.has_work() {
-            self.call(|pe, ctx| pe.on_poll(ctx));
-        } else {
-            self.busy = false;
-            self.note(|| Event::Idle { t: 0, pe: me });
-            self.call(|pe, ctx| pe.on_exhausted(ctx));
-        }
-    }
-
-    fn deliver(&mut self, env: Envelope<T>) {
-        if let Some(rec) = &mut self.rec {
-            let kind = env.msg.kind();
-            let queue = (kind == Kind::Request).then(|| self.pe.balancer.queued_requests());
-            rec.push(Event::Recv { t: 0, pe: self.me, from: env.from, id: env.id, kind, queue, data: None });
-        }
-        let (from, msg) = (env.from, env.msg);
-        let rejected = matches!(msg, Msg::Reject);
-        self.call(|pe, ctx| pe.on_message(ctx, from, msg));
-        if rejected && !self.pe.has_work() {
-            let_others_run(); // before asking again
-        }
-    }
-
-    /// Runs a handler, carries out its commands, records the batch, and only
-    /// then pushes the messages it sent (so each `send` precedes its `recv`).
-    fn call(&mut self, f: impl FnOnce(&mut Pe<B, D>, &mut Ctx<T>)) {
-        let mut ctx =
-            Ctx { now: self.units, me: self.me, pes: self.shared.pes, rng: &mut self.rng, out: &mut self.out };
-        f(&mut self.pe, &mut ctx);
-        let mut out = std::mem::take(&mut self.out);
-        out.drain(..).for_each(|cmd| self.apply(cmd));
-        self.out = out;
-        if !self.busy && self.pe.has_work() {
-            self.busy = true;
-            let me = self.me;
-            self.note(|| Event::Busy { t: 0, pe: me });
-        }
-        self.flush();
-        let mut outgoing = std::mem::take(&mut self.outgoing);
-        for (to, env) in outgoing.drain(..) {
-            self.shared.boxes[to as usize].push(env);
-        }
-        self.outgoing = outgoing;
-    }
-
-    /// Carries out one command (times are stamped when the batch closes).
-    fn apply(&mut self, cmd: Command<T>) {
-        match cmd {
-            Command::Send { to, msg } => self.send(to, msg),
-            Command::Timer { .. } => {} // no model time on threads: mutants that pause are refused here
-            Command::Scatter => {}
-            cmd => {
-                let me = self.me;
-                self.note(|| cmd.event(0, me).expect("an event"));
-            }
-        }
-    }
-
-    fn send(&mut self, to: PeId, msg: Msg<T>) {
-        self.next_id += 1;
-        let id = self.next_id * u64::from(self.shared.pes) + u64::from(self.me);
-        let me = self.me;
-        self.note(|| msg.send_event(0, me, to, id));
-        self.outgoing.push((to, Envelope { from: self.me, id, msg }));
-    }
-
-    /// Records an event (built only when recording).
-    fn note(&mut self, event: impl FnOnce() -> Event) {
-        if let Some(rec) = &mut self.rec {
-            rec.push(event());
-        }
-    }
-
-    fn flush(&mut self) {
-        if let Some(rec) = &mut self.rec {
-            rec.flush(&self.shared.seq, self.shared.start, self.at_zero);
-        }
+        self.link.close(false);
+        Done { units: self.units, batches: self.link.rec.map(Recorder::into_batches), timed_out }
     }
 }

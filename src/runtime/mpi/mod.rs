@@ -6,11 +6,11 @@
 //! and the gathered batches' encoding; `world` (feature `mpi`) is the
 //! driver itself.
 //!
-//! **The loop** (003 §14.7's, as the threaded driver's): a rank works Δt
-//! units on its subproblem, then receives every message that arrived
-//! meanwhile (`MPI_Iprobe` until none is left), then polls
-//! ([`crate::protocol::Pe::on_poll`]) or, out of work, goes idle and probes
-//! until a message comes. Messages are `Msg<Task>` in
+//! **The loop** (003 §14.7's; the one the threaded driver runs too, in
+//! `runtime::pe_loop`): a rank works Δt units on its subproblem, then
+//! receives every message that arrived meanwhile (`MPI_Iprobe` until none
+//! is left), then polls ([`crate::protocol::Pe::on_poll`]) or, out of
+//! work, goes idle and probes until a message comes. Messages are `Msg<Task>` in
 //! [`crate::protocol::wire`]'s encoding behind a 16-byte envelope (Lamport
 //! stamp, trace id), sent with `MPI_Bsend`, so that no send ever waits for
 //! its receiver.

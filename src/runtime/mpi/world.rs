@@ -1,5 +1,8 @@
 //! The MPI driver proper (feature `mpi`): one [`Pe`] per rank, real MPI
 //! messages, the loop, the end and the gathering of [`super`]'s module docs.
+//! The handler calls and work slices are the shared PE loop's
+//! (`runtime::pe_loop`); what is MPI's is here: the tags, the probing, the
+//! start barrier, the deadline, the test's fault and the gathering.
 
 use std::time::{Duration, Instant};
 
@@ -8,15 +11,15 @@ use mpi::point_to_point::MatchedReceiveVec;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Tag;
-use rand_chacha::ChaCha8Rng;
 
 use super::{merge, Fault, Lamport, MpiConfig, MpiRun, RankRecord};
-use crate::base::rng::{stream, Purpose};
 use crate::event::{Event, Kind};
 use crate::problem::wire::{Put, Reader};
-use crate::problem::{Subproblem, Task, WorkLog};
-use crate::protocol::initial::{assign, Start};
-use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
+use crate::problem::Task;
+use crate::protocol::initial::assign;
+use crate::protocol::{Balancer, Detector, Msg, Pe, PeId};
+use crate::runtime::mailbox::Envelope;
+use crate::runtime::pe_loop::{Link, PeLoop};
 
 /// A protocol message: envelope (Lamport stamp, trace id), then the `Msg`.
 const TAG_MSG: Tag = 1;
@@ -68,30 +71,27 @@ where
     let template = root.clone();
     let start =
         assign(root, cfg.pes, cfg.initial_split, cfg.seed).into_iter().nth(rank as usize).expect("a start a rank");
-    let mut me = Rank::new(rank, make(rank), cfg, world, template, record, fault);
-    me.started(start);
-    me.start_barrier();
+    let link = Mpi::new(cfg, world, template, record, fault);
+    let mut me = Rank::new(rank, cfg.pes, cfg.seed, cfg.dt, make(rank), link);
+    me.start(start); // before the start barrier, as the threaded driver starts every PE before any thread runs
+    me.link.start_barrier();
     me.run();
     Ok(me.finish())
 }
 
-struct Rank<B, D> {
-    me: PeId,
-    pes: u32,
-    pe: Pe<B, D>,
-    rng: ChaCha8Rng,
-    dt: u64,
-    busy: bool,
-    next_id: u64,
-    units: u64,
-    slices: u64,
-    rec: Lamport,
-    out: Vec<Command<Task>>,
-    outgoing: Vec<(PeId, u64, Msg<Task>)>,
-    more: Vec<Task>,
+/// A rank: the shared loop over MPI.
+type Rank<B, D> = PeLoop<Task, B, D, Mpi>;
+
+/// The MPI side of a rank: the communicator, the Lamport recorder, the
+/// deadline, what it knows of the other ranks, the test's fault.
+struct Mpi {
     world: SimpleCommunicator,
+    rec: Lamport,
+    /// A task to decode messages against.
     template: Task,
     fault: Option<Fault>,
+    /// Work slices done (for the fault).
+    slices: u64,
     timeout: Duration,
     start: Instant,
     deadline: Instant,
@@ -106,39 +106,16 @@ struct Rank<B, D> {
     buf: Vec<u8>,
 }
 
-impl<B, D> Rank<B, D>
-where
-    B: Balancer<Task = Task>,
-    D: Detector<Task>,
-{
-    fn new(
-        me: PeId,
-        pe: Pe<B, D>,
-        cfg: &MpiConfig,
-        world: SimpleCommunicator,
-        template: Task,
-        record: bool,
-        fault: Option<Fault>,
-    ) -> Self {
+impl Mpi {
+    fn new(cfg: &MpiConfig, world: SimpleCommunicator, template: Task, record: bool, fault: Option<Fault>) -> Self {
         let now = Instant::now();
         let pes = cfg.pes as usize;
-        Rank {
-            me,
-            pes: cfg.pes,
-            pe,
-            rng: stream(cfg.seed, me, Purpose::Protocol),
-            dt: cfg.dt,
-            busy: false,
-            next_id: 0,
-            units: 0,
-            slices: 0,
-            rec: Lamport::new(record),
-            out: Vec::new(),
-            outgoing: Vec::new(),
-            more: Vec::new(),
+        Mpi {
             world,
+            rec: Lamport::new(record),
             template,
             fault,
+            slices: 0,
             timeout: cfg.timeout,
             start: now,
             deadline: now + cfg.timeout,
@@ -148,14 +125,6 @@ where
             dropped: 0,
             buf: Vec::new(),
         }
-    }
-
-    /// Time 0: the PE starts (before the start barrier, as the threaded
-    /// driver starts every PE before any thread runs).
-    fn started(&mut self, start: Start<Task>) {
-        self.more = start.more.into_iter().rev().collect();
-        let (part, share) = (start.part, start.share);
-        self.call(|pe, ctx| pe.start(ctx, part, share));
     }
 
     /// Waits for every rank to have started (rank 0 computes the sequential
@@ -173,6 +142,58 @@ where
         self.deadline = self.start + self.timeout;
     }
 
+    /// The test's fault (`LBCHECK_MPI_FAULT`), once its slices are done.
+    fn inject_fault(&self, me: PeId) {
+        let Some(f) = self.fault.filter(|f| self.slices >= f.slices) else { return };
+        if f.exit {
+            eprintln!("lbcheck mpi: rank {me}: LBCHECK_MPI_FAULT: exiting after {} slices", self.slices);
+            std::process::exit(3);
+        }
+        eprintln!("lbcheck mpi: rank {me}: LBCHECK_MPI_FAULT: no longer answering after {} slices", self.slices);
+        loop {
+            std::thread::sleep(Duration::from_secs(1));
+        }
+    }
+}
+
+impl Link<Task> for Mpi {
+    type Stamp = u64;
+
+    fn note(&mut self, event: impl FnOnce() -> Event) {
+        self.rec.push(event);
+    }
+
+    /// The batch's Lamport stamp (the start's too: the merge's times are
+    /// sequence numbers).
+    fn close(&mut self, _at_start: bool) -> u64 {
+        self.rec.close()
+    }
+
+    /// `MPI_Bsend` of the envelope (Lamport stamp, trace id) and the message.
+    fn send(&mut self, to: PeId, stamp: u64, env: Envelope<Task>) {
+        self.buf.clear();
+        self.buf.put_u64(stamp);
+        self.buf.put_u64(env.id);
+        env.msg.encode(&mut self.buf);
+        self.world.process_at_rank(to as i32).buffered_send_with_tag(&self.buf[..], TAG_MSG);
+    }
+
+    fn worked<B: Balancer<Task = Task>, D: Detector<Task>>(lp: &mut Rank<B, D>) {
+        lp.link.slices += 1;
+        lp.link.inject_fault(lp.me);
+    }
+
+    /// `MPI_Iprobe` until none is left.
+    fn receive<B: Balancer<Task = Task>, D: Detector<Task>>(lp: &mut Rank<B, D>) {
+        while !lp.pe.terminated() && lp.receive_one() {}
+    }
+}
+
+impl<B, D> Rank<B, D>
+where
+    B: Balancer<Task = Task>,
+    D: Detector<Task>,
+{
     fn run(&mut self) {
         let mut empty = 0;
         while !self.pe.terminated() {
@@ -198,52 +219,9 @@ where
         empty + 1
     }
 
-    /// One work slice of Δt units, the messages that came meanwhile, then a
-    /// poll or, out of work, the transition to idle.
-    fn slice(&mut self) {
-        let task = self.pe.task_mut().expect("a PE with work has a task");
-        let gen = task.generation();
-        let mut log = WorkLog::default();
-        let units = task.work(self.dt, &mut log);
-        self.units += units;
-        self.slices += 1;
-        let me = self.me;
-        self.rec.push(|| Event::work(0, me, units, gen, &log));
-        self.inject_fault();
-        if !self.pe.has_work() {
-            if let Some(next) = self.more.pop() {
-                self.call(|pe, ctx| pe.resume(ctx, next)); // its next initial piece (000 §1.2)
-            }
-        }
-        while !self.pe.terminated() && self.receive_one() {}
-        if self.pe.terminated() {
-            return;
-        }
-        if self.pe.has_work() {
-            self.call(|pe, ctx| pe.on_poll(ctx));
-        } else {
-            self.busy = false;
-            self.rec.push(|| Event::Idle { t: 0, pe: me });
-            self.call(|pe, ctx| pe.on_exhausted(ctx));
-        }
-    }
-
-    /// The test's fault (`LBCHECK_MPI_FAULT`), once its slices are done.
-    fn inject_fault(&self) {
-        let Some(f) = self.fault.filter(|f| self.slices >= f.slices) else { return };
-        if f.exit {
-            eprintln!("lbcheck mpi: rank {}: LBCHECK_MPI_FAULT: exiting after {} slices", self.me, self.slices);
-            std::process::exit(3);
-        }
-        eprintln!("lbcheck mpi: rank {}: LBCHECK_MPI_FAULT: no longer answering after {} slices", self.me, self.slices);
-        loop {
-            std::thread::sleep(Duration::from_secs(1));
-        }
-    }
-
     /// Receives and handles one message if one is there.
     fn receive_one(&mut self) -> bool {
-        let Some((msg, status)) = self.world.any_process().immediate_matched_probe() else { return false };
+        let Some((msg, status)) = self.link.world.any_process().immediate_matched_probe() else { return false };
         let (from, tag) = (status.source_rank() as u32, status.tag());
         let (bytes, _) = (msg, status).matched_receive_vec::<u8>();
         self.dispatch(from, tag, bytes);
@@ -253,9 +231,9 @@ where
     fn dispatch(&mut self, from: PeId, tag: Tag, bytes: Vec<u8>) {
         match tag {
             TAG_MSG => self.protocol_message(from, &bytes),
-            TAG_FIN => self.fin[from as usize] = true,
+            TAG_FIN => self.link.fin[from as usize] = true,
             TAG_RECORD => match serde_json::from_slice::<RankRecord>(&bytes) {
-                Ok(r) => self.records[from as usize] = Some(r),
+                Ok(r) => self.link.records[from as usize] = Some(r),
                 Err(e) => self.fail(&format!("rank {from}'s record is malformed: {e}")),
             },
             _ => self.fail(&format!("a message from rank {from} with unknown tag {tag}")),
@@ -266,92 +244,47 @@ where
         let mut r = Reader::new(bytes);
         let decoded = (|| {
             let (stamp, id) = (r.u64()?, r.u64()?);
-            let msg = Msg::decode(&self.template, &mut r)?;
+            let msg = Msg::decode(&self.link.template, &mut r)?;
             r.finish().map(|_| (stamp, id, msg))
         })();
         let (stamp, id, msg) = decoded.unwrap_or_else(|e| self.fail(&format!("from rank {from}: {e}")));
-        self.heard[from as usize] = Some((self.start.elapsed().as_secs_f64(), msg.kind(), id));
+        self.link.heard[from as usize] = Some((self.link.start.elapsed().as_secs_f64(), msg.kind(), id));
         if self.pe.terminated() {
-            self.dropped += 1; // as on threads: a PE that stopped drops what still comes
+            self.link.dropped += 1; // as on threads: a PE that stopped drops what still comes
             return;
         }
-        let (me, kind) = (self.me, msg.kind());
-        let queue = (kind == Kind::Request).then(|| self.pe.balancer.queued_requests());
-        self.rec.received(stamp);
-        self.rec.push(|| Event::Recv { t: 0, pe: me, from, id, kind, queue, data: None });
-        self.call(|pe, ctx| pe.on_message(ctx, from, msg));
-    }
-
-    /// Runs a handler, carries out its commands, closes the batch, and only
-    /// then sends its messages, stamped with the batch's Lamport time.
-    fn call(&mut self, f: impl FnOnce(&mut Pe<B, D>, &mut Ctx<Task>)) {
-        let mut ctx = Ctx { now: self.units, me: self.me, pes: self.pes, rng: &mut self.rng, out: &mut self.out };
-        f(&mut self.pe, &mut ctx);
-        let mut out = std::mem::take(&mut self.out);
-        out.drain(..).for_each(|cmd| self.apply(cmd));
-        self.out = out;
-        if !self.busy && self.pe.has_work() {
-            self.busy = true;
-            let me = self.me;
-            self.rec.push(|| Event::Busy { t: 0, pe: me });
-        }
-        let stamp = self.rec.close();
-        let mut outgoing = std::mem::take(&mut self.outgoing);
-        for (to, id, msg) in outgoing.drain(..) {
-            self.buf.clear();
-            self.buf.put_u64(stamp);
-            self.buf.put_u64(id);
-            msg.encode(&mut self.buf);
-            self.world.process_at_rank(to as i32).buffered_send_with_tag(&self.buf[..], TAG_MSG);
-        }
-        self.outgoing = outgoing;
-    }
-
-    fn apply(&mut self, cmd: Command<Task>) {
-        match cmd {
-            Command::Send { to, msg } => {
-                self.next_id += 1;
-                let id = self.next_id * u64::from(self.pes) + u64::from(self.me);
-                let me = self.me;
-                self.rec.push(|| msg.send_event(0, me, to, id));
-                self.outgoing.push((to, id, msg));
-            }
-            Command::Timer { .. } | Command::Scatter => {} // no model time here, as on threads
-            cmd => {
-                let me = self.me;
-                self.rec.push(|| cmd.event(0, me).expect("an event"));
-            }
-        }
+        self.link.rec.received(stamp);
+        self.deliver(Envelope { from, id, msg });
     }
 
     /// After termination: `fin` to every rank, every rank's `fin` awaited
     /// (dropping what still comes), the records gathered at rank 0.
     fn finish(mut self) -> MpiRun {
-        let terminated = self.start.elapsed();
+        let terminated = self.link.start.elapsed();
         for q in (0..self.pes).filter(|&q| q != self.me) {
-            self.world.process_at_rank(q as i32).buffered_send_with_tag(&[0u8][..], TAG_FIN);
+            self.link.world.process_at_rank(q as i32).buffered_send_with_tag(&[0u8][..], TAG_FIN);
         }
-        self.fin[self.me as usize] = true;
-        self.wait_until("every rank's fin (that it learnt of termination)", |r| r.fin.iter().all(|&f| f));
-        let all_done = self.start.elapsed();
+        self.link.fin[self.me as usize] = true;
+        self.wait_until("every rank's fin (that it learnt of termination)", |r| r.link.fin.iter().all(|&f| f));
+        let all_done = self.link.start.elapsed();
         let (me, units) = (self.me, self.units);
         let record = RankRecord { units, secs: terminated.as_secs_f64(), batches: self.take_batches() };
         if me != 0 {
             self.send_record(&record);
             return MpiRun { rank: me, elapsed: terminated, units: vec![units], events: None };
         }
-        self.records[0] = Some(record);
-        self.wait_until("every rank's events", |r| r.records.iter().all(Option::is_some));
-        let recorded = self.rec.record;
-        let records: Vec<RankRecord> = self.records.into_iter().map(|r| r.expect("every record")).collect();
+        self.link.records[0] = Some(record);
+        self.wait_until("every rank's events", |r| r.link.records.iter().all(Option::is_some));
+        let recorded = self.link.rec.record;
+        let records: Vec<RankRecord> = self.link.records.into_iter().map(|r| r.expect("every record")).collect();
         let units = records.iter().map(|r| r.units).collect();
         let events = recorded.then(|| merge(records.into_iter().map(|r| r.batches).collect(), true));
         MpiRun { rank: 0, elapsed: all_done, units, events }
     }
 
     fn take_batches(&mut self) -> Vec<super::Batch> {
-        let record = self.rec.record;
-        std::mem::replace(&mut self.rec, Lamport::new(record)).into_batches()
+        let record = self.link.rec.record;
+        std::mem::replace(&mut self.link.rec, Lamport::new(record)).into_batches()
     }
 
     /// Sends this rank's record to rank 0 (non-blocking, so a dead rank 0
@@ -359,7 +292,7 @@ where
     fn send_record(&self, record: &RankRecord) {
         let bytes = serde_json::to_vec(record).expect("a record serialises");
         mpi::request::scope(|scope| {
-            let mut req = self.world.process_at_rank(0).immediate_send_with_tag(scope, &bytes[..], TAG_RECORD);
+            let mut req = self.link.world.process_at_rank(0).immediate_send_with_tag(scope, &bytes[..], TAG_RECORD);
             loop {
                 match req.test() {
                     Ok(_) => break,
@@ -386,10 +319,10 @@ where
 
     /// Past the deadline: says what this rank knows and aborts the job.
     fn check_deadline(&self, waiting_for: &str) {
-        if Instant::now() >= self.deadline {
+        if Instant::now() >= self.link.deadline {
             self.fail(&format!(
                 "no {waiting_for} within --timeout {} s (a rank died or never answers?)",
-                self.timeout.as_secs()
+                self.link.timeout.as_secs()
             ));
         }
     }
@@ -402,15 +335,15 @@ where
             self.me,
             self.units,
             if self.pe.terminated() { "terminated" } else { "not terminated" },
-            self.rec.clock(),
-            self.dropped
+            self.link.rec.clock(),
+            self.link.dropped
         );
-        for e in self.rec.last_events(3) {
+        for e in self.link.rec.last_events(3) {
             report += &format!("  rank {} last event: {}\n", self.me, serde_json::to_string(e).unwrap_or_default());
         }
         for q in (0..self.pes).filter(|&q| q != self.me) {
-            let fin = if self.fin[q as usize] { "; it sent fin" } else { "" };
-            report += &match self.heard[q as usize] {
+            let fin = if self.link.fin[q as usize] { "; it sent fin" } else { "" };
+            report += &match self.link.heard[q as usize] {
                 Some((at, kind, id)) => {
                     format!("  rank {q}: last message from it: `{}` id {id} at {at:.3} s{fin}\n", kind.name())
                 }
@@ -418,6 +351,6 @@ where
             };
         }
         eprint!("{report}");
-        self.world.abort(1)
+        self.link.world.abort(1)
     }
 }
