@@ -48,8 +48,7 @@
 //!
 //! let header = TraceHeader {
 //!     version: TRACE_VERSION, pes: 1, workload: "w".into(), split: "s".into(),
-//!     balancer: "b".into(), detector: "d".into(), t_split: 1, clock: Default::default(),
-//!     run: None, fingerprint: None, units: None, announcer: None,
+//!     balancer: "b".into(), detector: "d".into(), t_split: 1, ..TraceHeader::default()
 //! };
 //! let mut fp = Fingerprint::EMPTY;
 //! fp.add_range(0, 10);

@@ -19,6 +19,9 @@ pub enum HeaderError {
     /// `spec` is not a run specification.
     #[error("header `spec`: {0}")]
     Spec(String),
+    /// The run's balancer is a user's, run in-process in place of the spec's.
+    #[error("the run's balancer `{0}` is a user's, run in-process: no lbcheck command replays it")]
+    UserBalancer(String),
     /// `spec` describes another run than the header's own fields.
     #[error("header `spec` describes {spec}, but the header says {header}")]
     Disagrees {
@@ -62,7 +65,13 @@ impl RunSpec {
             };
         };
         let spec: RunSpec = serde_json::from_value((**json).clone()).map_err(|e| HeaderError::Spec(e.to_string()))?;
-        let (said, derived) = (identity(h), identity(&spec.header()));
+        let derived = spec.header();
+        if derived.balancer != h.balancer
+            && identity(&TraceHeader { balancer: h.balancer.clone(), ..derived.clone() }) == identity(h)
+        {
+            return Err(HeaderError::UserBalancer(h.balancer.clone()));
+        }
+        let (said, derived) = (identity(h), identity(&derived));
         if said != derived {
             return Err(HeaderError::Disagrees { spec: derived, header: said });
         }

@@ -236,14 +236,11 @@ impl RunSpec {
         Ok(Driven { outcome, units, atomic, wall })
     }
 
-    /// The header of a run whose PEs `pes` builds: a user's balancer has its
-    /// own name and no spec to replay it by.
+    /// The header of a run whose PEs `pes` builds: a user's balancer has
+    /// its own name (the spec still says how the run was made, for the
+    /// checks; no command replays it).
     fn header_for(&self, pes: &impl Compose) -> TraceHeader {
-        let header = self.header();
-        match pes.balancer_name() == header.balancer {
-            true => header,
-            false => TraceHeader { balancer: pes.balancer_name(), spec: None, ..header },
-        }
+        TraceHeader { balancer: pes.balancer_name(), ..self.header() }
     }
 
     /// A threaded run without recording or checking (benchmarks; `lbcheck
