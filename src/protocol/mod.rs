@@ -43,7 +43,7 @@ pub mod wire;
 use rand_chacha::ChaCha8Rng;
 
 use crate::base::Fraction;
-use crate::event::{Event, Kind};
+use crate::event::{Data, Event, Kind};
 use crate::problem::Subproblem;
 
 pub use bound::{BoundMode, Propagation};
@@ -93,6 +93,11 @@ pub enum Msg<T> {
     Stop,
     /// Global termination.
     Terminate,
+    /// A detector's own message (one beyond the kinds above, such as
+    /// Safra's token in EWD998): free-form JSON, carried as the `data` of
+    /// its `send` and `recv` events (kind `control`, docs/trace-format.md).
+    /// Boxed, so that messages stay small.
+    Control(Box<serde_json::Value>),
 }
 
 impl<T> Msg<T> {
@@ -110,6 +115,16 @@ impl<T> Msg<T> {
             Msg::Bound(_) => Kind::Bound,
             Msg::Stop => Kind::Stop,
             Msg::Terminate => Kind::Terminate,
+            Msg::Control(_) => Kind::Control,
+        }
+    }
+
+    /// The message's content in the event stream (`data`): a control
+    /// message's payload.
+    pub fn data(&self) -> Data {
+        match self {
+            Msg::Control(v) => Some(v.clone()),
+            _ => None,
         }
     }
 
@@ -125,7 +140,13 @@ impl<T> Msg<T> {
 
     /// The `send` event of this message, numbered `id`, from `from` to `to` at `t`.
     pub fn send_event(&self, t: u64, from: PeId, to: PeId, id: u64) -> Event {
-        Event::Send { t, from, to, id, kind: self.kind(), energy: self.energy(), data: None }
+        Event::Send { t, from, to, id, kind: self.kind(), energy: self.energy(), data: self.data() }
+    }
+
+    /// The `recv` event of this message `id` from `from`, received by `pe`
+    /// at `t`, which found `queue` requests queued (requests only).
+    pub fn recv_event(&self, t: u64, pe: PeId, from: PeId, id: u64, queue: Option<u32>) -> Event {
+        Event::Recv { t, pe, from, id, kind: self.kind(), queue, data: self.data() }
     }
 }
 
@@ -300,7 +321,7 @@ pub trait Detector<T> {
     fn on_work_received(&mut self, ctx: &mut Ctx<T>, energy: Option<Fraction>);
     /// The PE ran out of work.
     fn on_idle(&mut self, ctx: &mut Ctx<T>);
-    /// A detector message (`Energy`, `WaveDown`, `WaveUp`) reached the PE.
+    /// A detector message (`Energy`, `WaveDown`, `WaveUp`, `Control`) reached the PE.
     fn on_message(&mut self, ctx: &mut Ctx<T>, from: PeId, msg: Msg<T>, idle: bool);
     /// A timer the detector set ([`Command::Timer`]) expired.
     fn on_timer(&mut self, _ctx: &mut Ctx<T>, _idle: bool) {}

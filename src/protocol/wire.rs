@@ -1,7 +1,8 @@
 //! A [`Msg`] on the wire (the MPI driver, [`crate::runtime::mpi`]): a tag
 //! byte, then the fields; a work message's subproblem in the problem
 //! layer's encoding ([`crate::problem::wire`], decoded against the
-//! workload's root), energy in its exact string form (`m/2^e`).
+//! workload's root), energy in its exact string form (`m/2^e`), a control
+//! message's payload as JSON text.
 
 use crate::base::Fraction;
 use crate::problem::wire::{Put, Reader, Wire, WireError};
@@ -42,6 +43,10 @@ impl<T: Wire> Msg<T> {
             }
             Msg::Stop => out.put_u8(9),
             Msg::Terminate => out.put_u8(10),
+            Msg::Control(v) => {
+                out.put_u8(11);
+                put_text(out, &v.to_string());
+            }
         }
     }
 
@@ -62,6 +67,11 @@ impl<T: Wire> Msg<T> {
             8 => Msg::Bound(r.u64()?),
             9 => Msg::Stop,
             10 => Msg::Terminate,
+            11 => {
+                let s = get_text(r, "control message")?;
+                let v = serde_json::from_str(s).map_err(|e| WireError(format!("control message `{s}`: {e}")))?;
+                Msg::Control(Box::new(v))
+            }
             tag => return Err(WireError(format!("message tag {tag}"))),
         })
     }
@@ -83,6 +93,18 @@ fn get_opt_fraction(r: &mut Reader<'_>) -> Result<Option<Fraction>, WireError> {
     let n = r.count(1)?;
     let s = std::str::from_utf8(r.take(n)?).map_err(|e| WireError(format!("energy: {e}")))?;
     s.parse().map(Some).map_err(|e| WireError(format!("energy `{s}`: {e}")))
+}
+
+/// A string: its length, then its UTF-8 bytes.
+fn put_text(out: &mut Vec<u8>, s: &str) {
+    out.put_count(s.len());
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// The string `put_text` wrote (`what` names it in errors).
+fn get_text<'a>(r: &mut Reader<'a>, what: &str) -> Result<&'a str, WireError> {
+    let n = r.count(1)?;
+    std::str::from_utf8(r.take(n)?).map_err(|e| WireError(format!("{what}: {e}")))
 }
 
 #[cfg(test)]
@@ -121,6 +143,8 @@ mod tests {
             Msg::Bound(99),
             Msg::Stop,
             Msg::Terminate,
+            Msg::Control(Box::new(serde_json::json!({"q": i64::MIN, "black": false}))),
+            Msg::Control(Box::new(serde_json::json!({"nested": [1.5, "é", null], "empty": {}}))),
         ];
         for m in msgs {
             assert_eq!(format!("{:?}", round_trip(&template, &m)), format!("{m:?}"));
@@ -130,7 +154,8 @@ mod tests {
     #[test]
     fn unknown_tags_are_errors() {
         let template: Task = "loop:n=4".parse::<Workload>().unwrap().root(Strategy::BottomHalf);
-        assert!(Msg::decode(&template, &mut Reader::new(&[11])).is_err());
+        assert!(Msg::decode(&template, &mut Reader::new(&[12])).is_err());
+        assert!(Msg::decode(&template, &mut Reader::new(&[11, 2, 0, 0, 0, b'{', b'x'])).is_err());
         assert!(Msg::decode(&template, &mut Reader::new(&[3, 0])).is_err());
         assert!(Msg::decode(&template, &mut Reader::new(&[3, 1, 3, 0, 0, 0, b'x', b'/', b'y'])).is_err());
     }

@@ -145,11 +145,11 @@ where
 
     /// Records the `recv` of `env` and hands the message to the PE.
     pub(crate) fn deliver(&mut self, env: Envelope<T>) {
-        let (me, from, id, kind) = (self.me, env.from, env.id, env.msg.kind());
+        let (me, from, id, msg) = (self.me, env.from, env.id, &env.msg);
         let balancer = &self.pe.balancer;
         self.link.note(|| {
-            let queue = (kind == Kind::Request).then(|| balancer.queued_requests());
-            Event::Recv { t: 0, pe: me, from, id, kind, queue, data: None }
+            let queue = (msg.kind() == Kind::Request).then(|| balancer.queued_requests());
+            msg.recv_event(0, me, from, id, queue)
         });
         let rejected = matches!(env.msg, Msg::Reject);
         let msg = env.msg;

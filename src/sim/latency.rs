@@ -41,7 +41,7 @@ pub enum Schedule {
     /// Every message drawn by the shape (the default).
     #[default]
     Plain,
-    /// Detector messages (energy, waves) take b, work messages a: a wave
+    /// Detector messages (energy, waves, control) take b, work messages a: a wave
     /// crawls while work overtakes it, the window in which a PE read idle
     /// receives work and passes it on (001 §2's reason for two waves).
     SlowControl,
@@ -71,7 +71,8 @@ impl Shape {
 impl Schedule {
     /// The forced latency of a message of `kind`, if the schedule forces one.
     fn forced(self, kind: Kind, (a, b): (u64, u64)) -> Option<u64> {
-        let (control, work) = (matches!(kind, Kind::Energy | Kind::WaveDown | Kind::WaveUp), kind == Kind::Work);
+        let control = matches!(kind, Kind::Energy | Kind::WaveDown | Kind::WaveUp | Kind::Control);
+        let work = kind == Kind::Work;
         match self {
             Schedule::SlowControl if control => Some(b),
             Schedule::SlowControl if work => Some(a),

@@ -349,7 +349,7 @@ where
         let kind = msg.kind();
         self.work_in_flight -= (kind == Kind::Work) as u64;
         let queue = (kind == Kind::Request).then(|| self.slots[to as usize].pe.balancer.queued_requests());
-        (self.sink)(Event::Recv { t: self.now, pe: to, from, id, kind, queue, data: None });
+        (self.sink)(msg.recv_event(self.now, to, from, id, queue));
         let mut cost = self.call_after(to, self.cfg.o, |pe, ctx| pe.on_message(ctx, from, msg));
         if self.slots[to as usize].parked {
             cost += self.refill(to); // a deactivated PE gave its piece away
@@ -435,5 +435,68 @@ where
         (self.sink)(Event::Idle { t: self.now, pe });
         let cost = self.call_after(pe, debt, |p, ctx| p.on_exhausted(ctx));
         self.maybe_busy(pe, cost);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::base::Fraction;
+    use crate::problem::{dfs::Strategy, Task, Workload};
+    use crate::protocol::random_polling::{RandomPolling, Rules};
+
+    /// A detector with a message of its own: PE 0 sends `{"n": 1}` to PE 1,
+    /// which answers `{"n": n + 1}` with the `n` it received; PE 0
+    /// announces on `{"n": 2}`.
+    #[derive(Clone, Debug)]
+    struct Echo;
+
+    impl<T> Detector<T> for Echo {
+        fn start(&mut self, ctx: &mut Ctx<T>, _: bool, _: Option<Fraction>) {
+            if ctx.me == 0 {
+                ctx.send(1, Msg::Control(Box::new(json!({"n": 1}))));
+            }
+        }
+        fn on_work_sent(&mut self, _: &mut Ctx<T>, _: u32) -> Option<Fraction> {
+            None
+        }
+        fn on_work_received(&mut self, _: &mut Ctx<T>, _: Option<Fraction>) {}
+        fn on_idle(&mut self, _: &mut Ctx<T>) {}
+        fn on_message(&mut self, ctx: &mut Ctx<T>, from: PeId, msg: Msg<T>, _: bool) {
+            let Msg::Control(v) = msg else { panic!("Echo has only control messages") };
+            let n = v["n"].as_u64().expect("a number");
+            match ctx.me {
+                0 if n == 2 => ctx.out.push(Command::Announce),
+                _ => ctx.send(from, Msg::Control(Box::new(json!({"n": n + 1})))),
+            }
+        }
+    }
+
+    /// A control message's payload reaches the receiving detector (PE 1
+    /// answers with what it read) and is the `data` of its `send` and `recv`.
+    #[test]
+    fn control_payloads_reach_the_detector_and_the_events() {
+        let root = "synthetic:size=4".parse::<Workload>().unwrap().root(Strategy::default());
+        let cfg = SimConfig { pes: 2, ..SimConfig::default() };
+        let mut events = Vec::new();
+        let make = |_| Pe::new(RandomPolling::<Task>::new(Rules::paper(), None), Echo);
+        let outcome = run(&cfg, root, make, &mut |e| events.push(e));
+        assert!(outcome.finished(), "{outcome:?}");
+        let data = |n: u64| Some(Box::new(json!({"n": n})));
+        let control: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Send { from, to, kind: Kind::Control, data, .. } => Some(("send", *from, *to, data.clone())),
+                Event::Recv { pe, from, kind: Kind::Control, data, .. } => Some(("recv", *from, *pe, data.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            control,
+            [("send", 0, 1, data(1)), ("recv", 0, 1, data(1)), ("send", 1, 0, data(2)), ("recv", 1, 0, data(2))]
+        );
+        assert!(events.iter().any(|e| matches!(e, Event::Announce { pe: 0, .. })));
     }
 }

@@ -18,6 +18,8 @@ pub(super) enum Mail<T> {
     Bound(u64),
     Stop,
     Terminate,
+    /// A detector's own message, its payload already boxed.
+    Control(Box<serde_json::Value>),
     /// `Work` and `Energy`, which carry a subproblem or a fraction.
     Boxed(Box<Msg<T>>),
 }
@@ -34,6 +36,7 @@ impl<T> From<Msg<T>> for Mail<T> {
             Msg::Bound(v) => Mail::Bound(v),
             Msg::Stop => Mail::Stop,
             Msg::Terminate => Mail::Terminate,
+            Msg::Control(v) => Mail::Control(v),
             heavy @ (Msg::Work { .. } | Msg::Energy(_)) => Mail::Boxed(Box::new(heavy)),
         }
     }
@@ -51,6 +54,7 @@ impl<T> From<Mail<T>> for Msg<T> {
             Mail::Bound(v) => Msg::Bound(v),
             Mail::Stop => Msg::Stop,
             Mail::Terminate => Msg::Terminate,
+            Mail::Control(v) => Msg::Control(v),
             Mail::Boxed(msg) => *msg,
         }
     }
@@ -77,6 +81,7 @@ mod tests {
             Msg::Bound(11),
             Msg::Stop,
             Msg::Terminate,
+            Msg::Control(Box::new(serde_json::json!({"q": -2, "black": true}))),
         ];
         for m in msgs {
             let want = format!("{m:?}");

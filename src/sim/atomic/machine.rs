@@ -160,7 +160,7 @@ where
 
     fn receive(&mut self, e: Envelope<Msg<T>>, ready: Option<u64>) {
         let (t, pe, from, id, kind) = (self.now, e.to, e.from, e.id, e.msg.kind());
-        let data = ready.map(|r| Box::new(json!({ "ready": r })));
+        let data = ready.map(|r| Box::new(json!({ "ready": r }))).or_else(|| e.msg.data());
         (self.sink)(Event::Recv { t, pe, from, id, kind, queue: None, data });
         self.call(pe, |p, ctx| p.on_message(ctx, from, e.msg));
         self.maybe_busy(pe);

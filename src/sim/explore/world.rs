@@ -269,7 +269,7 @@ where
         self.work_in_flight -= u64::from(kind == Kind::Work);
         self.ghost.received(to, from, &msg);
         let queue = (kind == Kind::Request).then(|| self.nodes[to as usize].pe.balancer.queued_requests());
-        io.emit(Event::Recv { t: self.now, pe: to, from, id, kind, queue, data: None });
+        io.emit(msg.recv_event(self.now, to, from, id, queue));
         let cost = self.call(to, io, |pe, ctx| pe.on_message(ctx, from, msg));
         self.maybe_busy(to, cost, io);
     }
@@ -387,4 +387,23 @@ fn digest_of(v: &impl fmt::Debug) -> u128 {
         b.write(buf.as_bytes());
         (u128::from(a.finish()) << 64) | u128::from(b.finish())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A control message's payload is part of its item's key: two paths
+    /// that sent different tokens hold different states.
+    #[test]
+    fn control_payloads_are_part_of_the_key() {
+        let control = |q: i64| Item::<u8>::Deliver {
+            to: 1,
+            from: 0,
+            id: 3,
+            msg: Msg::Control(Box::new(serde_json::json!({"q": q, "black": false}))),
+        };
+        assert_eq!(control(1).key(5), control(1).key(5));
+        assert_ne!(control(1).key(5), control(2).key(5));
+    }
 }
