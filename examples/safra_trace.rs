@@ -1,8 +1,10 @@
 //! A foreign implementation writing lbcheck traces: work stealing with
-//! Safra's token-ring termination detector (EWD998), a detector lbcheck
-//! does not ship. It uses nothing of lbcheck but `docs/trace-format.md`:
-//! plain JSON lines, fingerprints computed by hand, the token logged as
-//! `control` messages whose `data` carries its count and colour.
+//! Safra's token-ring termination detector (EWD998), written independently
+//! of lbcheck's own (`src/protocol/safra.rs`). It uses nothing of lbcheck
+//! but `docs/trace-format.md`: plain JSON lines, fingerprints computed by
+//! hand, the token logged as `control` messages whose `data` is
+//! `{"q": count, "black": colour}` (the format's "Safra's token"), so that
+//! `detector_conformance` checks its rules.
 //!
 //! ```text
 //! cargo run --release --example safra_trace -- --out safra.jsonl
@@ -106,7 +108,6 @@ struct Sim {
     net: VecDeque<Message>,
     next_id: u64,
     rng: u64,
-    round: u64,
     out: Vec<Value>,
 }
 
@@ -130,9 +131,7 @@ impl Sim {
             Body::Request => ("request", None),
             Body::Reject => ("reject", None),
             Body::Work { .. } => ("work", None),
-            Body::Token { count, black } => {
-                ("control", Some(json!({"token": self.round, "count": count, "colour": colour(black)})))
-            }
+            Body::Token { count, black } => ("control", Some(json!({"q": count, "black": black}))),
             Body::Terminate => ("terminate", None),
         };
         let mut e = json!({"ev": "send", "t": self.t, "from": from, "to": to, "id": id, "kind": kind});
@@ -223,7 +222,6 @@ impl Sim {
         if !black && !was_black && count + mine == 0 {
             return self.announce();
         }
-        self.round += 1;
         self.send(0, self.o.pes - 1, Body::Token { count: 0, black: false });
     }
 
@@ -263,14 +261,6 @@ impl Sim {
     }
 }
 
-fn colour(black: bool) -> &'static str {
-    if black {
-        "black"
-    } else {
-        "white"
-    }
-}
-
 fn main() -> std::process::ExitCode {
     let o = match options() {
         Ok(o) => o,
@@ -283,7 +273,7 @@ fn main() -> std::process::ExitCode {
         "split": "halve", "balancer": "random-stealing", "detector": "safra", "t_split": 0});
     let rng = o.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     let pes = (0..o.pes).map(|_| Pe::default()).collect();
-    let mut sim = Sim { o, t: 0, pes, net: VecDeque::new(), next_id: 0, rng, round: 1, out: vec![header] };
+    let mut sim = Sim { o, t: 0, pes, net: VecDeque::new(), next_id: 0, rng, out: vec![header] };
     sim.run();
     let mut out: Box<dyn Write> = match &sim.o.out {
         Some(path) => match std::fs::File::create(path) {

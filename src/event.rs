@@ -278,7 +278,8 @@ impl std::fmt::Display for Clock {
 }
 
 /// Free-form JSON content of a message or wave (an object, or any JSON
-/// value), carried through unchecked; boxed to keep events small.
+/// value), carried through unchecked (but for Safra's token, detector
+/// `safra`); boxed to keep events small.
 pub type Data = Option<Box<serde_json::Value>>;
 
 /// Kinds of messages.
@@ -421,7 +422,7 @@ pub enum Event {
         /// Energy carried (energy detector), if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         energy: Option<Fraction>,
-        /// Free-form content (a control message's data); never checked.
+        /// Free-form content (a control message's data); checked only as Safra's token.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         data: Data,
     },

@@ -195,6 +195,11 @@ fn reference_four_counter_p2() {
     passes(Case::new(DetectorKind::FourCounter, 2));
 }
 
+#[test]
+fn reference_safra_p2() {
+    passes(Case::new(DetectorKind::Safra, 2));
+}
+
 /// Energy at P = 3, bound B − 1 (quick: 1, 1.5 s; full: 2, about 90 s per
 /// seed — so two seeds in both profiles: more seeds at bound 2 ran for over
 /// 50 minutes without finishing).

@@ -15,6 +15,9 @@
 //! - `energy-tree`: D·L (it climbs the tree, idle PEs forwarding at once);
 //! - `four-counter`: 6·D·L (the wave in progress, one that may have read a
 //!   PE before the end, and the confirming wave, each down and up the tree);
+//! - `safra` (EWD998): 3·P·L (the round in progress, P hops at most; one
+//!   that a PE the token passed before the end, black since, taints; and
+//!   the round that finds every PE white);
 //! - `barrier` (the phased machine, 000 §3.1): T_phase, the next barrier;
 //!   with local synchronisation (header `run.sync: local`, 000 §6.3 Fig. 4)
 //!   2·L_c·L, L_c the phases per cycle and L the largest latency of an
@@ -62,6 +65,8 @@ pub(super) struct DetectionDelayBound {
     t_phase: u64,
     /// Local synchronisation: the phases per cycle L_c.
     cycle_phases: Option<u64>,
+    /// P, for the token ring.
+    pes: u64,
 }
 
 impl DetectionDelayBound {
@@ -80,6 +85,7 @@ impl DetectionDelayBound {
             activity: Activity::new(header.pes),
             t_phase: header.run_record().map_or(1, |r| r.dt),
             cycle_phases: cycle_phases(header),
+            pes: u64::from(header.pes),
             over_since: Some(0),
             announced: None,
         }
@@ -105,11 +111,12 @@ fn cycle_phases(header: &TraceHeader) -> Option<u64> {
 }
 
 /// The papers' bound on the detection delay, in units of L.
-fn bound(detector: DetectorKind, depth: u64) -> (u64, &'static str) {
+fn bound(detector: DetectorKind, depth: u64, pes: u64) -> (u64, &'static str) {
     match detector {
         DetectorKind::Energy => (1, "L"),
         DetectorKind::EnergyTree => (depth, "D·L"),
         DetectorKind::FourCounter => (6 * depth, "6·D·L"),
+        DetectorKind::Safra => (3 * pes, "3·P·L"),
         DetectorKind::Barrier => (1, "T_phase (the next barrier, 000 §3.1)"),
     }
 }
@@ -150,7 +157,7 @@ impl Property for DetectionDelayBound {
         let Some(over) = over else {
             return Verdict::fail(format!("announced at t={t} while work remained (see no_early_termination)"), None);
         };
-        let (mut factor, mut name) = bound(detector, depth);
+        let (mut factor, mut name) = bound(detector, depth, self.pes);
         let (l, delay) = (self.max_latency.max(1), t - over);
         let limit = match (detector, self.cycle_phases) {
             (DetectorKind::Barrier, Some(phases)) => {
@@ -207,8 +214,9 @@ mod tests {
         );
         assert_passes(NAME, &with("energy-tree", two_pes()));
         assert_passes(NAME, &with("four-counter", announce_late(10))); // 12 ≤ 6·D·L = 12
-        let r = with("safra", announce_late(100));
-        assert_eq!(r.properties[NAME].detail, "not applicable: detector `safra` is not one lbcheck knows");
+        assert_passes(NAME, &with("safra", announce_late(10))); // 12 ≤ 3·P·L = 12
+        let r = with("dijkstra-scholten", announce_late(100));
+        assert_eq!(r.properties[NAME].detail, "not applicable: detector `dijkstra-scholten` is not one lbcheck knows");
     }
 
     /// A `recv` of kind `work` for a message sent as a request (malformed:
@@ -231,6 +239,7 @@ mod tests {
             v.detail
         );
         assert_fails(NAME, &with("four-counter", announce_late(11)), None);
+        assert_fails(NAME, &with("safra", announce_late(11)), None);
     }
 
     #[test]

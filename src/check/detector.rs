@@ -18,12 +18,30 @@
 //!   a wave after two such waves fails (the rule is "iff");
 //! - `energy`, `energy-tree` (003 §14.7.4): the announcer holds all the
 //!   energy, exactly 1, when it announces (it starts with 1; its `energy`
-//!   events set its holding).
+//!   events set its holding);
+//! - `safra` (EWD998, [`crate::protocol::safra`], whose rules are numbered
+//!   here): every `control` message is the token, its `data`
+//!   `{"q": integer, "black": bool}`. Per PE the check keeps c_i, the work
+//!   messages it sent minus those it received (rule 0), and whether it
+//!   received work since it last passed the token on (the announcer: since
+//!   it last started a round; rule 3). Every token send goes round the ring,
+//!   PE i to PE i − 1 (PE 0 to PE P − 1), from a PE that holds the token
+//!   (received it since it last passed it on; the announcer, which is
+//!   Safra's PE 0, holds one to start the first round). The announcer
+//!   starts a round with a white token and q = 0 (rules 1, 6), and only if
+//!   the token came back inconclusive (rule 5: it announces otherwise);
+//!   another PE passes q_out = q_in + c_i, black iff the token came in black
+//!   or the PE received work since it last passed it (rules 2, 4, 7). The
+//!   announcer announces only holding the returned token, white, with
+//!   q + c_0 = 0, having received no work since its round started (rule 5).
+//!   Whether a PE holds work when it passes the token (rule 2's "passive")
+//!   is left to `no_early_termination`.
 //!
-//! For any other `detector` (free text, such as `safra`) only the first two
-//! rules apply, and the verdict says so; `control` messages and `data` are
-//! never checked.
+//! For any other `detector` (free text, such as `dijkstra-scholten`) only
+//! the first two rules apply, and the verdict says so; `control` messages
+//! and `data` are not checked.
 
+use super::safra::Ring;
 use super::{violation_at, Metrics, Property, Verdict};
 use crate::base::Fraction;
 use crate::event::{Event, Kind, TraceHeader};
@@ -74,6 +92,9 @@ enum Breach {
         .totals.0, .totals.1, .floor.0, .counted.0, .floor.1, .counted.1
     )]
     WaveTotals { number: u64, totals: (u64, u64), floor: (u64, u64), counted: (u64, u64) },
+    /// Safra (EWD998): the token broke one of its rules (the message names it).
+    #[error("{0}")]
+    Safra(String),
     /// Four-counter: an announcement after fewer than two waves.
     #[error("termination announced after {0} wave(s); four-counter needs two consecutive waves with equal totals")]
     TooFewWaves(usize),
@@ -91,6 +112,8 @@ enum Rules {
     FourCounter { last: Option<Wave>, prev: Option<Wave> },
     /// Energy: the announcer's holding.
     Energy { held: Fraction },
+    /// Safra's token ring.
+    Safra(Ring),
     /// lbcheck does not know the detector (the header's name).
     Unknown(String),
 }
@@ -113,6 +136,7 @@ impl DetectorConformance {
         let rules = match header.detector.parse() {
             Ok(DetectorKind::FourCounter) => Rules::FourCounter { last: None, prev: None },
             Ok(DetectorKind::Energy | DetectorKind::EnergyTree) => Rules::Energy { held: Fraction::one() },
+            Ok(DetectorKind::Safra) => Rules::Safra(Ring::new(header.pes, header.announcer())),
             Ok(DetectorKind::Barrier) => Rules::Unknown(header.detector.clone()),
             Err(_) => Rules::Unknown(header.detector.clone()),
         };
@@ -147,12 +171,27 @@ impl DetectorConformance {
             Event::Terminated { pe, .. } if !self.knows(pe) && !matches!(self.rules, Rules::Unknown(_)) => {
                 Err(Breach::EarlyTerminated(pe))
             }
-            Event::Send { kind: Kind::Work, .. } => {
+            Event::Send { from, kind: Kind::Work, .. } => {
                 self.work.0 += 1;
+                if let Some(r) = self.ring() {
+                    r.work(from, 1);
+                }
                 Ok(())
             }
-            Event::Recv { kind: Kind::Work, .. } => {
+            Event::Recv { pe, kind: Kind::Work, .. } => {
                 self.work.1 += 1;
+                if let Some(r) = self.ring() {
+                    r.work(pe, -1);
+                }
+                Ok(())
+            }
+            Event::Send { from, to, id, kind: Kind::Control, ref data, .. } => {
+                self.ring().map_or(Ok(()), |r| r.token_sent(from, to, id, data)).map_err(Breach::Safra)
+            }
+            Event::Recv { pe, id, kind: Kind::Control, .. } => {
+                if let Some(r) = self.ring() {
+                    r.token_received(pe, id);
+                }
                 Ok(())
             }
             Event::Wave { wave, sent, recv, .. } => self.on_wave(wave, (sent, recv)),
@@ -163,6 +202,13 @@ impl DetectorConformance {
                 Ok(())
             }
             _ => Ok(()),
+        }
+    }
+
+    fn ring(&mut self) -> Option<&mut Ring> {
+        match &mut self.rules {
+            Rules::Safra(ring) => Some(ring),
+            _ => None,
         }
     }
 
@@ -178,6 +224,7 @@ impl DetectorConformance {
         match &self.rules {
             Rules::FourCounter { last, prev } => four_counter_may_announce(*prev, *last),
             Rules::Energy { held } if !held.is_one() => Err(Breach::EnergyHeld { pe, held: held.clone() }),
+            Rules::Safra(ring) => ring.may_announce().map_err(Breach::Safra),
             _ => Ok(()),
         }
     }
@@ -241,6 +288,10 @@ impl Property for DetectorConformance {
                 )
             }
             Rules::Energy { .. } => format!("{who}; {justified} by holding all the energy"),
+            Rules::Safra(ring) => format!(
+                "{who}; {} Safra rounds, the token passed round the ring with each PE's count and colour; {justified} by a white token with q + c_0 = 0",
+                ring.rounds
+            ),
             Rules::Unknown(name) => format!(
                 "{who}; detector `{name}` is not one lbcheck knows: only the announcer and `terminate` rules apply"
             ),
@@ -308,9 +359,9 @@ mod tests {
         assert_passes(NAME, &r);
         assert_eq!(r.properties[NAME].detail, "announcer PE 0; the announcement justified by holding all the energy");
         assert_passes(NAME, &check(&with_detector("four-counter", 2), four_counter_run(&[(1, 1), (1, 1)])));
-        let r = check(&with_detector("safra", 1), single_pe());
+        let r = check(&with_detector("dijkstra-scholten", 1), single_pe());
         assert_passes(NAME, &r);
-        assert!(r.properties[NAME].detail.contains("detector `safra` is not one lbcheck knows"));
+        assert!(r.properties[NAME].detail.contains("detector `dijkstra-scholten` is not one lbcheck knows"));
     }
 
     #[test]
@@ -318,9 +369,9 @@ mod tests {
         let mut events = two_pes();
         let i = position(&events, |e| matches!(e, Event::Announce { .. }));
         events[i] = Event::Announce { t: 17, pe: 1 };
-        let v = assert_fails(NAME, &check(&with_detector("safra", 2), events.clone()), Some(line_of(i)));
+        let v = assert_fails(NAME, &check(&with_detector("dijkstra-scholten", 2), events.clone()), Some(line_of(i)));
         assert!(v.detail.ends_with("PE 1 announced termination, but the announcer is PE 0"), "{}", v.detail);
-        let h = TraceHeader { announcer: Some(1), ..with_detector("safra", 2) };
+        let h = TraceHeader { announcer: Some(1), ..with_detector("dijkstra-scholten", 2) };
         let v = assert_fails(NAME, &check(&h, events), Some(line_of(i + 2)));
         assert!(
             v.detail.ends_with(
@@ -331,7 +382,7 @@ mod tests {
         );
         let mut events = two_pes();
         events.insert(i + 1, Event::Announce { t: 17, pe: 0 });
-        let v = assert_fails(NAME, &check(&with_detector("safra", 2), events), Some(line_of(i + 1)));
+        let v = assert_fails(NAME, &check(&with_detector("dijkstra-scholten", 2), events), Some(line_of(i + 1)));
         assert!(v.detail.contains("announced termination again (first on line"), "{}", v.detail);
     }
 
@@ -348,7 +399,7 @@ mod tests {
         });
         let v = assert_fails(NAME, &check(&with_detector("energy", 2), events.clone()), Some(line_of(1)));
         assert!(v.detail.ends_with("PE 1 logged `terminated` before it learnt of termination"), "{}", v.detail);
-        assert_passes(NAME, &check(&with_detector("safra", 2), events));
+        assert_passes(NAME, &check(&with_detector("dijkstra-scholten", 2), events));
     }
 
     #[test]
@@ -389,6 +440,168 @@ mod tests {
         }
         let v = assert_fails(NAME, &check(&fc, events), Some(line_of(wave2)));
         assert!(v.detail.ends_with("wave 3 completed, but the next wave is 2"), "{}", v.detail);
+    }
+
+    /// Safra's token from `from` to `to`.
+    fn token(t: u64, from: u32, to: u32, id: u64, q: i64, black: bool) -> Event {
+        let data = Some(Box::new(serde_json::json!({"q": q, "black": black})));
+        Event::Send { t, from, to, id, kind: Kind::Control, energy: None, data }
+    }
+
+    /// `two_pes` with Safra instead of energy: round 1 comes back while
+    /// PE 0 is busy, inconclusive (q + c_0 = 1); round 2 black (PE 1
+    /// received work); round 3 white with q + c_0 = −1 + 1 = 0.
+    fn safra_run() -> Vec<Event> {
+        use Kind::*;
+        vec![
+            Event::Busy { t: 0, pe: 0 },
+            token(0, 0, 1, 100, 0, false), // rule 1: round 1
+            send(1, 1, 0, 1, Request),
+            work(2, 0, 0, 0, 2),
+            recv(2, 0, 1, 1, Request),
+            recv(2, 1, 0, 100, Control),
+            token(2, 1, 0, 101, 0, false), // PE 1, passive: q + c_1 = 0
+            Event::Split { t: 2, pe: 0, gen: 1 },
+            send(3, 0, 1, 2, Work),
+            recv(4, 0, 1, 101, Control), // PE 0 is busy: it keeps the token
+            recv(5, 1, 0, 2, Work),
+            Event::Busy { t: 5, pe: 1 },
+            work(10, 0, 1, 2, 10),
+            Event::Idle { t: 10, pe: 0 },
+            token(10, 0, 1, 102, 0, false), // q + c_0 = 1: round 2
+            send(10, 0, 1, 3, Request),
+            recv(12, 1, 0, 3, Request),
+            send(12, 1, 0, 4, Reject),
+            recv(12, 1, 0, 102, Control), // PE 1 is busy: it keeps the token
+            recv(14, 0, 1, 4, Reject),
+            work(15, 1, 1, 10, 20),
+            Event::Idle { t: 15, pe: 1 },
+            token(15, 1, 0, 103, -1, true), // PE 1 received work: black
+            recv(17, 0, 1, 103, Control),
+            token(17, 0, 1, 104, 0, false), // a black token: round 3
+            recv(19, 1, 0, 104, Control),
+            token(19, 1, 0, 105, -1, false),
+            recv(21, 0, 1, 105, Control),
+            Event::Announce { t: 21, pe: 0 }, // white, q + c_0 = 0, PE 0 white
+            Event::Terminated { t: 21, pe: 0 },
+            send(21, 0, 1, 6, Terminate),
+            recv(23, 1, 0, 6, Terminate),
+            Event::Terminated { t: 23, pe: 1 },
+            Event::End { t: 23 },
+        ]
+    }
+
+    /// Index of the send of message `id`.
+    fn sent(events: &[Event], id: u64) -> usize {
+        position(events, |e| matches!(e, Event::Send { id: i, .. } if *i == id))
+    }
+
+    /// `safra_run` with the send of message `id` replaced by `e`, failing at its line.
+    fn safra_fails_at(id: u64, e: Event, why: &str) {
+        let mut events = safra_run();
+        let i = sent(&events, id);
+        events[i] = e;
+        safra_fails(events, i, why);
+    }
+
+    fn safra_fails(events: Vec<Event>, at: usize, why: &str) {
+        let v = assert_fails(NAME, &check(&with_detector("safra", 2), events), Some(line_of(at)));
+        assert!(v.detail.contains(why), "{}", v.detail);
+    }
+
+    #[test]
+    fn a_correct_safra_stream_passes() {
+        let r = check(&with_detector("safra", 2), safra_run());
+        assert_passes(NAME, &r);
+        assert!(r.properties[NAME].detail.contains("3 Safra rounds"), "{}", r.properties[NAME].detail);
+        assert!(r.failures().is_empty(), "{:#?}", r.failures());
+    }
+
+    #[test]
+    fn safra_tokens_go_round_the_ring_in_safras_format() {
+        safra_fails_at(101, token(2, 1, 1, 101, 0, false), "PE 1 passed the token to PE 1; the ring runs PE 1 → PE 0");
+        let mut odd = token(2, 1, 0, 101, 0, false);
+        if let Event::Send { data, .. } = &mut odd {
+            *data = Some(Box::new(serde_json::json!({"count": 0, "colour": "white"})));
+        }
+        safra_fails_at(101, odd, r#"whose `data` is not Safra's token {"q": integer, "black": bool}"#);
+    }
+
+    #[test]
+    fn safra_tokens_are_passed_on_only_by_their_holder() {
+        let mut events = safra_run();
+        let i = sent(&events, 103) + 1;
+        events.insert(i, token(16, 1, 0, 107, -1, false));
+        safra_fails(events, i, "PE 1 passed the token on, but it has not received it since it last passed it");
+        let mut events = safra_run();
+        let i = sent(&events, 102) + 1;
+        events.insert(i, token(10, 0, 1, 108, 0, false));
+        safra_fails(events, i, "PE 0 started a round, but the token has not come back since it started the last");
+    }
+
+    #[test]
+    fn safra_tokens_add_the_count_and_the_colour() {
+        safra_fails_at(
+            103,
+            token(15, 1, 0, 103, 0, true),
+            "q = 0, but it came with q = 0 and c_1 (work sent − received) is -1: q + c_1 = -1 (EWD998 rule 2)",
+        );
+        safra_fails_at(
+            103,
+            token(15, 1, 0, 103, -1, false),
+            "PE 1 passed the token white, but it received work since it last passed it (EWD998 rules 3, 4",
+        );
+        safra_fails_at(
+            105,
+            token(19, 1, 0, 105, -1, true),
+            "PE 1 passed the token black, but it came in white and PE 1 received no work since it last passed it",
+        );
+    }
+
+    #[test]
+    fn safra_rounds_start_white_at_zero_and_only_when_inconclusive() {
+        safra_fails_at(
+            102,
+            token(10, 0, 1, 102, 1, false),
+            "PE 0 started a round with q = 1, white; a round starts with a white token and q = 0",
+        );
+        let mut events = safra_run();
+        let i = position(&events, |e| matches!(e, Event::Announce { .. }));
+        events.truncate(i);
+        events.push(token(21, 0, 1, 106, 0, false));
+        safra_fails(events, i, "PE 0 started a new round, but the token came back white with q + c_0 = 0 and PE 0 white: it announces then (EWD998 rule 5)");
+    }
+
+    #[test]
+    fn safra_announces_only_on_a_conclusive_round() {
+        // Before the token is back.
+        let mut events = safra_run();
+        let i = position(&events, |e| matches!(e, Event::Recv { id: 105, .. }));
+        events.swap(i, i + 1);
+        safra_fails(events, i, "PE 0 announced termination without the token back (EWD998 rule 5)");
+        // On round 2's black token.
+        let mut events = safra_run();
+        let i = sent(&events, 104);
+        events.truncate(i);
+        events.push(Event::Announce { t: 17, pe: 0 });
+        safra_fails(events, i, "PE 0 announced termination on a black token");
+        // On round 1's white token with q + c_0 = 1.
+        let mut events = safra_run();
+        let i = sent(&events, 102);
+        events.truncate(i);
+        events.push(Event::Announce { t: 10, pe: 0 });
+        safra_fails(events, i, "PE 0 announced termination with q + c_0 = 0 + 1 = 1, not 0");
+        // PE 0 received work in round 3 (PE 1 sent it, so the counts still balance).
+        let mut events = safra_run();
+        let i = sent(&events, 105);
+        events[i] = token(19, 1, 0, 105, 0, false);
+        events.splice(i..i, [send(18, 1, 0, 7, Kind::Work), recv(18, 0, 1, 7, Kind::Work)]);
+        let at = position(&events, |e| matches!(e, Event::Announce { .. }));
+        safra_fails(
+            events,
+            at,
+            "PE 0 announced termination, but it received work since its round started (it is black",
+        );
     }
 
     #[test]

@@ -88,6 +88,7 @@ mod phase;
 mod prune;
 mod requests;
 mod round_robin;
+mod safra;
 mod service;
 mod simd;
 mod stop;

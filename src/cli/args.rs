@@ -44,7 +44,7 @@ pub struct RunArgs {
     /// Load balancer (`lbcheck list` shows every one, shipping or planned).
     #[arg(long, default_value_t = BalancerKind::RandomPolling, value_parser = kind::<BalancerKind>)]
     pub balancer: BalancerKind,
-    /// Termination detector: energy, energy-tree, four-counter (default:
+    /// Termination detector: energy, energy-tree, four-counter, safra (default:
     /// the command's, or with --mutant the first detector the mutant acts in).
     #[arg(long, value_parser = kind::<DetectorKind>)]
     pub termination: Option<DetectorKind>,

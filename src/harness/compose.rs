@@ -13,6 +13,7 @@ use crate::protocol::four_counter::FourCounter;
 use crate::protocol::pacheco::Pacheco;
 use crate::protocol::random_destination::RandomDestination;
 use crate::protocol::random_polling::{RandomPolling, RandomPollingParams};
+use crate::protocol::safra::Safra;
 use crate::protocol::sync_polling::{Rounds, SyncRandomPolling};
 use crate::protocol::{Balancer, BalancerKind, BalancerSpec, Detector, DetectorKind, Pe, PeId, Propagation};
 
@@ -84,6 +85,10 @@ impl RunSpec {
             }
             DetectorKind::FourCounter => {
                 driver.drive(|i| Pe::new(balancer(i), FourCounter::new(waves)).with_bounds(bound.clone()))
+            }
+            DetectorKind::Safra => {
+                let rules = seams::safra(self.mutant);
+                driver.drive(|i| Pe::new(balancer(i), Safra::new(rules)).with_bounds(bound.clone()))
             }
             DetectorKind::Barrier => unreachable!("validated: the barrier detector is the phased machine's"),
         }

@@ -638,4 +638,14 @@ super::declare_catalogue! {
         &[(Bounds, "shuffles_le_cycles")],
     )
     .needs(&[Need::AdaptiveTrigger]);
+    /// Safra: a PE receiving work does not turn black.
+    SafraNoBlacken => entry(
+        Info::ships(
+            "safra-no-blacken",
+            "EWD998 rule 3",
+            "a PE receiving work does not turn black: the token stays white, and the counts may balance while work remains",
+        ),
+        Site::Detectors(&[DetectorKind::Safra]),
+        &[(Run, "detector_conformance"), (Explore, "detector_conformance")],
+    );
 }

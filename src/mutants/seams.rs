@@ -11,7 +11,7 @@ use crate::base::Fraction;
 use crate::problem::Subproblem;
 use crate::protocol::random_destination::{children, Rules as Destinations};
 use crate::protocol::random_polling::{Gift, Rules as Polling};
-use crate::protocol::{bound, energy, four_counter, pacheco, PeId};
+use crate::protocol::{bound, energy, four_counter, pacheco, safra, PeId};
 use crate::sim::atomic::network::Rules as Network;
 use crate::sim::atomic::Arbiter;
 
@@ -129,6 +129,14 @@ pub fn four_counter(mutant: Option<Mutant>) -> four_counter::Rules {
             four_counter::Rules { announce: |(s, r), same_before| s == r && same_before >= 8, pause: 0 }
         }
         _ => four_counter::Rules::PAPER,
+    }
+}
+
+/// Safra's rules with `mutant`'s broken one, if it has one there.
+pub fn safra(mutant: Option<Mutant>) -> safra::Rules {
+    match mutant {
+        Some(Mutant::SafraNoBlacken) => safra::Rules { blackens_on_receive: false },
+        _ => safra::Rules::PAPER,
     }
 }
 

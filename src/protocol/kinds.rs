@@ -122,6 +122,12 @@ registry! {
             "001 §2 (Mattern)",
             "two waves over a reduction tree with equal sent/received work-message totals",
         ),
+        /// Safra's token ring ([`super::safra`]).
+        Safra => Info::ships(
+            "safra",
+            "EWD998 (Safra; beyond the five papers)",
+            "a token round the ring P-1 → … → 0 sums work sent − received; PE 0 announces on a white token with q + c_0 = 0",
+        ),
         /// The phased machine's barrier ([`crate::sim::phased`]).
         Barrier => Info::ships(
             "barrier",
@@ -147,6 +153,9 @@ mod tests {
             "{err}"
         );
         let err = "nope".parse::<DetectorKind>().unwrap_err().to_string();
-        assert_eq!(err, "unknown termination detector `nope`; valid: energy, energy-tree, four-counter, barrier");
+        assert_eq!(
+            err,
+            "unknown termination detector `nope`; valid: energy, energy-tree, four-counter, safra, barrier"
+        );
     }
 }

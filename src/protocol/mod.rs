@@ -35,6 +35,7 @@ pub mod params;
 pub mod poll_and_shuffle;
 pub mod random_destination;
 pub mod random_polling;
+pub mod safra;
 pub mod simd_phase;
 pub mod spec;
 pub mod sync_polling;

@@ -18,6 +18,7 @@ mod properties;
 mod registry;
 mod reproduce;
 mod run_cli;
+mod safra;
 mod scatter;
 mod spec;
 mod threads;
@@ -61,7 +62,8 @@ pub fn lbcheck(args: &[&str]) -> (i32, String, String) {
     (out.status.code().expect("exit code"), text(out.stdout), text(out.stderr))
 }
 
-pub const DETECTORS: [DetectorKind; 3] = [DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter];
+pub const DETECTORS: [DetectorKind; 4] =
+    [DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter, DetectorKind::Safra];
 
 /// The JSON of `lbcheck simulate --json ARGS`, which must exit 0 with every property passing.
 pub fn passing(args: &[&str]) -> serde_json::Value {
