@@ -64,7 +64,7 @@ pub fn run(a: BitonicArgs) -> anyhow::Result<ExitCode> {
         "pes": a.pes, "keys": a.keys, "seed": a.seed, "mutant": a.mutant.map(|m| m.to_string()),
         "stages": run.stages, "exchanges": run.exchanges.len() / 2, "properties": verdicts,
     });
-    report::print(&out, a.json, human);
+    report::print(&out, a.json, human)?;
     let failed: Vec<&Verdict> = verdicts.iter().filter(|v| !v.pass).collect();
     for v in &failed {
         eprintln!("FAILED {}: {}", v.name, v.detail);

@@ -81,8 +81,10 @@ pub fn finish(r: &Report, a: &CheckArgs) -> anyhow::Result<u8> {
     }
     report::campaign::write(r, &a.out).with_context(|| format!("writing the report to {}", a.out.display()))?;
     match a.json {
-        true => println!("{}", serde_json::to_string_pretty(r)?),
-        false => println!("{}report: {}", report::campaign::summary(r), a.out.join("index.html").display()),
+        true => report::emit(&format!("{}\n", serde_json::to_string_pretty(r)?))?,
+        false => {
+            report::emit(&format!("{}report: {}\n", report::campaign::summary(r), a.out.join("index.html").display()))?
+        }
     }
     eprint!("{}", report::campaign::failures(r));
     Ok(if r.passed() { 0 } else { 1 })

@@ -36,11 +36,11 @@ pub struct CheckTraceArgs {
 
 pub fn run(a: CheckTraceArgs) -> anyhow::Result<ExitCode> {
     if let Some(name) = &a.explain {
-        print!("{}", explain(name).unwrap_or_default());
+        report::emit(&explain(name).unwrap_or_default())?;
         return Ok(ExitCode::SUCCESS);
     }
     if a.schema {
-        print!("{}", lbcheck::event::SCHEMA);
+        report::emit(lbcheck::event::SCHEMA)?;
         return Ok(ExitCode::SUCCESS);
     }
     let path = a.file.as_deref().unwrap_or_default();
@@ -57,7 +57,7 @@ pub fn run(a: CheckTraceArgs) -> anyhow::Result<ExitCode> {
         "trace": path, "events": events.len(), "properties": report.properties, "metrics": report.metrics,
         "t_par": report.metrics.t_par, "t_seq": report.metrics.t_seq, "replay": replay,
     });
-    report::print(&out, a.json, report::run::human);
+    report::print(&out, a.json, report::run::human)?;
     Ok(verdicts::exit_code(&report, replay.as_deref()))
 }
 

@@ -57,7 +57,7 @@ pub fn run(a: CompareArgs) -> anyhow::Result<ExitCode> {
     };
     let described = format!("{} (on {} seeds derived from --seed {})", base.replay(), reference.len(), a.seed);
     let out = json!({"traces": a.traces.len(), "reference": described, "alpha": a.alpha, "quantities": rows, "verdict": verdict});
-    report::print(&out, a.json, |_| report::compare::table(&rows, &verdict, &described));
+    report::print(&out, a.json, |_| report::compare::table(&rows, &verdict, &described))?;
     Ok(if worse.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 

@@ -90,7 +90,7 @@ pub fn run(a: ExploreArgs) -> anyhow::Result<ExitCode> {
     let seed = spec.driver.seed();
     let replay = result.seed.map_or_else(|| replay(&spec, &a, seed, a.seeds), |s| replay(&spec, &a, s, 1));
     let out = json(&spec, &cfg, &result, &trace, &replay);
-    report::print(&out, a.run.json, human);
+    report::print(&out, a.run.json, human)?;
     let Some(v) = &result.found.violation else { return Ok(ExitCode::SUCCESS) };
     eprintln!("FAILED {} (seed {}): {}", v.property, result.seed.unwrap_or_default(), v.detail);
     eprintln!("counterexample: {trace} (check it: lbcheck check-trace {trace})");

@@ -21,8 +21,8 @@ pub struct ListArgs {
 pub fn run(a: ListArgs) -> anyhow::Result<ExitCode> {
     let l = listing();
     match (a.json, a.markdown) {
-        (_, true) => print!("{}", report::listing::markdown(&l)),
-        (json, false) => report::print(&serde_json::to_value(&l)?, json, |_| report::listing::table(&l)),
+        (_, true) => report::emit(&report::listing::markdown(&l))?,
+        (json, false) => report::print(&serde_json::to_value(&l)?, json, |_| report::listing::table(&l))?,
     }
     Ok(ExitCode::SUCCESS)
 }

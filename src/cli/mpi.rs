@@ -79,7 +79,7 @@ pub fn run(a: MpiArgs) -> anyhow::Result<ExitCode> {
                 atomic: None,
                 reference: None,
             };
-            report::print(&report::run::json(&spec, &facts), a.run.json, report::run::human);
+            report::print(&report::run::json(&spec, &facts), a.run.json, report::run::human)?;
         }
         ExitCode::SUCCESS
     } else if rank != 0 {
@@ -88,7 +88,7 @@ pub fn run(a: MpiArgs) -> anyhow::Result<ExitCode> {
     } else {
         a.run.note_uncaught(&spec, Catcher::Run);
         let result = super::output::checked_run(&spec, a.run.trace.as_deref())?;
-        report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human);
+        report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human)?;
         verdicts::exit_code(&result.check, Some(&spec.replay()))
     };
     drop(universe); // MPI_Finalize

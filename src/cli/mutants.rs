@@ -20,9 +20,9 @@ pub struct MutantsArgs {
 pub fn run(a: MutantsArgs) -> anyhow::Result<ExitCode> {
     let mutants = listing().mutants;
     if a.markdown {
-        print!("{}", report::listing::mutants_markdown(&mutants));
+        report::emit(&report::listing::mutants_markdown(&mutants))?;
         return Ok(ExitCode::SUCCESS);
     }
-    report::print(&serde_json::to_value(&mutants)?, a.json, |_| report::listing::mutants_table(&mutants));
+    report::print(&serde_json::to_value(&mutants)?, a.json, |_| report::listing::mutants_table(&mutants))?;
     Ok(ExitCode::SUCCESS)
 }

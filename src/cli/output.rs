@@ -17,8 +17,6 @@ pub fn checked_run(spec: &RunSpec, path: Option<&str>) -> anyhow::Result<RunResu
 
 /// `--print-spec`: the run's specification as JSON on standard output.
 pub fn print_spec(spec: &RunSpec) -> anyhow::Result<ExitCode> {
-    let json = serde_json::to_string_pretty(spec)?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{json}").context("writing the spec to standard output")?;
+    lbcheck::report::emit(&(serde_json::to_string_pretty(spec)? + "\n"))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -57,7 +57,7 @@ pub fn run(a: ReproduceArgs) -> anyhow::Result<ExitCode> {
     let What::Knapsack(k) = a.what;
     let experiment = experiment(&k)?;
     let r = experiment.run()?;
-    report::print(&serde_json::to_value(&r)?, k.json, |_| human(&r));
+    report::print(&serde_json::to_value(&r)?, k.json, |_| human(&r))?;
     for run in r.runs.iter().filter(|r| !r.checked) {
         eprintln!("FAILED {} on {} PEs: {}\nreplay with: {}", run.workload, run.pes, run.failed.join(", "), run.replay);
     }

@@ -11,7 +11,7 @@ use lbcheck::mutants::{Catcher, Site};
 use lbcheck::problem::spec;
 use lbcheck::protocol::DetectorKind;
 use lbcheck::report::{self, verdicts};
-use lbcheck::runtime::threads::ThreadConfig;
+use lbcheck::runtime::threads::{ThreadConfig, MAX_TIMEOUT_SECS};
 use lbcheck::sim::Stop;
 
 use super::args::{default, RunArgs};
@@ -33,8 +33,9 @@ pub struct ThreadsArgs {
     check: bool,
     /// Give up after this many seconds without global termination: print
     /// the replay command and exit 1 (a hang guard for CI; 0 = no limit;
-    /// 60 s applies to a mutant of the threaded driver, which may deadlock).
-    #[arg(long, default_value_t = 0)]
+    /// 60 s applies to a mutant of the threaded driver, which may deadlock;
+    /// at most 86400, a day).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_TIMEOUT_SECS))]
     timeout: u64,
 }
 
@@ -51,11 +52,11 @@ pub fn run(a: ThreadsArgs) -> anyhow::Result<ExitCode> {
     let secs = threads.deadline.map_or(0, |d| d.as_secs());
     watchdog(secs, spec.replay());
     if !(a.check || a.run.trace.is_some()) {
-        return Ok(unchecked(&a, &spec, secs));
+        return unchecked(&a, &spec, secs);
     }
     a.run.note_uncaught(&spec, Catcher::Run);
     let result = output::checked_run(&spec, a.run.trace.as_deref())?;
-    report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human);
+    report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human)?;
     if result.outcome.stop == Stop::Deadline {
         eprintln!("no global termination within {secs} s (deadlock or livelock?)");
     }
@@ -63,18 +64,18 @@ pub fn run(a: ThreadsArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// A run without recording: the figures, and exit 1 if the deadline passed.
-fn unchecked(a: &ThreadsArgs, spec: &RunSpec, secs: u64) -> ExitCode {
+fn unchecked(a: &ThreadsArgs, spec: &RunSpec, secs: u64) -> anyhow::Result<ExitCode> {
     if let Some(m) = spec.mutant() {
         eprintln!("note: without --check nothing checks this run of mutant `{m}`");
     }
     let run = spec.run_unchecked().expect("a threaded run");
-    report::print(&report::run::json(spec, &(&run).into()), a.run.json, report::run::human);
+    report::print(&report::run::json(spec, &(&run).into()), a.run.json, report::run::human)?;
     if !run.timed_out {
-        return ExitCode::SUCCESS;
+        return Ok(ExitCode::SUCCESS);
     }
     eprintln!("FAILED termination_detected: no global termination within {secs} s (deadlock or livelock?)");
     eprintln!("replay with: {}", spec.replay());
-    ExitCode::from(1)
+    Ok(ExitCode::from(1))
 }
 
 /// The run the arguments describe, validated.

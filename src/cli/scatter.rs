@@ -65,7 +65,7 @@ pub fn run(a: ScatterArgs) -> anyhow::Result<ExitCode> {
     let offline_t = a.offline.then(|| inst.offline());
     facts.extend(offline_t.map(|o| scatter::offline_fact(&inst, o)));
     let out = json(&a, &inst, t, offline_t, adversary.as_ref(), &facts);
-    report::print(&out, a.json, human);
+    report::print(&out, a.json, human)?;
     if let Some(x) = adversary.filter(|x| !x.complete) {
         eprintln!(
             "note: the adversary ran {} choice sequences (--max-runs) without exhausting them: worst T = {} is only a lower bound on the true worst case",

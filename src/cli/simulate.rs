@@ -105,7 +105,7 @@ pub fn run(a: SimulateArgs) -> anyhow::Result<ExitCode> {
     }
     a.run.note_uncaught(&spec, Catcher::Run);
     let result = output::checked_run(&spec, a.run.trace.as_deref())?;
-    report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human);
+    report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human)?;
     if result.outcome.stop == Stop::TimeOverflow {
         bail!("{}", stop_note(&spec, &result.outcome).unwrap_or_default());
     }

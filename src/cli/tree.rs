@@ -28,7 +28,7 @@ pub struct TreeArgs {
 pub fn run(a: TreeArgs) -> anyhow::Result<ExitCode> {
     let workload: Workload = a.workload.parse()?;
     let strategy: Strategy = a.split.parse()?;
-    report::print(&stats(&workload, strategy), a.json, human);
+    report::print(&stats(&workload, strategy), a.json, human)?;
     Ok(ExitCode::SUCCESS)
 }
 

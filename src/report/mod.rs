@@ -19,6 +19,8 @@ pub mod plots;
 pub mod run;
 pub mod verdicts;
 
+use std::io::Write;
+
 use serde_json::Value;
 
 /// Formats `(label, value)` rows as a two-column table with aligned values.
@@ -37,12 +39,25 @@ pub fn text(v: &Value) -> String {
     v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
 
-/// `out` as pretty JSON if `json`, else `human(out)`.
-pub fn print(out: &Value, json: bool, human: impl FnOnce(&Value) -> String) {
-    if json {
-        println!("{}", serde_json::to_string_pretty(out).expect("a JSON value serialises"));
-    } else {
-        print!("{}", human(out));
+/// Standard output could not be written (a full disk, a closed file): the
+/// subcommands return it rather than panicking in `println!`. (A closed
+/// pipe never gets here: the binary dies quietly of SIGPIPE.)
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write to standard output")]
+pub struct StdoutError(#[from] std::io::Error);
+
+/// Writes `text` to standard output and flushes it.
+pub fn emit(text: &str) -> Result<(), StdoutError> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    Ok(out.flush()?)
+}
+
+/// `out` as pretty JSON if `json`, else `human(out)`, on standard output.
+pub fn print(out: &Value, json: bool, human: impl FnOnce(&Value) -> String) -> Result<(), StdoutError> {
+    match json {
+        true => emit(&(serde_json::to_string_pretty(out).expect("a JSON value serialises") + "\n")),
+        false => emit(&human(out)),
     }
 }
 

@@ -71,10 +71,16 @@ pub struct ThreadConfig {
 pub const MAX_THREADS: u32 = 1024;
 /// The largest Δt, 10^9 nodes.
 pub const MAX_DT: u64 = 1_000_000_000;
+/// The longest `--timeout`, a day (in seconds): the deadline is an
+/// `Instant` after the start, which a larger one would overflow.
+pub const MAX_TIMEOUT_SECS: u64 = 86_400;
 
 impl ThreadConfig {
-    /// Checks the parameters: 1 ≤ P ≤ [`MAX_THREADS`], 1 ≤ Δt ≤ [`MAX_DT`].
+    /// Checks the parameters: 1 ≤ P ≤ [`MAX_THREADS`], 1 ≤ Δt ≤ [`MAX_DT`],
+    /// the deadline at most [`MAX_TIMEOUT_SECS`].
     pub fn validate(&self) -> Result<(), ConfigError> {
+        let secs = self.deadline.map_or(0, |d| d.as_secs());
+        ConfigError::check("--timeout", secs, 0, MAX_TIMEOUT_SECS)?;
         if !(1..=MAX_THREADS).contains(&self.pes) {
             return Err(ConfigError::range("--threads", self.pes.into(), 1, MAX_THREADS.into()));
         }

@@ -9,6 +9,7 @@ mod campaign;
 mod compare;
 mod deactivate;
 mod explore;
+mod hostile;
 mod initial_random;
 mod local_sync;
 mod mutants;

@@ -1,0 +1,151 @@
+//! Hostile input (issue 33): every probe a careless or hostile user tried,
+//! as one table — the command, where its standard output goes, the exit
+//! code and a phrase of its message. Each runs under a 5 s budget: a probe
+//! that takes longer is killed and fails the test, as does a panic.
+//!
+//! `{dir}` in an argument is a scratch directory holding the traces of
+//! [`traces`]: `t.jsonl`, a correct 24-line trace, and variants of it.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Where a probe's standard output goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Out {
+    /// Read by the test.
+    Pipe,
+    /// `/dev/full`: every write fails with ENOSPC.
+    Full,
+}
+
+/// One probe: arguments, standard output, the exit code, a phrase of
+/// standard error (of standard output if the exit code is 0 or 1).
+struct Probe {
+    args: &'static [&'static str],
+    out: Out,
+    code: i32,
+    says: &'static str,
+}
+
+const fn p(args: &'static [&'static str], code: i32, says: &'static str) -> Probe {
+    Probe { args, out: Out::Pipe, code, says }
+}
+
+const fn full(args: &'static [&'static str]) -> Probe {
+    Probe { args, out: Out::Full, code: 2, says: "cannot write to standard output: No space left on device" }
+}
+
+/// The probes of issue 33's "Why", in its order.
+const PROBES: &[Probe] = &[
+    // A failed write to standard output: a message, exit 2, no panic.
+    full(&["list"]),
+    full(&["list", "--json"]),
+    full(&["list", "--markdown"]),
+    full(&["mutants"]),
+    full(&["mutants", "--markdown"]),
+    full(&["tree", "uts:T1"]),
+    full(&["simulate", "--workload", "synthetic:size=20"]),
+    full(&["simulate", "--workload", "synthetic:size=20", "--print-spec"]),
+    full(&["scatter", "--pes", "4", "--messages", "4"]),
+    full(&["check-trace", "{dir}/t.jsonl"]),
+    full(&["check-trace", "--schema"]),
+    full(&["check-trace", "--explain", "work_conserved"]),
+    full(&["bitonic", "--pes", "4"]),
+    full(&["explore", "--workload", "synthetic:size=4", "--pes", "2", "--trace", "{dir}/cx.jsonl"]),
+    full(&["run", "--workload", "uts:T1"]),
+    // Times and counts out of range, refused at parse time.
+    p(&["run", "--workload", "uts:T1", "--timeout", MAX], 2, "--timeout"),
+    p(&["bounds", "--max-pes", "4"], 2, "8.."),
+    p(&["bounds", "--max-pes", "7"], 2, "8.."),
+];
+
+const MAX: &str = "18446744073709551615";
+
+/// A scratch directory with `t.jsonl` (a correct trace of 24 lines) and
+/// its hostile variants.
+fn traces() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lbcheck-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let t = dir.join("t.jsonl");
+    let args = ["simulate", "--workload", "synthetic:size=20", "--pes", "2", "--trace", t.to_str().unwrap()];
+    let (code, _, err) = super::lbcheck(&args);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&t).unwrap();
+    assert_eq!(text.lines().count(), 24, "{text}");
+    for (name, from, to) in variants() {
+        std::fs::write(dir.join(name), text.replacen(from, &to, 2)).unwrap();
+    }
+    dir
+}
+
+/// (file, a string of `t.jsonl`, what replaces it).
+fn variants() -> Vec<(&'static str, &'static str, String)> {
+    let workload = "synthetic:size=20,atomic=1,split=balanced,seed=0";
+    let held = r#""held":"1""#;
+    let energy = |e: &str| format!(r#""held":"{e}""#);
+    vec![
+        ("uts-t1xl.jsonl", workload, "uts:T1XL".into()),
+        ("energy-u64.jsonl", held, energy("1/2^18446744073709551615")),
+    ]
+}
+
+/// Runs one probe with `dir` for `{dir}`: (exit code, stdout, stderr).
+fn run(probe: &Probe, dir: &Path) -> (i32, String, String) {
+    let args: Vec<String> = probe.args.iter().map(|a| a.replace("{dir}", dir.to_str().unwrap())).collect();
+    let stdout = match probe.out {
+        Out::Pipe => Stdio::piped(),
+        Out::Full => std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap().into(),
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lbcheck"))
+        .args(&args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (out, err) = (drain(child.stdout.take()), drain(child.stderr.take()));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(5) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{args:?} took more than 5 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    (status.code().unwrap_or(-1), out.join().unwrap(), err.join().unwrap())
+}
+
+/// Reads a child's stream on a thread (so a full pipe never blocks it).
+fn drain(stream: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut s) = stream {
+            let mut bytes = vec![];
+            s.read_to_end(&mut bytes).unwrap();
+            text = String::from_utf8_lossy(&bytes).into_owned();
+        }
+        text
+    })
+}
+
+#[test]
+fn every_hostile_probe_is_answered_within_5_s() {
+    let dir = traces();
+    let mut wrong = vec![];
+    for probe in PROBES {
+        let (code, out, err) = run(probe, &dir);
+        let text = if code == 2 { &err } else { &format!("{out}{err}") };
+        if code != probe.code || !text.contains(probe.says) || err.contains("panicked") {
+            wrong.push(format!("{:?}: exit {code}, want {} and `{}`:\n{err}", probe.args, probe.code, probe.says));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(wrong.is_empty(), "{} of {} probes:\n{}", wrong.len(), PROBES.len(), wrong.join("\n"));
+}
