@@ -164,28 +164,68 @@ impl fmt::Display for Fraction {
     }
 }
 
+/// The largest power of two `e` a parsed energy's denominator may have,
+/// 2^18. A run's energy halves once per split it travels through without
+/// coming back (003 §14.7.4 rule 4); lbcheck's runs stay below 2^8. The
+/// limit bounds the work of one addition (an exponent of 2^64 − 1 once
+/// needed 2^61 bytes, and wrapped round to a wrong value).
+pub const MAX_EXPONENT: u64 = 1 << 18;
+/// The most decimal digits of a parsed energy's numerator or denominator,
+/// 10^5 (enough for any value below 1 with exponent [`MAX_EXPONENT`];
+/// parsing decimal digits takes time quadratic in their number).
+pub const MAX_DIGITS: usize = 100_000;
+
 /// A string that is not an exact energy ([`Fraction`]'s `FromStr`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{given}` is not an exact energy (forms: 0, 1, m, m/2^e, m/d, m/d/2^e)")]
+#[error("`{given}` is not an exact energy ({why})")]
 pub struct ParseFractionError {
-    /// The string given.
+    /// The string given (its first 40 characters if longer).
     pub given: String,
+    /// What is wrong.
+    pub why: &'static str,
+}
+
+impl ParseFractionError {
+    const FORMS: &'static str = "forms: 0, 1, m, m/2^e, m/d, m/d/2^e";
+    const EXPONENT: &'static str = "the power of two is above the limit 2^18";
+    const DIGITS: &'static str = "a number has more than 100000 digits";
+
+    fn new(given: &str, why: &'static str) -> ParseFractionError {
+        let given = match given.char_indices().nth(40) {
+            Some((i, _)) => format!("{}…", &given[..i]),
+            None => given.to_string(),
+        };
+        ParseFractionError { given, why }
+    }
 }
 
 impl FromStr for Fraction {
     type Err = ParseFractionError;
     fn from_str(s: &str) -> Result<Fraction, ParseFractionError> {
-        let bad = || ParseFractionError { given: s.to_string() };
-        let int = |x: &str| BigUint::parse_bytes(x.as_bytes(), 10).filter(|_| x.bytes().all(|b| b.is_ascii_digit()));
+        let bad = |why| ParseFractionError::new(s, why);
         let (rest, exp) = match s.split_once("/2^") {
-            Some((r, e)) => (r, e.parse::<u64>().map_err(|_| bad())?),
+            Some((r, e)) => (r, e.parse::<u64>().map_err(|_| bad(ParseFractionError::FORMS))?),
             None => (s, 0),
         };
         let (m, q) = rest.split_once('/').unwrap_or((rest, "1"));
-        let (mant, q) = (int(m).ok_or_else(bad)?, int(q).ok_or_else(bad)?);
-        let twos = q.trailing_zeros().ok_or_else(bad)?;
-        Ok(Fraction::normalised(mant, q >> twos, exp + twos))
+        let (mant, q) = (decimal(m).map_err(bad)?, decimal(q).map_err(bad)?);
+        let twos = q.trailing_zeros().ok_or_else(|| bad(ParseFractionError::FORMS))?;
+        match exp.checked_add(twos).filter(|&e| e <= MAX_EXPONENT) {
+            Some(e) => Ok(Fraction::normalised(mant, q >> twos, e)),
+            None => Err(bad(ParseFractionError::EXPONENT)),
+        }
     }
+}
+
+/// A number of at most [`MAX_DIGITS`] decimal digits.
+fn decimal(x: &str) -> Result<BigUint, &'static str> {
+    if x.is_empty() || !x.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ParseFractionError::FORMS);
+    }
+    if x.len() > MAX_DIGITS {
+        return Err(ParseFractionError::DIGITS);
+    }
+    BigUint::parse_bytes(x.as_bytes(), 10).ok_or(ParseFractionError::FORMS)
 }
 
 impl Serialize for Fraction {
@@ -251,6 +291,26 @@ mod tests {
         assert!((Fraction::one().div(3).to_f64() - 1.0 / 3.0).abs() < 1e-16);
     }
 
+    /// The exponent is bounded, and the twos of `d` never wrap it round
+    /// (`1/4/2^(2^64 − 1)` once parsed as 1/2).
+    #[test]
+    fn huge_exponents_and_numbers_are_refused() {
+        let limit = format!("1/2^{MAX_EXPONENT}");
+        assert_eq!(limit.parse::<Fraction>().unwrap(), Fraction::pow2_neg(MAX_EXPONENT));
+        let over = format!("1/2^{}", MAX_EXPONENT + 1);
+        for s in [&over, "1/4/2^18446744073709551615", "1/2^18446744073709551615", "1/2^4294967295", "1/2/2^262144"] {
+            let e = s.parse::<Fraction>().unwrap_err();
+            assert_eq!(e.why, ParseFractionError::EXPONENT, "{s}");
+        }
+        let long = "1".repeat(MAX_DIGITS + 1);
+        let e = long.parse::<Fraction>().unwrap_err();
+        assert_eq!((e.why, e.given.chars().count()), (ParseFractionError::DIGITS, 41));
+        assert_eq!(
+            e.to_string(),
+            format!("`{}…` is not an exact energy (a number has more than 100000 digits)", &long[..40])
+        );
+    }
+
     #[test]
     fn display_round_trips_and_normalises() {
         for s in ["0", "1", "3/2^7", "5", "1/3", "5/48", "7/15", "1/3/2^33"] {
@@ -261,7 +321,12 @@ mod tests {
         assert_eq!("6/9/2^2".parse::<Fraction>().unwrap().to_string(), "1/6");
         assert_eq!(Fraction::one().div(6).to_string(), "1/6");
         for bad in ["x/2^3", "1/0", "-1", "1/+3", ""] {
-            assert_eq!(bad.parse::<Fraction>(), Err(ParseFractionError { given: bad.to_string() }), "{bad}");
+            let forms = ParseFractionError::FORMS;
+            assert_eq!(
+                bad.parse::<Fraction>(),
+                Err(ParseFractionError { given: bad.to_string(), why: forms }),
+                "{bad}"
+            );
         }
         let a = Fraction::pow2_neg(3);
         assert_eq!(a.checked_sub(&Fraction::one()), None);

@@ -59,6 +59,17 @@ const PROBES: &[Probe] = &[
     p(&["run", "--workload", "uts:T1", "--timeout", MAX], 2, "--timeout"),
     p(&["bounds", "--max-pes", "4"], 2, "8.."),
     p(&["bounds", "--max-pes", "7"], 2, "8.."),
+    // Energies with huge exponents: refused above 2^18, never wrapped round.
+    p(
+        &["check-trace", "{dir}/energy-u64.jsonl"],
+        2,
+        "line 2: `1/2^18446744073709551615` is not an exact energy (the power of two is above the limit 2^18)",
+    ),
+    p(&["check-trace", "{dir}/energy-u32.jsonl"], 2, "above the limit 2^18"),
+    p(&["check-trace", "{dir}/energy-1e8.jsonl"], 2, "above the limit 2^18"),
+    p(&["check-trace", "{dir}/energy-wrap.jsonl"], 2, "above the limit 2^18"),
+    p(&["check-trace", "{dir}/energy-digits.jsonl"], 2, "more than 100000 digits"),
+    p(&["check-trace", "{dir}/energy-limit.jsonl"], 1, "FAILED energy_conserved"),
 ];
 
 const MAX: &str = "18446744073709551615";
@@ -88,6 +99,11 @@ fn variants() -> Vec<(&'static str, &'static str, String)> {
     vec![
         ("uts-t1xl.jsonl", workload, "uts:T1XL".into()),
         ("energy-u64.jsonl", held, energy("1/2^18446744073709551615")),
+        ("energy-u32.jsonl", held, energy("1/2^4294967295")),
+        ("energy-1e8.jsonl", held, energy("1/2^100000000")),
+        ("energy-wrap.jsonl", held, energy("1/4/2^18446744073709551615")),
+        ("energy-digits.jsonl", held, energy(&"1".repeat(100_001))),
+        ("energy-limit.jsonl", held, energy("1/2^262144")),
     ]
 }
 
