@@ -16,7 +16,7 @@
 //! {"ev":"work","t":10,"pe":0,"units":10,"gen":0,"fp":"10-..."}
 //! ```
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
 
@@ -523,6 +523,10 @@ pub enum Event {
     },
 }
 
+mod read;
+
+pub use read::{read_trace, TraceError, TraceReader, MAX_LINE_BYTES};
+
 mod fp_string {
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -609,46 +613,10 @@ impl Event {
     }
 }
 
-/// A line of a trace that could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum TraceError {
-    /// Reading failed.
-    #[error("reading the trace: {0}")]
-    Io(#[from] io::Error),
-    /// A blank line.
-    #[error("line {0}: blank line (a trace has one JSON event per line and no blank lines)")]
-    Blank(usize),
-    /// A line that is not a valid event.
-    #[error("line {line}: {error}")]
-    Parse {
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong (a field's own error, such as an energy that is
-        /// not a fraction, comes as its message). Part of this error's
-        /// message, so not its `source`.
-        error: serde_json::Error,
-    },
-}
-
 /// Writes one event as a JSON line.
 pub fn write_event(w: &mut (impl Write + ?Sized), e: &Event) -> io::Result<()> {
     serde_json::to_writer(&mut *w, e)?;
     w.write_all(b"\n")
-}
-
-/// Reads a trace: every line must be an event (blank lines are errors too,
-/// so nothing is skipped silently). Returns the events with their line numbers.
-pub fn read_trace(r: impl BufRead) -> Result<Vec<(usize, Event)>, TraceError> {
-    let mut out = Vec::new();
-    for (i, line) in r.lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            return Err(TraceError::Blank(i + 1));
-        }
-        let event = serde_json::from_str(&line).map_err(|error| TraceError::Parse { line: i + 1, error })?;
-        out.push((i + 1, event));
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -7,13 +7,17 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// The most characters of an error message shown (one may quote its
+/// input, which may be a line of megabytes).
+const MAX_SHOWN: usize = 2000;
+
 fn main() -> ExitCode {
     restore_sigpipe();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", lbcheck::base::text::clip(&format!("{e:#}"), MAX_SHOWN));
             ExitCode::from(2)
         }
     }

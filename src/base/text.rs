@@ -32,6 +32,15 @@ pub fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
 }
 
+/// `text` cut after `max` characters, saying how long it was: for
+/// messages that quote their input, which may be a whole line of a trace.
+pub fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}… ({} bytes in all)", &text[..i], text.len()).into(),
+        None => text.into(),
+    }
+}
+
 /// `Option<(A, B)>` as the text `A{SEP}B` (e.g. `--latency 1..40`, `--slow
 /// 2:10`), declared as a module for `#[serde(with = ...)]`.
 #[macro_export]

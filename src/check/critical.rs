@@ -55,6 +55,14 @@ impl CriticalExpanded {
         CriticalExpanded { expected, fp: Fingerprint::EMPTY, with_cost: 0, without_cost: None, pruned }
     }
 
+    /// The reference, known only now: its optimum's critical nodes.
+    pub(super) fn set_reference(&mut self, expected: Reference) {
+        if let (Ok((want, _)), Some(c)) = (&mut self.pruned, expected.pruned_critical) {
+            *want = c;
+        }
+        self.expected = expected;
+    }
+
     /// The verdict on a pruning run.
     fn pruned_verdict(&self) -> Verdict {
         let (expected, got) = match self.pruned {

@@ -113,6 +113,11 @@ impl Collector {
         Collector { m, queue_sum: 0, idle, t_last: 0, sent: [0; Kind::ALL.len()] }
     }
 
+    /// T_seq, known only now.
+    pub(super) fn set_t_seq(&mut self, t_seq: u64) {
+        self.m.t_seq = t_seq;
+    }
+
     /// Feeds one event.
     pub(super) fn observe(&mut self, e: &Event) {
         if let Event::Header(_) = e {

@@ -378,6 +378,27 @@ impl Checker {
         self.metrics.observe(event);
     }
 
+    /// Gives the reference of a checker built before it was known (with
+    /// [`crate::harness::HeaderReference::online`]: `check-trace` runs the
+    /// sequential reference after reading the trace, bounded by the work
+    /// the trace did). Call before [`Checker::finish`]; the cost tree's
+    /// optimum and whether the workload prunes must be those given to
+    /// [`Checker::new`].
+    pub fn set_reference(&mut self, reference: Reference) {
+        self.work.set_reference(reference, false);
+        self.critical.set_reference(reference);
+        self.optimum.set_reference(reference);
+        self.metrics.set_t_seq(reference.t_seq);
+    }
+
+    /// Says the sequential run was stopped after `partial.t_seq` units,
+    /// more than the trace's work (`partial` holds that part's
+    /// fingerprint): `work_conserved` fails, work was lost.
+    pub fn reference_exceeds(&mut self, partial: Reference) {
+        self.work.set_reference(partial, true);
+        self.metrics.set_t_seq(partial.t_seq);
+    }
+
     /// Ends the stream and returns the verdicts and metrics.
     pub fn finish(self) -> CheckReport {
         let metrics = self.metrics.finish();

@@ -29,6 +29,11 @@ impl OptimumFound {
     pub(super) fn new(expected: Reference, first_solution: bool) -> OptimumFound {
         OptimumFound { expected, best: None, costs: false, first_solution }
     }
+
+    /// The reference, known only now.
+    pub(super) fn set_reference(&mut self, expected: Reference) {
+        self.expected = expected;
+    }
 }
 
 impl Property for OptimumFound {

@@ -15,12 +15,21 @@ pub(super) struct WorkConserved {
     fp: Fingerprint,
     /// The `work` event that took Σ units past T_seq, if any.
     over_line: Option<usize>,
+    /// The sequential run was stopped after `expected.t_seq` units, more
+    /// than the trace's ([`super::Checker::reference_exceeds`]).
+    stopped: bool,
 }
 
 impl WorkConserved {
     /// Compares with `expected`.
     pub(super) fn new(expected: Reference) -> WorkConserved {
-        WorkConserved { expected, units: 0, fp: Fingerprint::EMPTY, over_line: None }
+        WorkConserved { expected, units: 0, fp: Fingerprint::EMPTY, over_line: None, stopped: false }
+    }
+
+    /// The reference, known only now (`stopped`: a sequential run stopped
+    /// after more units than the trace's).
+    pub(super) fn set_reference(&mut self, expected: Reference, stopped: bool) {
+        (self.expected, self.stopped) = (expected, stopped);
     }
 
     fn what_went_wrong(&self) -> String {
@@ -56,6 +65,11 @@ impl Property for WorkConserved {
             ));
         }
         let Reference { fp: want_fp, t_seq, .. } = self.expected;
+        if self.stopped {
+            let lost =
+                format!("work lost: the sequential run does more than the trace's {units} units (fingerprint {fp})");
+            return Verdict::fail(format!("{lost}; it was stopped after {t_seq}"), None);
+        }
         if units == t_seq && fp == want_fp {
             return Verdict::pass(format!("{units} units, fingerprint {fp}, as in the sequential run"));
         }

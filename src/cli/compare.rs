@@ -9,14 +9,14 @@ use anyhow::{bail, Context};
 use clap::Args;
 use lbcheck::base::rng::derive_seed;
 use lbcheck::bounds::compare::{compare, Comparison, MIN_RUNS};
-use lbcheck::check::{check_events, Metrics};
-use lbcheck::event::{read_trace, Event};
+use lbcheck::check::Metrics;
+use lbcheck::event::{Event, TraceReader};
 use lbcheck::harness::replay::words;
-use lbcheck::harness::RunSpec;
+use lbcheck::harness::{check_trace, RunSpec, TraceCheckError};
 use lbcheck::report;
 use serde_json::json;
 
-use super::check_trace::reference_of;
+use super::check_trace::MAX_REFERENCE_UNITS;
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {
@@ -72,8 +72,12 @@ fn ratio(c: &Comparison) -> String {
 /// The metrics of one trace (bad traces are bad input).
 fn metrics_of(path: &str) -> anyhow::Result<Metrics> {
     let file = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
-    let events = read_trace(std::io::BufReader::new(file)).with_context(|| format!("{path} is not a valid trace"))?;
-    let report = check_events(&events, reference_of).map_err(anyhow::Error::msg).with_context(|| path.to_string())?;
+    let reader = TraceReader::new(std::io::BufReader::new(file));
+    let report = match check_trace(reader, None, MAX_REFERENCE_UNITS) {
+        Ok(checked) => checked.report,
+        Err(TraceCheckError::Read(e)) => return Err(e).with_context(|| format!("{path} is not a valid trace")),
+        Err(e) => return Err(e).with_context(|| path.to_string()),
+    };
     if !report.all_pass() {
         let failed: Vec<&str> = report.failures().iter().map(|(n, _)| *n).collect();
         eprintln!("note: {path} fails {} (lbcheck check-trace {path})", failed.join(", "));
@@ -87,9 +91,9 @@ fn against(a: &CompareArgs) -> anyhow::Result<RunSpec> {
         return super::simulate::spec_of_words(&words(flags)).context("--against");
     }
     let file = std::fs::File::open(&a.traces[0]).with_context(|| format!("cannot open {}", a.traces[0]))?;
-    let events = read_trace(std::io::BufReader::new(file))?;
-    let Some((_, Event::Header(h))) = events.first() else { bail!("{}: no header", a.traces[0]) };
-    let spec = RunSpec::from_header(h)?;
+    let first = TraceReader::new(std::io::BufReader::new(file)).next().transpose()?;
+    let Some((_, Event::Header(h))) = first else { bail!("{}: no header", a.traces[0]) };
+    let spec = RunSpec::from_header(&h)?;
     let spec = spec.with_context(|| format!("{} has no `spec`: give the reference with --against", a.traces[0]))?;
     Ok(RunSpec { mutant: None, ..spec })
 }

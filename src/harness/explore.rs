@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use super::compose::{Compose, Drive};
 use super::driver::Driver;
-use super::run::reference;
+use super::reference::reference;
 use super::session::Session;
 use super::spec::RunSpec;
 use crate::check::{CheckReport, Checker, Reference};

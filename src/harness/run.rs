@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::compose::{Compose, Drive};
 use super::driver::Driver;
+use super::reference::reference;
 use super::session::Session;
 use super::spec::RunSpec;
 use crate::base::rng::{stream, Purpose};
@@ -14,8 +15,7 @@ use crate::check::{CheckReport, Reference};
 use crate::event::{Event, TraceHeader};
 use crate::mutants::log::Garble;
 use crate::mutants::seams;
-use crate::problem::dfs::Strategy;
-use crate::problem::{sequential, Fingerprint, Subproblem, Task, Workload, WorkloadFamily};
+use crate::problem::{Fingerprint, Subproblem, Task};
 use crate::protocol::random_destination;
 use crate::protocol::{Balancer, BalancerKind, Detector, Pe, PeId};
 use crate::runtime::mpi::{MpiConfig, MpiRun};
@@ -84,60 +84,6 @@ impl AtomicFacts {
         let ratio = t as f64 / (n as f64 / p as f64 + h as f64).max(1.0);
         AtomicFacts { t, expansions: out.expansions, n, h, lower, ratio, adversary }
     }
-}
-
-/// The sequential reference run of `workload`: its fingerprint and T_seq,
-/// which every parallel run must reproduce (002 eq. (1)).
-pub fn reference(workload: &Workload, split: Strategy) -> Reference {
-    let seq = sequential::run(workload.root(split));
-    let pruning = workload.prunes().then_some(seq.log.goal).flatten();
-    let pruned_critical = pruning.map(|o| critical_nodes(workload, split, o));
-    Reference { fp: seq.log.fp, t_seq: seq.work, critical: workload.critical(), pruning, pruned_critical }
-}
-
-/// The fingerprint of the nodes of a pruning workload whose bound is below
-/// its optimum `o`: the sequential branch-and-bound started with `o` as
-/// its incumbent expands exactly those (S-12, `critical_expanded`).
-fn critical_nodes(workload: &Workload, split: Strategy, o: u64) -> Fingerprint {
-    let mut root = workload.root(split);
-    root.improve(o);
-    root.watch_critical(o);
-    sequential::run(root).log.critical
-}
-
-/// The reference a trace is checked against: the expected fingerprint
-/// given for it (`expected`, from the command line, else the header's
-/// `fingerprint`, with `units` if given agreeing), else the sequential run
-/// of the header's workload. A `custom` workload needs the fingerprint.
-pub fn reference_of_header(h: &TraceHeader, expected: Option<&str>) -> Result<Reference, String> {
-    if let Some(fp) = expected.or(h.fingerprint.as_deref()) {
-        let fp = Fingerprint::parse(fp)
-            .ok_or_else(|| format!("fingerprint `{fp}` is not UNITS-HEX48 (the form of `lbcheck tree`)"))?;
-        if h.units.is_some_and(|u| u != fp.units) && expected.is_none() {
-            return Err(format!(
-                "header `units` = {} disagrees with its `fingerprint` ({} units)",
-                h.units.unwrap_or(0),
-                fp.units
-            ));
-        }
-        return Ok(Reference { fp, t_seq: fp.units, critical: None, pruning: None, pruned_critical: None });
-    }
-    if h.workload == "custom" || h.workload.starts_with("custom:") {
-        return Err(
-            "a `custom` workload needs the expected `fingerprint` in the header (or --expect-fingerprint)".into()
-        );
-    }
-    let w: Workload = h.workload.parse().map_err(|e| format!("header workload: {e}"))?;
-    let split = match w.family() {
-        WorkloadFamily::Uts => h.split.parse().map_err(|e| format!("header split: {e}"))?,
-        _ => Strategy::default(), // only DFS stacks split by strategy
-    };
-    if let Workload::Uts { sample: Some(s), .. } = w {
-        if s.nodes > 100_000_000 {
-            eprintln!("note: computing the sequential reference of uts:{} ({} nodes) first", s.name, s.nodes);
-        }
-    }
-    Ok(reference(&w, split))
 }
 
 impl RunSpec {

@@ -16,12 +16,21 @@ pub struct SeqRun {
 }
 
 /// Runs `task` to exhaustion without splitting.
-pub fn run<S: Subproblem>(mut task: S) -> SeqRun {
+pub fn run<S: Subproblem>(task: S) -> SeqRun {
+    run_within(task, u64::MAX).unwrap_or_else(|_| unreachable!("no budget"))
+}
+
+/// Runs `task` to exhaustion without splitting, or gives up once it has
+/// done more than `budget` units (`Err`: the part run so far).
+pub fn run_within<S: Subproblem>(mut task: S, budget: u64) -> Result<SeqRun, SeqRun> {
     let mut out = SeqRun::default();
-    while !task.is_empty() {
-        out.work += task.work(CHUNK, &mut out.log);
+    while !task.is_empty() && out.work <= budget {
+        out.work += task.work(CHUNK.min((budget - out.work).saturating_add(1)), &mut out.log);
     }
-    out
+    match out.work > budget {
+        true => Err(out),
+        false => Ok(out),
+    }
 }
 
 /// Splits `task` recursively until every piece is atomic (no work done) and
@@ -43,4 +52,23 @@ pub fn max_split_generation<S: Subproblem>(task: S, max_pieces: u64) -> Option<u
         }
     }
     Some(deepest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::Workload;
+
+    /// A budget stops the run once it is passed, and a large one changes nothing.
+    #[test]
+    fn a_budget_stops_the_run_after_it() {
+        let w: Workload = "synthetic:size=1000".parse().unwrap();
+        let whole = run(w.root(Default::default()));
+        assert_eq!(whole.work, 1000);
+        assert_eq!(run_within(w.root(Default::default()), 1000), Ok(whole));
+        let part = run_within(w.root(Default::default()), 999).unwrap_err();
+        assert_eq!(part.work, 1000, "stopped after one unit past the budget");
+        let part = run_within(w.root(Default::default()), 10).unwrap_err();
+        assert_eq!(part.work, 11);
+    }
 }

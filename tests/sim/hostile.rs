@@ -70,7 +70,24 @@ const PROBES: &[Probe] = &[
     p(&["check-trace", "{dir}/energy-wrap.jsonl"], 2, "above the limit 2^18"),
     p(&["check-trace", "{dir}/energy-digits.jsonl"], 2, "more than 100000 digits"),
     p(&["check-trace", "{dir}/energy-limit.jsonl"], 1, "FAILED energy_conserved"),
+    // Traces read a bounded line at a time.
+    p(&["check-trace", "/dev/zero"], 2, "line 1: longer than 1048576 bytes, the limit of a line (--max-line-bytes"),
+    p(&["check-trace", "{dir}/big-header.jsonl"], 2, "line 1: longer than 1048576 bytes"),
+    p(&["check-trace", "{dir}/big-header.jsonl", "--max-line-bytes", "30000000"], 2, "bytes in all)"),
+    p(&["check-trace", "{dir}/not-utf8.jsonl"], 2, "not a valid trace: line 6: invalid unicode"),
+    // The sequential reference of a header's workload, bounded.
+    p(&["check-trace", "{dir}/uts-t1xl.jsonl"], 1, "work lost: the sequential run does more than the trace's 20 units"),
+    p(&["check-trace", "{dir}/uts-t1xl.jsonl", "--expect-fingerprint", T_FP], 0, "work_conserved         PASS"),
+    p(&["check-trace", "{dir}/golomb-11.jsonl"], 2, "`golomb:marks=11` does more than 20000000 units"),
+    p(
+        &["check-trace", "{dir}/tsp-24.jsonl"],
+        2,
+        "raise --max-reference-units, or give the reference with --expect-fingerprint",
+    ),
 ];
+
+/// The fingerprint of `t.jsonl`'s work (`lbcheck tree synthetic:size=20`).
+const T_FP: &str = "20-00000000000000be00000000000009a60000000000008d04";
 
 const MAX: &str = "18446744073709551615";
 
@@ -88,6 +105,9 @@ fn traces() -> std::path::PathBuf {
     for (name, from, to) in variants() {
         std::fs::write(dir.join(name), text.replacen(from, &to, 2)).unwrap();
     }
+    let (head, tail) = text.split_at(text.match_indices('\n').nth(5).unwrap().0 - 1); // line 6 without its `}`
+    std::fs::write(dir.join("not-utf8.jsonl"), [head.as_bytes(), b",\"x\":\"\xff\"", tail.as_bytes()].concat())
+        .unwrap();
     dir
 }
 
@@ -98,6 +118,9 @@ fn variants() -> Vec<(&'static str, &'static str, String)> {
     let energy = |e: &str| format!(r#""held":"{e}""#);
     vec![
         ("uts-t1xl.jsonl", workload, "uts:T1XL".into()),
+        ("golomb-11.jsonl", workload, "golomb:marks=11".into()),
+        ("tsp-24.jsonl", workload, "tsp:cities=24".into()),
+        ("big-header.jsonl", workload, "x".repeat(10_000_000)),
         ("energy-u64.jsonl", held, energy("1/2^18446744073709551615")),
         ("energy-u32.jsonl", held, energy("1/2^4294967295")),
         ("energy-1e8.jsonl", held, energy("1/2^100000000")),
