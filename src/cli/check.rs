@@ -29,7 +29,7 @@ pub struct CheckArgs {
     full: bool,
     /// Only cases whose LAYER/NAME contains one of these (comma-separated;
     /// layers: simulate, threads, bounds, explore, mutants, loom, spin, coq).
-    #[arg(long, value_delimiter = ',', value_name = "PATTERN")]
+    #[arg(long, value_delimiter = ',', value_name = "PATTERN", value_parser = pattern)]
     only: Vec<String>,
     /// Check this mutant as the implementation under test: the campaign must fail.
     #[arg(long, value_parser = kind::<Mutant>)]
@@ -51,6 +51,14 @@ pub struct CheckArgs {
     /// campaign.
     #[arg(long)]
     pub mpi: bool,
+}
+
+/// An `--only` pattern: not empty (it would match every case).
+fn pattern(s: &str) -> Result<String, String> {
+    match s.trim().is_empty() {
+        true => Err("an empty pattern would match every case: name a layer (simulate, threads, bounds, explore, mutants, loom, spin, coq) or a part of a case's name".into()),
+        false => Ok(s.to_string()),
+    }
 }
 
 impl CheckArgs {

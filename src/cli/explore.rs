@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use lbcheck::harness::{Driver, ExploreResult, RunSpec};
+use lbcheck::harness::{reference_within, Driver, ExploreResult, RunSpec};
 use lbcheck::mutants::Catcher;
 use lbcheck::problem::spec;
 use lbcheck::protocol::DetectorKind;
@@ -24,6 +24,8 @@ use super::args::{default, kind, RunArgs};
 
 /// Where the counterexample goes without --trace.
 const DEFAULT_TRACE: &str = "lbcheck-counterexample.jsonl";
+/// The largest workload explored, in work units of its sequential run.
+const MAX_REFERENCE_UNITS: u64 = 1_000_000;
 
 #[derive(Args, Debug)]
 #[command(after_help = format!("WORKLOAD forms:\n{}\n\nExample: lbcheck explore --termination four-counter --pes 3 --workload synthetic:size=8,atomic=1 --mutant four-counter-one-wave", spec::FORMS))]
@@ -38,9 +40,9 @@ pub struct ExploreArgs {
     #[arg(long, value_parser = kind::<MachineKind>)]
     machine: Option<MachineKind>,
     /// Atomic machine: the arbiter whose open choices are explored
-    /// (adversary: every arbitration; fifo: every tie).
-    #[arg(long, default_value_t = Arbiter::Adversary, value_parser = kind::<Arbiter>)]
-    arbiter: Arbiter,
+    /// (adversary, the default: every arbitration; fifo: every tie).
+    #[arg(long, value_parser = kind::<Arbiter>)]
+    arbiter: Option<Arbiter>,
     /// Number of PEs, 1..=6 (each PE multiplies the states).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=MAX_PES as i64))]
     pes: u32,
@@ -67,15 +69,15 @@ pub struct ExploreArgs {
     /// every random draw).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     seeds: u64,
-    /// Stop after this many distinct states (all seeds together; on the
-    /// atomic machine, choice sequences per seed).
-    #[arg(long, default_value_t = Limits::default().max_states)]
+    /// Stop after this many distinct states, >= 1 (all seeds together; on
+    /// the atomic machine, choice sequences per seed).
+    #[arg(long, default_value_t = Limits::default().max_states, value_parser = clap::value_parser!(u64).range(1..))]
     max_states: u64,
-    /// Do not expand states deeper than this many steps.
-    #[arg(long, default_value_t = Limits::default().max_depth)]
+    /// Do not expand states deeper than this many steps, >= 1.
+    #[arg(long, default_value_t = Limits::default().max_depth, value_parser = clap::value_parser!(u32).range(1..))]
     max_depth: u32,
-    /// Stop after this many seconds.
-    #[arg(long, default_value_t = Limits::default().time.as_secs())]
+    /// Stop after this many seconds, 1..=86400.
+    #[arg(long, default_value_t = Limits::default().time.as_secs(), value_parser = clap::value_parser!(u64).range(1..=86_400))]
     max_seconds: u64,
 }
 
@@ -104,6 +106,9 @@ fn spec(a: &ExploreArgs) -> anyhow::Result<(RunSpec, ExploreConfig)> {
         anyhow::bail!("explore does not take --initial-split (PE 0 starts with the root)");
     }
     let spec = a.run.spec(driver(a)?, DetectorKind::FourCounter)?;
+    if reference_within(&spec.workload, spec.split, MAX_REFERENCE_UNITS).is_err() {
+        anyhow::bail!("explore takes tiny instances: the sequential run of `{}` does more than {MAX_REFERENCE_UNITS} units (each reachable state is visited)", spec.workload);
+    }
     if spec.balancer.polling().is_some_and(|p| p.deactivate.is_some()) {
         anyhow::bail!("--deactivate is not explored (its window would be ignored): use `lbcheck simulate`");
     }
@@ -142,12 +147,18 @@ fn driver(a: &ExploreArgs) -> anyhow::Result<Driver> {
         anyhow::bail!("--topology is a network of 001's machine (--machine async); 004's machines have none");
     }
     Ok(match machine {
+        MachineKind::Async if a.arbiter.is_some() => {
+            anyhow::bail!("--arbiter is the atomic machine's (004 §2): add --machine atomic, or leave it out")
+        }
         MachineKind::Async => Driver::Sim(sim),
-        _ => Driver::Atomic(AtomicConfig {
+        MachineKind::Phased => {
+            anyhow::bail!("explore runs 001's machine (async) or 004's (atomic, complete); the phased machine (000 §3) is `lbcheck simulate`'s")
+        }
+        MachineKind::Atomic | MachineKind::Complete => Driver::Atomic(AtomicConfig {
             pes: a.pes,
             seed: a.run.seed,
             complete: machine == MachineKind::Complete,
-            arbiter: a.arbiter,
+            arbiter: a.arbiter.unwrap_or(Arbiter::Adversary),
             ..AtomicConfig::default()
         }),
     })

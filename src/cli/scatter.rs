@@ -21,6 +21,9 @@ use super::args::kind;
 
 /// The most messages (P·M) an instance may have: larger ones are refused.
 const MAX_TOTAL: u64 = 100_000_000;
+/// The most message deliveries the adversary may run (--max-runs runs of
+/// P·M each), 5·10^7: about 5 s.
+const MAX_ADVERSARY_DELIVERIES: u64 = 50_000_000;
 
 #[derive(Args, Debug)]
 pub struct ScatterArgs {
@@ -86,6 +89,13 @@ fn validate(a: &ScatterArgs) -> anyhow::Result<()> {
     let total = u64::from(a.pes) * a.messages;
     if total > MAX_TOTAL {
         bail!("--pes × --messages = {} × {} = {total} messages: at most 10^8 are accepted", a.pes, a.messages);
+    }
+    let deliveries = total.saturating_mul(a.max_runs);
+    if a.arbiter == Arbiter::Adversary && deliveries > MAX_ADVERSARY_DELIVERIES {
+        bail!(
+            "--arbiter adversary may run --max-runs = {} choice sequences of --pes × --messages = {total} messages each, {deliveries} deliveries: at most {MAX_ADVERSARY_DELIVERIES} are accepted (lower --max-runs or --messages)",
+            a.max_runs
+        );
     }
     Ok(())
 }

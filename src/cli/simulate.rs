@@ -12,7 +12,7 @@ use lbcheck::problem::spec;
 use lbcheck::protocol::DetectorKind;
 use lbcheck::report::{self, verdicts};
 use lbcheck::sim::atomic::{Arbiter, AtomicConfig};
-use lbcheck::sim::{parse_latency, parse_slow, MachineKind, Schedule, Shape, SimConfig, Stop, Topology};
+use lbcheck::sim::{parse_latency, parse_slow, MachineKind, Schedule, Shape, SimConfig, Stop, Topology, MAX_PES};
 
 use super::args::{default, kind, RunArgs};
 use super::output;
@@ -41,8 +41,8 @@ pub struct SimulateArgs {
     /// Atomic machine, --arbiter adversary: cap on the choice sequences run.
     #[arg(long, default_value_t = AtomicConfig::default().max_runs)]
     max_runs: u64,
-    /// Number of PEs, 1..=2^24.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1 << 24))]
+    /// Number of PEs, 1..=2^20 (each simulated PE costs about 1.4 kB).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=MAX_PES as i64))]
     pes: u32,
     /// T_rout: message latency in time units, 1..=10^9.
     #[arg(long, default_value_t = 10)]

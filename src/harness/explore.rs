@@ -84,6 +84,10 @@ impl RunSpec {
         }
         let mut found = total.expect("at least one seed");
         found.wall = began.elapsed();
+        if found.stopped.as_ref().is_some_and(|s| s.starts_with("--max-seconds")) {
+            found.stopped = Some(format!("--max-seconds {} reached", limits.time.as_secs()));
+            // not the last seed's share
+        }
         let (seed, check) = match best {
             Some((seed, explored)) => {
                 (found.violation, found.path) = (explored.found.violation, explored.found.path);

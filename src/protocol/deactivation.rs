@@ -4,6 +4,11 @@
 use super::PeId;
 use crate::base::BadValue;
 
+/// The latest end of a window, 10^15 (the simulator's largest detection
+/// horizon): model times stay far from 2^64, where the simulator's clock
+/// would wrap (a window ending at 2^64 − 1 hung it).
+pub const MAX_END: u64 = 1_000_000_000_000_000;
+
 /// A deactivated worker's window (S-17): PE `pe` from `from` until `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Deactivation {
@@ -18,7 +23,7 @@ pub struct Deactivation {
 impl std::str::FromStr for Deactivation {
     type Err = BadValue;
     fn from_str(s: &str) -> Result<Deactivation, BadValue> {
-        let bad = || BadValue::new("--deactivate", s, "PE:FROM..TO with integers FROM < TO");
+        let bad = || BadValue::new("--deactivate", s, "PE:FROM..TO with integers FROM < TO <= 10^15");
         let (pe, window) = s.split_once(':').ok_or_else(bad)?;
         let (from, to) = window.split_once("..").ok_or_else(bad)?;
         let d = Deactivation {
@@ -26,7 +31,7 @@ impl std::str::FromStr for Deactivation {
             from: from.parse().map_err(|_| bad())?,
             to: to.parse().map_err(|_| bad())?,
         };
-        if d.from >= d.to {
+        if d.from >= d.to || d.to > MAX_END {
             return Err(bad());
         }
         Ok(d)

@@ -75,8 +75,10 @@ pub const MAX_TIME_PARAM: u64 = 1_000_000_000;
 pub const MAX_SLOW_FACTOR: u64 = 1_000_000;
 /// The largest accepted explicit detection horizon, 10^15.
 pub const MAX_HORIZON: u64 = 1_000_000_000_000_000;
-/// The largest number of PEs, 2^24.
-pub const MAX_PES: u32 = 1 << 24;
+/// The largest number of simulated PEs, 2^20: each costs about 1.4 kB of
+/// state (simulator and checker) and its share of every broadcast, so
+/// 2^20 PEs take 1.5 GB (2^24 took 23 GB and minutes before the first event).
+pub const MAX_PES: u32 = 1 << 20;
 
 /// A machine or run configuration a driver cannot take
 /// ([`SimConfig::validate`], [`atomic::AtomicConfig::validate`],
@@ -221,7 +223,7 @@ pub fn parse_slow(s: &str) -> Result<(u32, u64), BadValue> {
 
 impl SimConfig {
     /// Checks every parameter against its range (each message names the
-    /// flag and the range): 1 ≤ P ≤ 2^24; 1 ≤ Δt, T_rout, a ≤ b ≤ 10^9
+    /// flag and the range): 1 ≤ P ≤ 2^20 ([`MAX_PES`]); 1 ≤ Δt, T_rout, a ≤ b ≤ 10^9
     /// (with zero latency idle PEs could exchange requests forever at one
     /// instant); 0 ≤ T_split ≤ 10^9; 0 ≤ COUNT ≤ P and 1 ≤ FACTOR ≤ 10^6
     /// for slow PEs; max_steps ≥ 1; horizon ≤ 10^15.

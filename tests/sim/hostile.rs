@@ -84,6 +84,43 @@ const PROBES: &[Probe] = &[
         2,
         "raise --max-reference-units, or give the reference with --expect-fingerprint",
     ),
+    // Unbounded computations an input could trigger, bounded.
+    p(&["simulate", "--workload", "synthetic:size=100", "--pes", "16777216"], 2, "16777216 is not in 1..=1048576"),
+    p(&["simulate", "--workload", "uts:T1", "--deactivate", "1:0..18446744073709551615"], 2, "FROM < TO <= 10^15"),
+    p(&["scatter", "--arbiter", "adversary", "--pes", "4", "--messages", "1000"], 2, "lower --max-runs or --messages"),
+    p(&["scatter", "--arbiter", "adversary", "--pes", "4", "--messages", "1000", "--max-runs", "10"], 0, "adversary"),
+    p(&["explore", "--workload", "uts:T1XL", "--pes", "2", "--max-seconds", "1"], 2, "explore takes tiny instances"),
+    p(&["check", "--only", ""], 2, "an empty pattern would match every case"),
+    p(&["check", "--only", ","], 2, "an empty pattern would match every case"),
+    p(&["check", "--only", "coq,"], 2, "an empty pattern would match every case"),
+    // Zero limits, and the limit reached named as given.
+    p(&["explore", "--workload", "synthetic:size=4", "--pes", "2", "--max-states", "0"], 2, "0 is not in 1.."),
+    p(&["explore", "--workload", "synthetic:size=4", "--pes", "2", "--max-depth", "0"], 2, "0 is not in 1.."),
+    p(&["explore", "--workload", "synthetic:size=4", "--pes", "2", "--max-seconds", "0"], 2, "0 is not in 1..=86400"),
+    p(
+        &[
+            "explore",
+            "--workload",
+            "synthetic:size=8",
+            "--pes",
+            "3",
+            "--seeds",
+            "1000000",
+            "--max-states",
+            "1000000000000",
+            "--max-seconds",
+            "2",
+            "--trace",
+            "{dir}/cx.jsonl",
+        ],
+        0,
+        "INCOMPLETE (--max-seconds 2 reached)",
+    ),
+    p(
+        &["explore", "--machine", "phased", "--workload", "synthetic:size=4", "--pes", "2"],
+        2,
+        "the phased machine (000 §3) is `lbcheck simulate`'s",
+    ),
 ];
 
 /// The fingerprint of `t.jsonl`'s work (`lbcheck tree synthetic:size=20`).

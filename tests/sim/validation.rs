@@ -25,7 +25,7 @@ const SIMULATE: &[(&[&str], &str)] = &[
     (&["--dt", "0"], "valid 1..=1000000000"),
     (&["--max-steps", "0"], "valid 1..="),
     (&["--detect-horizon", MAX], "valid 0..=1000000000000000"),
-    (&["--pes", "0"], "1..=16777216"),
+    (&["--pes", "0"], "1..=1048576"),
     (&["--trace", "/nonexistent/dir/t.jsonl"], "cannot create"),
 ];
 
