@@ -5,15 +5,13 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 /// The most characters of an error message shown (one may quote its
 /// input, which may be a line of megabytes).
 const MAX_SHOWN: usize = 2000;
 
 fn main() -> ExitCode {
     restore_sigpipe();
-    let args = cli::Cli::parse();
+    let args = cli::parse();
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {

@@ -12,6 +12,24 @@ use lbcheck::problem::dfs::Strategy;
 use lbcheck::protocol::initial::InitialSplit;
 use lbcheck::protocol::{BalancerKind, BalancerSpec, BoundMode, DetectorKind, ProtocolArgs};
 
+/// The flags given on the command line (not defaulted, not from the
+/// environment), by clap id: a subcommand refuses those its run does not use.
+#[derive(Clone, Debug, Default)]
+pub struct Given(std::collections::BTreeSet<String>);
+
+impl Given {
+    /// The flags `m` got from the command line.
+    pub fn of(m: &clap::ArgMatches) -> Given {
+        let given = |id: &&clap::Id| m.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine);
+        Given(m.ids().filter(given).map(|id| id.to_string()).collect())
+    }
+
+    /// True if the flag with clap id `id` was given.
+    pub fn has(&self, id: &str) -> bool {
+        self.0.contains(id)
+    }
+}
+
 /// Parses a registry name (the error lists the valid names).
 pub fn kind<K: Registered>(s: &str) -> Result<K, UnknownName> {
     K::lookup(s)

@@ -54,6 +54,9 @@ pub fn run(a: BitonicArgs) -> anyhow::Result<ExitCode> {
     if let Some(m) = a.mutant.filter(|m| m.entry().site != Site::Bitonic) {
         bail!("mutant `{m}` does not act in bitonic sort (`lbcheck mutants` names its checker: {})", m.fails());
     }
+    if let Some(why) = a.mutant.and_then(|m| seams::bitonic_inert(m, a.pes, a.keys)) {
+        bail!("{why}; it would have no effect in this run");
+    }
     let rules = seams::bitonic(a.mutant);
     let run = hypercube::sort(&keys(a.keys as usize, a.seed), a.pes, rules);
     let mut verdicts = properties(&run);

@@ -87,6 +87,10 @@ pub fn finish(r: &Report, a: &CheckArgs) -> anyhow::Result<u8> {
             o.only.join(",")
         );
     }
+    if let Some(m) = o.mutant.filter(|_| r.cases.iter().all(|c| c.verdict == campaign::Verdict::Skip)) {
+        let why = r.cases.first().map(|c| c.detail.as_str()).unwrap_or_default();
+        bail!("mutant `{m}` acts in none of the {} cases of --only {} (the first skipped: {why}); `lbcheck mutants` says where it acts", r.cases.len(), o.only.join(","));
+    }
     report::campaign::write(r, &a.out).with_context(|| format!("writing the report to {}", a.out.display()))?;
     match a.json {
         true => report::emit(&format!("{}\n", serde_json::to_string_pretty(r)?))?,

@@ -21,7 +21,7 @@ mod tree;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// lbcheck: reference load balancers and the checkers that gate them.
 #[derive(Parser, Debug)]
@@ -61,6 +61,17 @@ enum Command {
     Reproduce(reproduce::ReproduceArgs),
     /// Message scattering on 004's atomic machine: completion time T, exact facts, off-line schedule, worst-case arbiter
     Scatter(scatter::ScatterArgs),
+}
+
+/// Parses the command line, telling the subcommands that refuse flags
+/// their run does not use which flags were given ([`args::Given`]).
+pub fn parse() -> Cli {
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if let (Command::Simulate(a), Some((_, m))) = (&mut cli.command, matches.subcommand()) {
+        a.given = args::Given::of(m);
+    }
+    cli
 }
 
 /// Runs the chosen subcommand. `Err` means bad input (exit 2).

@@ -4,7 +4,6 @@
 use std::fmt::Write;
 use std::process::ExitCode;
 
-use anyhow::bail;
 use clap::{Args, Subcommand};
 use lbcheck::problem::bnb::knapsack::MAX_ITEMS;
 use lbcheck::report;
@@ -28,16 +27,17 @@ pub struct KnapsackArgs {
     /// Items per instance, 1..=2000 (002: 2000; the default is the largest
     /// tried whose full run fits in 10 minutes on 2 cores: 260 s at m = 900,
     /// every run checked; m = 1000 had not finished after 9 minutes).
-    #[arg(long, default_value_t = 900)]
+    #[arg(long, default_value_t = 900, value_parser = clap::value_parser!(u32).range(1..=MAX_ITEMS as i64))]
     items: u32,
     /// Instances, 1..=4096 (002: 256).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=4096))]
     instances: u32,
     /// Machine sizes P, comma-separated, each 1..=65536.
-    #[arg(long, value_delimiter = ',', default_value = "16,64,256,1024")]
+    #[arg(long, value_delimiter = ',', default_value = "16,64,256,1024", value_parser = clap::value_parser!(u32).range(1..=65536))]
     pes: Vec<u32>,
-    /// A quick profile: 100 items, 32 instances, P = 16, 64, 256 (CI).
-    #[arg(long)]
+    /// A quick profile: 100 items, 32 instances, P = 16, 64, 256 (CI);
+    /// it sets those, so it takes none of --items, --instances, --pes.
+    #[arg(long, conflicts_with_all = ["items", "instances", "pes"])]
     quick: bool,
     /// Seed of the instances (default: $LBCHECK_SEED, else 0).
     #[arg(long, env = "LBCHECK_SEED", default_value_t = 0)]
@@ -69,15 +69,6 @@ fn experiment(k: &KnapsackArgs) -> anyhow::Result<Experiment> {
         true => (100, 32, vec![16, 64, 256]),
         false => (k.items, k.instances, k.pes.clone()),
     };
-    if !(1..=MAX_ITEMS).contains(&items) {
-        bail!("--items {items} is out of range: valid 1..={MAX_ITEMS}");
-    }
-    if !(1..=4096).contains(&instances) {
-        bail!("--instances {instances} is out of range: valid 1..=4096");
-    }
-    if let Some(p) = pes.iter().find(|p| !(1..=1 << 16).contains(*p)) {
-        bail!("--pes {p} is out of range: valid 1..=65536");
-    }
     let (split, bound) = (k.split.parse()?, k.bound.parse().map_err(anyhow::Error::msg)?);
     Ok(Experiment { items, instances, pes, seed: k.seed, split, bound })
 }

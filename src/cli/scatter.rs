@@ -53,9 +53,9 @@ pub struct ScatterArgs {
     /// Also compute the off-line König schedule's T (004-7: exactly max(r, m)).
     #[arg(long)]
     offline: bool,
-    /// --arbiter adversary: cap on the choice sequences run (>= 1).
-    #[arg(long, default_value_t = AtomicConfig::default().max_runs, value_parser = clap::value_parser!(u64).range(1..))]
-    max_runs: u64,
+    /// --arbiter adversary: cap on the choice sequences run (>= 1; default 10^6).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_runs: Option<u64>,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -78,6 +78,11 @@ pub fn run(a: ScatterArgs) -> anyhow::Result<ExitCode> {
     Ok(exit_code(&facts, &replay(&a)))
 }
 
+/// --max-runs, else the adversary's default cap.
+fn max_runs(a: &ScatterArgs) -> u64 {
+    a.max_runs.unwrap_or(AtomicConfig::default().max_runs)
+}
+
 /// Refuses what the run cannot do whole (each message names its flag).
 fn validate(a: &ScatterArgs) -> anyhow::Result<()> {
     if a.arbiter == Arbiter::Adversary && a.pes > ADVERSARY_MAX_PES {
@@ -90,11 +95,14 @@ fn validate(a: &ScatterArgs) -> anyhow::Result<()> {
     if total > MAX_TOTAL {
         bail!("--pes × --messages = {} × {} = {total} messages: at most 10^8 are accepted", a.pes, a.messages);
     }
-    let deliveries = total.saturating_mul(a.max_runs);
+    if a.max_runs.is_some() && a.arbiter != Arbiter::Adversary {
+        bail!("--max-runs caps the runs of --arbiter adversary, not of --arbiter {}", a.arbiter);
+    }
+    let deliveries = total.saturating_mul(max_runs(a));
     if a.arbiter == Arbiter::Adversary && deliveries > MAX_ADVERSARY_DELIVERIES {
         bail!(
             "--arbiter adversary may run --max-runs = {} choice sequences of --pes × --messages = {total} messages each, {deliveries} deliveries: at most {MAX_ADVERSARY_DELIVERIES} are accepted (lower --max-runs or --messages)",
-            a.max_runs
+            max_runs(a)
         );
     }
     Ok(())
@@ -108,7 +116,7 @@ fn measure(a: &ScatterArgs, inst: &Instance) -> (u64, Option<Exploration>, Vec<F
         let (t, _) = inst.run(scatter::rules(a.arbiter), chooser);
         return (t, None, scatter::facts(inst, t, a.dest));
     }
-    let x = inst.adversary(scatter::rules(Arbiter::Adversary), a.max_runs);
+    let x = inst.adversary(scatter::rules(Arbiter::Adversary), max_runs(a));
     let facts = every_run(scatter::facts(inst, x.worst, a.dest), scatter::facts(inst, x.best, a.dest));
     (x.worst, Some(x), facts)
 }
@@ -189,8 +197,8 @@ fn replay(a: &ScatterArgs) -> String {
     for (on, flag) in [(a.self_local, " --self-local"), (a.offline, " --offline")] {
         cmd += if on { flag } else { "" };
     }
-    if a.max_runs != AtomicConfig::default().max_runs {
-        let _ = write!(cmd, " --max-runs {}", a.max_runs);
+    if let Some(runs) = a.max_runs {
+        let _ = write!(cmd, " --max-runs {runs}");
     }
     cmd
 }

@@ -14,7 +14,7 @@ use lbcheck::report::{self, verdicts};
 use lbcheck::sim::atomic::{Arbiter, AtomicConfig};
 use lbcheck::sim::{parse_latency, parse_slow, MachineKind, Schedule, Shape, SimConfig, Stop, Topology, MAX_PES};
 
-use super::args::{default, kind, RunArgs};
+use super::args::{default, kind, Given, RunArgs};
 use super::output;
 
 #[derive(Args, Debug)]
@@ -28,6 +28,9 @@ use super::output;
 pub struct SimulateArgs {
     #[command(flatten)]
     run: RunArgs,
+    /// The flags given on the command line (set by [`super::parse`]).
+    #[arg(skip)]
+    pub given: Given,
     /// Machine model: async (001 §1), atomic (004 §2), complete (004 §1,
     /// Karp-Zhang) or phased (000 §3; poll-and-shuffle runs on it whatever
     /// this says, with Δt as T_phase).
@@ -65,11 +68,11 @@ pub struct SimulateArgs {
     /// How --latency draws: uniform, bimodal:P (a with probability 1-P, b
     /// with P; P a decimal with at most 3 decimals) or heavy (P[L > x] = a/x,
     /// truncated at b).
-    #[arg(long, default_value = "uniform", value_parser = |s: &str| s.parse::<Shape>())]
+    #[arg(long, default_value = "uniform", requires = "latency", value_parser = |s: &str| s.parse::<Shape>())]
     latency_shape: Shape,
-    /// An adversarial schedule: slow-control (detector messages take b,
-    /// work a) or slow-work (the reverse); plain: none.
-    #[arg(long, default_value = "plain", value_parser = |s: &str| s.parse::<Schedule>())]
+    /// An adversarial schedule of --latency's range: slow-control (detector
+    /// messages take b, work a) or slow-work (the reverse); plain: none.
+    #[arg(long, default_value = "plain", requires = "latency", value_parser = |s: &str| s.parse::<Schedule>())]
     schedule: Schedule,
     /// Keep every link FIFO: a message never overtakes an earlier one on its (from, to) link.
     #[arg(long)]
@@ -86,7 +89,7 @@ pub struct SimulateArgs {
     /// T_split, slow PEs and the initial split from --seed, as `lbcheck
     /// check`'s swarm does, overriding those flags (the replay command
     /// names the values drawn).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = SWARM_DRAWS)]
     swarm: bool,
     /// Cap on simulator steps, >= 1 (default: 2·10^9 on 001's and the
     /// phased machine, 10^8 on 004's).
@@ -98,6 +101,105 @@ pub struct SimulateArgs {
     detect_horizon: u64,
 }
 
+/// What `--swarm` draws from the seed (so it does not take them).
+const SWARM_DRAWS: [&str; 12] = [
+    "dt",
+    "t_rout",
+    "t_split",
+    "latency",
+    "latency_shape",
+    "schedule",
+    "fifo_links",
+    "slow",
+    "o",
+    "g",
+    "t_poll",
+    "initial_split",
+];
+
+/// Who takes a machine flag.
+#[derive(Clone, Copy)]
+enum Takers {
+    /// 001's machine only.
+    Async,
+    /// 001's machine and 000's phased machine.
+    Simulated,
+    /// 004's machines (the complete network has no contention: its
+    /// arbiter is fifo, [`AtomicConfig::validate`]).
+    Atomic,
+}
+
+/// The machine flags of `simulate` (clap ids; `dt` and `initial_split`
+/// are [`RunArgs`]') and who takes each: a machine refuses the others.
+const MACHINE_FLAGS: [(&str, Takers); 17] = [
+    ("dt", Takers::Simulated),
+    ("t_rout", Takers::Simulated),
+    ("t_split", Takers::Simulated),
+    ("topology", Takers::Simulated),
+    ("detect_horizon", Takers::Simulated),
+    ("initial_split", Takers::Async),
+    ("o", Takers::Async),
+    ("g", Takers::Async),
+    ("t_poll", Takers::Async),
+    ("latency", Takers::Async),
+    ("latency_shape", Takers::Async),
+    ("schedule", Takers::Async),
+    ("fifo_links", Takers::Async),
+    ("slow", Takers::Async),
+    ("swarm", Takers::Async),
+    ("arbiter", Takers::Atomic),
+    ("max_runs", Takers::Atomic),
+];
+
+impl Takers {
+    fn take(self, machine: MachineKind) -> bool {
+        match self {
+            Takers::Async => machine == MachineKind::Async,
+            Takers::Simulated => matches!(machine, MachineKind::Async | MachineKind::Phased),
+            Takers::Atomic => matches!(machine, MachineKind::Atomic | MachineKind::Complete),
+        }
+    }
+
+    fn who(self) -> &'static str {
+        match self {
+            Takers::Async => "001's machine (--machine async)",
+            Takers::Simulated => "001's machine and 000's phased machine (--machine async, phased)",
+            Takers::Atomic => "004's atomic machine (--machine atomic)",
+        }
+    }
+}
+
+/// The machine that runs: 000's phased one for poll-and-shuffle.
+fn machine(a: &SimulateArgs) -> MachineKind {
+    match a.machine {
+        MachineKind::Async if a.run.balancer.phased() => MachineKind::Phased,
+        m => m,
+    }
+}
+
+/// Refuses a machine flag the machine does not take, and --max-runs
+/// without the adversary.
+fn refuse_unused(a: &SimulateArgs) -> anyhow::Result<()> {
+    let machine = machine(a);
+    if let Some((id, takers)) = MACHINE_FLAGS.into_iter().find(|&(id, t)| a.given.has(id) && !t.take(machine)) {
+        let flag = format!("--{}", id.replace('_', "-"));
+        bail!("{flag} is a parameter of {}, not of {}", takers.who(), machine_name(machine));
+    }
+    if a.given.has("max_runs") && a.arbiter != Arbiter::Adversary {
+        bail!("--max-runs caps the runs of --arbiter adversary, not of --arbiter {}", a.arbiter);
+    }
+    Ok(())
+}
+
+fn machine_name(machine: MachineKind) -> &'static str {
+    match machine {
+        MachineKind::Async => "001's machine (--machine async)",
+        MachineKind::Phased => "000's phased machine (poll-and-shuffle's)",
+        MachineKind::Atomic => "004's atomic machine (--machine atomic)",
+        MachineKind::Complete => "the complete network (--machine complete)",
+    }
+}
+
 pub fn run(a: SimulateArgs) -> anyhow::Result<ExitCode> {
     let spec = spec(&a)?;
     if a.run.print_spec {
@@ -105,6 +207,10 @@ pub fn run(a: SimulateArgs) -> anyhow::Result<ExitCode> {
     }
     a.run.note_uncaught(&spec, Catcher::Run);
     let result = output::checked_run(&spec, a.run.trace.as_deref())?;
+    if let Some(n) = a.max_steps.filter(|_| result.outcome.stop == Stop::StepCap) {
+        let t = result.outcome.end_time;
+        bail!("stopped at --max-steps {n} (time {t}), before the end of the run: an unfinished run has no verdict (raise --max-steps)");
+    }
     report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human)?;
     if result.outcome.stop == Stop::TimeOverflow {
         bail!("{}", stop_note(&spec, &result.outcome).unwrap_or_default());
@@ -123,6 +229,7 @@ pub fn run(a: SimulateArgs) -> anyhow::Result<ExitCode> {
 
 /// The run `simulate` arguments describe, validated.
 pub fn spec(a: &SimulateArgs) -> anyhow::Result<RunSpec> {
+    refuse_unused(a)?;
     a.run.spec(driver(a)?, DetectorKind::Energy)
 }
 
@@ -133,9 +240,6 @@ fn driver(a: &SimulateArgs) -> anyhow::Result<Driver> {
             bail!("--machine phased runs poll-and-shuffle (000 §3): add --balancer poll-and-shuffle")
         }
         MachineKind::Async | MachineKind::Phased => return Ok(Driver::Sim(sim_config(a)?)),
-        _ if a.topology != Topology::Crossbar => {
-            bail!("--topology is a network of 001's machine (--machine async); 004's machines have none")
-        }
         MachineKind::Atomic => false,
         MachineKind::Complete => true,
     };
@@ -153,7 +257,9 @@ pub fn spec_of_words(words: &[String]) -> anyhow::Result<RunSpec> {
         args: SimulateArgs,
     }
     let argv = std::iter::once("simulate".to_string()).chain(words.iter().cloned());
-    let parsed = <Simulate as clap::Parser>::try_parse_from(argv).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let matches = <Simulate as clap::CommandFactory>::command().try_get_matches_from(argv)?;
+    let mut parsed = <Simulate as clap::FromArgMatches>::from_arg_matches(&matches)?;
+    parsed.args.given = Given::of(&matches);
     spec(&parsed.args)
 }
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::driver::Driver;
 use crate::mutants::{Mutant, Need, Site};
 use crate::problem::dfs::Strategy;
-use crate::problem::Workload;
+use crate::problem::{Workload, WorkloadFamily};
 use crate::protocol::{BalancerKind, BalancerSpec, BoundMode, DetectorKind, ParamsError};
 use crate::sim::{ConfigError, Schedule, Shape, SimConfig};
 
@@ -120,6 +120,10 @@ impl RunSpec {
         }
         if balancer.needs_model_time() && self.driver.real() {
             return Err(SpecError::Machine(format!("balancer `{balancer}` runs in rounds of model time (001 §1.3): use `lbcheck simulate` or `lbcheck explore`, not real threads or MPI")));
+        }
+        if balancer == BalancerKind::PriorityBnb && self.workload.family() != WorkloadFamily::Kz {
+            let w = &self.workload;
+            return Err(SpecError::Machine(format!("balancer `priority-bnb` expands vertices best cost first (004 §6): it needs a tree with vertex costs, `kz:depth=D,seed=S`, not `{w}`")));
         }
         if balancer == BalancerKind::Pacheco && self.driver.initial_split() {
             return Err(SpecError::Machine("Pacheco's search starts with Generate + Scatter (003 §14.7); --initial-split is random polling's (002 §3)".into()));

@@ -247,6 +247,27 @@ pub fn bitonic(mutant: Option<Mutant>) -> crate::bitonic::Rules {
     }
 }
 
+/// Why bitonic sort's `mutant` cannot act on `pes` ranks sorting `keys`
+/// keys, if it cannot (003 §14.4): every merge-split runs between two
+/// ranks; a decreasing one, or one whose direction comes from bit set/2,
+/// needs set = 4, so P >= 4; with fewer than two keys there is nothing
+/// to order and no duplicate.
+pub fn bitonic_inert(mutant: Mutant, pes: u32, keys: u64) -> Option<String> {
+    let least_pes = match mutant {
+        Mutant::MergeSplitSwappedDecr | Mutant::AndBitHalf => 4, // the first decreasing merge-split is at set = 4
+        _ => 2,
+    };
+    match (pes < least_pes, keys < 2) {
+        (true, _) => Some(format!(
+            "mutant `{mutant}` acts in a merge-split that needs --pes {least_pes} or more (003 §14.4), not {pes}"
+        )),
+        (_, true) => {
+            Some(format!("mutant `{mutant}` needs --keys 2 or more to act (with {keys} there is nothing to order)"))
+        }
+        _ => None,
+    }
+}
+
 /// Random polling on a network as the mutant runs it: `poll-network-neighbour`
 /// asks a uniform network neighbour (000 §1.1's neighbourhood polling).
 pub fn polls_neighbours(mutant: Option<Mutant>) -> bool {

@@ -121,7 +121,95 @@ const PROBES: &[Probe] = &[
         2,
         "the phased machine (000 §3) is `lbcheck simulate`'s",
     ),
+    p(
+        &["simulate", "--workload", "uts:T1", "--max-steps", "1"],
+        2,
+        "stopped at --max-steps 1 (time 10), before the end of the run",
+    ),
+    // No flag silently ignored: a machine's flags on another machine.
+    p(
+        &["simulate", "--workload", "uts:T1", "--arbiter", "lifo"],
+        2,
+        "--arbiter is a parameter of 004's atomic machine (--machine atomic), not of 001's machine",
+    ),
+    p(&["simulate", "--workload", "uts:T1", "--permutation", "pseudo"], 2, "--permutation is poll-and-shuffle's"),
+    p(&[ATOMIC, "--o", "1"], 2, "--o is a parameter of 001's machine (--machine async), not of 004's atomic machine"),
+    p(&[ATOMIC, "--slow", "1:2"], 2, "--slow is a parameter of 001's machine"),
+    p(&[ATOMIC, "--fifo-links"], 2, "--fifo-links is a parameter of 001's machine"),
+    p(&[ATOMIC, "--latency", "1..3"], 2, "--latency is a parameter of 001's machine"),
+    p(&[ATOMIC, "--initial-split"], 2, "--initial-split is a parameter of 001's machine"),
+    p(&[ATOMIC, "--swarm"], 2, "--swarm is a parameter of 001's machine"),
+    p(&[ATOMIC, "--t-rout", "3"], 2, "--t-rout is a parameter of 001's machine and 000's phased machine"),
+    p(&[ATOMIC, "--dt", "3"], 2, "--dt is a parameter of 001's machine and 000's phased machine"),
+    p(&[ATOMIC, "--max-runs", "3"], 2, "--max-runs caps the runs of --arbiter adversary, not of --arbiter fifo"),
+    p(
+        &["simulate", "--workload", "uts:T1", "--balancer", "poll-and-shuffle", "--queue-limit", "3"],
+        2,
+        "--queue-limit is random polling's",
+    ),
+    p(
+        &["simulate", "--workload", "uts:T1", "--balancer", "poll-and-shuffle", "--o", "1"],
+        2,
+        "--o is a parameter of 001's machine (--machine async), not of 000's phased machine",
+    ),
+    p(
+        &["simulate", "--workload", "uts:T1", "--latency-shape", "heavy"],
+        2,
+        "required arguments were not provided:\n  --latency",
+    ),
+    p(
+        &["simulate", "--workload", "uts:T1", "--schedule", "slow-work"],
+        2,
+        "required arguments were not provided:\n  --latency",
+    ),
+    p(
+        &["simulate", "--workload", "uts:T1", "--swarm", "--t-rout", "3"],
+        2,
+        "'--swarm' cannot be used with '--t-rout <T_ROUT>'",
+    ),
+    p(
+        &["scatter", "--pes", "4", "--messages", "4", "--max-runs", "3"],
+        2,
+        "--max-runs caps the runs of --arbiter adversary, not of --arbiter fifo",
+    ),
+    p(
+        &["explore", "--workload", "synthetic:size=4", "--pes", "2", "--arbiter", "lifo"],
+        2,
+        "--arbiter is the atomic machine's (004 §2)",
+    ),
+    p(&["reproduce", "knapsack", "--quick", "--items", "0"], 2, "0 is not in 1..=2000"),
+    p(&["reproduce", "knapsack", "--quick", "--pes", "0"], 2, "0 is not in 1..=65536"),
+    p(&["reproduce", "knapsack", "--quick", "--items", "50"], 2, "'--quick' cannot be used with '--items <ITEMS>'"),
+    // A mutant that cannot act is refused.
+    p(&["bitonic", "--pes", "1", "--mutant", "and-bit-half"], 2, "needs --pes 4 or more"),
+    p(&["bitonic", "--pes", "2", "--mutant", "merge-split-swapped-decr"], 2, "needs --pes 4 or more"),
+    p(&["bitonic", "--keys", "0", "--mutant", "merge-drops-duplicates"], 2, "needs --keys 2 or more"),
+    p(&["bitonic", "--pes", "4", "--mutant", "and-bit-half"], 1, "FAILED sorted"),
+    p(
+        &["check", "--only", "explore/random-polling/energy", "--mutant", "and-bit-half", "--out", "{dir}/report"],
+        2,
+        "mutant `and-bit-half` acts in none of the",
+    ),
+    // References never fail their own checks: a workload without costs is refused.
+    p(
+        &["simulate", "--workload", "synthetic:size=100", "--balancer", "priority-bnb", "--machine", "atomic"],
+        2,
+        "it needs a tree with vertex costs",
+    ),
+    p(
+        &["simulate", "--workload", "knapsack:items=10", "--balancer", "priority-bnb", "--machine", "atomic"],
+        2,
+        "it needs a tree with vertex costs",
+    ),
+    p(
+        &["simulate", "--workload", "kz:depth=6", "--balancer", "priority-bnb", "--machine", "atomic"],
+        0,
+        "atomic_conformance     PASS",
+    ),
 ];
+
+/// A run on 004's atomic machine, to which [`p`]'s first argument expands.
+const ATOMIC: &str = "{atomic}";
 
 /// The fingerprint of `t.jsonl`'s work (`lbcheck tree synthetic:size=20`).
 const T_FP: &str = "20-00000000000000be00000000000009a60000000000008d04";
@@ -169,7 +257,13 @@ fn variants() -> Vec<(&'static str, &'static str, String)> {
 
 /// Runs one probe with `dir` for `{dir}`: (exit code, stdout, stderr).
 fn run(probe: &Probe, dir: &Path) -> (i32, String, String) {
-    let args: Vec<String> = probe.args.iter().map(|a| a.replace("{dir}", dir.to_str().unwrap())).collect();
+    let atomic =
+        ["simulate", "--workload", "synthetic:size=50", "--balancer", "random-destination", "--machine", "atomic"];
+    let expand = |a: &&str| match *a {
+        ATOMIC => atomic.iter().map(|s| s.to_string()).collect(),
+        a => vec![a.replace("{dir}", dir.to_str().unwrap())],
+    };
+    let args: Vec<String> = probe.args.iter().flat_map(expand).collect();
     let stdout = match probe.out {
         Out::Pipe => Stdio::piped(),
         Out::Full => std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap().into(),

@@ -32,10 +32,13 @@ fn the_quick_knapsack_reproduction_checks_every_run() {
 #[test]
 fn bad_reproduction_input_exits_2() {
     for (args, says) in [
-        (&["--items", "0"][..], "--items 0 is out of range"),
-        (&["--items", "2001"], "valid 1..=2000"),
-        (&["--instances", "0"], "--instances 0 is out of range"),
-        (&["--pes", "16,0"], "--pes 0 is out of range"),
+        (&["--items", "0"][..], "'0' for '--items <ITEMS>': 0 is not in 1..=2000"),
+        (&["--items", "2001"], "2001 is not in 1..=2000"),
+        (&["--instances", "0"], "'0' for '--instances <INSTANCES>': 0 is not in 1..=4096"),
+        (&["--pes", "16,0"], "'0' for '--pes <PES>': 0 is not in 1..=65536"),
+        (&["--quick", "--items", "0"], "--items"),
+        (&["--quick", "--pes", "0"], "--pes"),
+        (&["--quick", "--items", "50"], "'--quick' cannot be used with '--items <ITEMS>'"),
         (&["--bound", "telepathy"], "invalid value"),
         (&["--split", "sideways"], "unknown split strategy"),
     ] {

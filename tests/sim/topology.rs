@@ -111,7 +111,7 @@ fn bad_topologies_exit_2() {
                 "--topology",
                 "hypercube",
             ],
-            "004's machines",
+            "--topology is a parameter of 001's machine and 000's phased machine (--machine async, phased), not of 004's atomic machine",
         ),
         (&["simulate", "--workload", UTS, "--mutant", "hops-ignored"], "add --topology"),
     ];
