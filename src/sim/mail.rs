@@ -5,9 +5,13 @@
 //! subproblem type is. Converting a [`Msg`] to [`Mail`] and back is the
 //! identity.
 
+use std::borrow::Cow;
+
+use crate::base::Fraction;
 use crate::protocol::{Msg, PeId};
 
 /// A [`Msg`] in flight.
+#[derive(Clone, Debug)]
 pub(super) enum Mail<T> {
     Request,
     Reject,
@@ -20,6 +24,28 @@ pub(super) enum Mail<T> {
     Terminate,
     /// `Work` and `Energy`, which carry a subproblem or a fraction.
     Boxed(Box<Msg<T>>),
+}
+
+impl<T> Mail<T> {
+    /// The energy the message carries ([`Msg::energy`]).
+    pub(super) fn energy(&self) -> Option<Fraction> {
+        match self {
+            Mail::Boxed(msg) => msg.energy(),
+            _ => None,
+        }
+    }
+
+    /// The message, to read: the boxed one itself, or a control message
+    /// rebuilt (a few words, no payload copied).
+    pub(super) fn as_msg(&self) -> Cow<'_, Msg<T>>
+    where
+        T: Clone,
+    {
+        match self {
+            Mail::Boxed(msg) => Cow::Borrowed(msg),
+            light => Cow::Owned(Msg::from(light.clone())),
+        }
+    }
 }
 
 impl<T> From<Msg<T>> for Mail<T> {
@@ -59,7 +85,6 @@ impl<T> From<Mail<T>> for Msg<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::Fraction;
 
     /// Every kind of message survives the round trip, and control
     /// messages take a few words.

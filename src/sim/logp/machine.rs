@@ -1,0 +1,396 @@
+//! 001's machine, written once (001 §1.1): the PEs' state and the rules
+//! by which one event changes it — a message delivered, a work slice
+//! ended, a timer, a deactivated PE woken.
+//!
+//! Model choices: a work slice of `u` units takes `u × speed` time and is
+//! followed by a poll, which costs T_poll; every message sent or received
+//! costs its PE o (owed until its next slice when it arrives mid-slice), and
+//! a PE's messages leave at least g apart (001 §1.1's full machine costs:
+//! T_rout = L + o + g; all 0 by default); a split charges T_split to the splitter, whose next
+//! slice starts T_split later, and the part sent arrives T_split + latency
+//! after the poll; a busy PE queues requests until its next poll, while
+//! detector messages are handled on arrival (they cost no time). A
+//! deactivated worker (002 §3; [`Balancer::inactive_window`]) starts no
+//! slice in its window: its work waits, *parked*, until the window ends
+//! (or until it gives all of it away, when it goes idle at once).
+//!
+//! What the rules leave open is the [`Env`]'s, the machine's one choice
+//! point: each message's latency (001 §1.1 leaves it to the adversary, up
+//! to T_rout), the order in which the items due at one instant run, and
+//! where the events go. The simulator ([`super`]) draws the latency from its
+//! seeded stream and runs simultaneous items in the order they were
+//! scheduled; the explorer ([`crate::sim::explore`]) takes every latency
+//! and every order. Both drive this one machine through [`Machine::handle`].
+
+use rand::seq::index::sample;
+use rand_chacha::ChaCha8Rng;
+
+use super::{Stop, END_OF_TIME};
+use crate::base::rng::{stream, Purpose};
+use crate::event::{Event, Kind};
+use crate::problem::{Subproblem, WorkLog};
+use crate::protocol::initial::assign;
+use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
+use crate::sim::mail::Mail;
+use crate::sim::SimConfig;
+
+/// A pending item (a few words: a message's payload travels boxed, [`Mail`]).
+#[derive(Clone, Debug)]
+pub(in crate::sim) enum Item<T> {
+    /// Message `id` from `from` reaches `to`.
+    Deliver { to: PeId, from: PeId, id: u64, mail: Mail<T> },
+    /// `pe`'s work slice ends.
+    SliceEnd { pe: PeId },
+    /// A timer `pe` set expires.
+    Timer { pe: PeId },
+    /// `pe`'s inactive window ends.
+    Wake { pe: PeId },
+}
+
+impl<T> Item<T> {
+    /// The PE the event happens at (the only PE whose state it changes).
+    #[inline]
+    pub(in crate::sim) fn pe(&self) -> PeId {
+        match *self {
+            Item::Deliver { to, .. } => to,
+            Item::SliceEnd { pe } | Item::Timer { pe } | Item::Wake { pe } => pe,
+        }
+    }
+}
+
+/// What the machine's rules leave to its driver: where pending items wait
+/// (and so the order of those due at one instant), each message's latency,
+/// and where the events go. Calls are static (the machine is generic over
+/// its `Env`): the simulator's hot loop dispatches nothing at run time.
+pub(in crate::sim) trait Env<T> {
+    /// `item` is due at `at`.
+    fn schedule(&mut self, at: u64, item: Item<T>);
+    /// The choice point of a message's latency: how long a message of
+    /// `kind` from `from` to `to`, leaving at `leaves`, travels.
+    fn delay(&mut self, from: PeId, to: PeId, kind: Kind, leaves: u64) -> u64;
+    /// An event of the run.
+    fn emit(&mut self, event: Event);
+}
+
+/// A work slice in progress.
+#[derive(Clone, Debug)]
+pub(in crate::sim) struct Slice {
+    units: u64,
+    gen: u32,
+    log: WorkLog,
+}
+
+/// A PE's state that (nearly) every event at it touches; its random
+/// stream and running slice, touched by fewer events, live apart
+/// ([`Machine::rngs`], [`Machine::slices`]) so that a slot spans few cache lines.
+#[derive(Clone)]
+pub(in crate::sim) struct Slot<B, D> {
+    pub(in crate::sim) pe: Pe<B, D>,
+    speed: u64,
+    pub(in crate::sim) busy: bool,
+    /// PE time owed for messages sent or received (o, 001 §1.1) or splits
+    /// made during a slice, paid before the next slice.
+    pub(in crate::sim) debt: u64,
+    /// The earliest time this PE's next message may leave (the gap g).
+    next_send: u64,
+    /// Busy, but deactivated: no slice until it wakes.
+    pub(in crate::sim) parked: bool,
+}
+
+/// The machine: every PE's state, the driver's truth about the
+/// computation (work held, work in flight), and its [`Env`].
+#[derive(Clone)]
+pub(in crate::sim) struct Machine<T, B, D, E> {
+    pub(in crate::sim) cfg: SimConfig,
+    pub(in crate::sim) slots: Vec<Slot<B, D>>,
+    /// Per PE, its protocol stream.
+    pub(in crate::sim) rngs: Vec<ChaCha8Rng>,
+    /// Per PE, the slice it is working on.
+    pub(in crate::sim) slices: Vec<Option<Slice>>,
+    out: Vec<Command<T>>,
+    pub(in crate::sim) now: u64,
+    next_id: u64,
+    /// PEs holding work, and work messages in flight (the driver's truth).
+    pub(in crate::sim) holding: u32,
+    pub(in crate::sim) work_in_flight: u64,
+    pub(in crate::sim) quiet_since: Option<u64>,
+    pub(in crate::sim) announced: bool,
+    overflow: bool,
+    /// Per PE, its further initial pieces (000 §1.2's randomised
+    /// initialisation), the next one last; empty if no PE has one.
+    more: Vec<Vec<T>>,
+    /// The driver's side: pending items, latencies, events.
+    pub(in crate::sim) env: E,
+}
+
+/// Time per work unit of each PE.
+fn speeds(cfg: &SimConfig) -> Vec<u64> {
+    let mut speeds = vec![1; cfg.pes as usize];
+    if let Some((count, factor)) = cfg.slow {
+        let mut rng = stream(cfg.seed, 0, Purpose::Speeds);
+        for i in sample(&mut rng, cfg.pes as usize, count.min(cfg.pes) as usize) {
+            speeds[i] = factor;
+        }
+    }
+    speeds
+}
+
+impl<T, B, D, E> Machine<T, B, D, E>
+where
+    T: Subproblem,
+    B: Balancer<Task = T>,
+    D: Detector<T>,
+    E: Env<T>,
+{
+    /// `cfg.pes` PEs built by `make`, none started, driven through `env`.
+    pub(in crate::sim) fn new(cfg: &SimConfig, make: impl Fn(PeId) -> Pe<B, D>, env: E) -> Self {
+        let speeds = speeds(cfg);
+        let slots = (0..cfg.pes)
+            .map(|i| Slot { pe: make(i), speed: speeds[i as usize], busy: false, debt: 0, next_send: 0, parked: false })
+            .collect();
+        Machine {
+            cfg: *cfg,
+            slots,
+            rngs: (0..cfg.pes).map(|i| stream(cfg.seed, i, Purpose::Protocol)).collect(),
+            slices: (0..cfg.pes).map(|_| None).collect(),
+            out: Vec::new(),
+            now: 0,
+            next_id: 0,
+            holding: 0,
+            work_in_flight: 0,
+            quiet_since: None,
+            announced: false,
+            overflow: false,
+            more: Vec::new(),
+            env,
+        }
+    }
+
+    /// Time 0: `root` assigned as `cfg.initial_split` says, every PE started.
+    pub(in crate::sim) fn start_all(&mut self, root: T) {
+        let starts = assign(root, self.cfg.pes, self.cfg.initial_split, self.cfg.seed);
+        for (i, start) in starts.into_iter().enumerate() {
+            let delay = start.splits.saturating_mul(self.cfg.t_split);
+            if !start.more.is_empty() {
+                self.more.resize_with(self.cfg.pes as usize, Vec::new);
+                self.more[i] = start.more.into_iter().rev().collect();
+            }
+            self.call(i as PeId, |pe, ctx| pe.start(ctx, start.part, start.share));
+            if let Some((_, to)) = self.slots[i].pe.inactive_window() {
+                self.env.schedule(to, Item::Wake { pe: i as PeId });
+            }
+            self.maybe_busy(i as PeId, delay);
+        }
+    }
+
+    /// The machine's one step: `item`, due at `time`, happens.
+    #[inline]
+    pub(in crate::sim) fn handle(&mut self, time: u64, item: Item<T>) {
+        self.now = time;
+        match item {
+            Item::Deliver { to, from, id, mail } => self.deliver(to, from, id, mail.into()),
+            Item::SliceEnd { pe } => self.slice_end(pe),
+            Item::Timer { pe } => {
+                let cost = self.call(pe, |p, ctx| p.on_timer(ctx));
+                self.maybe_busy(pe, cost);
+            }
+            Item::Wake { pe } => self.wake(pe),
+        }
+        self.note_quiet();
+    }
+
+    /// Why the run stops before an item due at `time`, if it does: the
+    /// clock overflowed, or the computation has been over for longer than
+    /// `horizon` and termination is still not announced.
+    #[inline]
+    pub(in crate::sim) fn halts_before(&self, time: u64, horizon: u64) -> Option<Stop> {
+        if self.overflow {
+            return Some(Stop::TimeOverflow);
+        }
+        let quiet_since = self.quiet_since.filter(|q| !self.announced && time > q.saturating_add(horizon))?;
+        Some(Stop::NotAnnounced { quiet_since })
+    }
+
+    /// Records when the computation became over (no work held or in flight).
+    pub(in crate::sim) fn note_quiet(&mut self) {
+        let quiet = self.holding == 0 && self.work_in_flight == 0;
+        match (quiet, self.quiet_since) {
+            (true, None) => self.quiet_since = Some(self.now),
+            (false, Some(_)) => self.quiet_since = None,
+            _ => {}
+        }
+    }
+
+    /// A PE whose subproblem ran out takes its next initial piece, if it
+    /// has one (000 §1.2), and stays busy; returns the PE time charged.
+    fn refill(&mut self, pe: PeId) -> u64 {
+        if self.slots[pe as usize].pe.has_work() {
+            return 0;
+        }
+        match self.more.get_mut(pe as usize).and_then(Vec::pop) {
+            Some(next) => self.call(pe, |p, ctx| p.resume(ctx, next)),
+            None => 0,
+        }
+    }
+
+    /// Runs a handler of PE `me` and carries out its commands; returns the
+    /// PE time it charged (T_split per split, o per message sent).
+    fn call(&mut self, me: PeId, f: impl FnOnce(&mut Pe<B, D>, &mut Ctx<T>)) -> u64 {
+        self.call_after(me, 0, f)
+    }
+
+    /// [`Self::call`] for a PE already busy for `start` (its messages leave
+    /// after that); returns `start` plus what the handler charged.
+    fn call_after(&mut self, me: PeId, start: u64, f: impl FnOnce(&mut Pe<B, D>, &mut Ctx<T>)) -> u64 {
+        let rng = &mut self.rngs[me as usize];
+        let mut ctx = Ctx { now: self.now, me, pes: self.cfg.pes, rng, out: &mut self.out };
+        f(&mut self.slots[me as usize].pe, &mut ctx);
+        let mut out = std::mem::take(&mut self.out);
+        let cost = out.drain(..).fold(start, |cost, cmd| cost + self.apply(me, cmd, cost));
+        self.out = out;
+        cost
+    }
+
+    /// Carries out one command; returns the PE time it adds.
+    fn apply(&mut self, me: PeId, cmd: Command<T>, cost: u64) -> u64 {
+        if let Command::Send { to, msg } = cmd {
+            self.send(me, to, msg, cost);
+            return self.cfg.o;
+        }
+        if let Command::Timer { after } = cmd {
+            let at = self.later(self.now, Some(after));
+            self.env.schedule(at, Item::Timer { pe: me });
+            return 0;
+        }
+        self.announced |= matches!(cmd, Command::Announce);
+        if let Some(e) = cmd.event(self.now, me) {
+            self.env.emit(e);
+        }
+        match cmd {
+            Command::Split { .. } => self.cfg.t_split,
+            _ => 0,
+        }
+    }
+
+    /// `from` sends `msg` to `to`, after `cost` of PE time; its latency is
+    /// the [`Env`]'s choice.
+    fn send(&mut self, from: PeId, to: PeId, msg: Msg<T>, cost: u64) {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.env.emit(msg.send_event(self.now, from, to, id));
+        self.work_in_flight += (msg.kind() == Kind::Work) as u64;
+        let (slot, g) = (&mut self.slots[from as usize], self.cfg.g);
+        let leaves = match g {
+            0 => self.now.saturating_add(cost),
+            _ => self.now.saturating_add(cost).max(slot.next_send),
+        };
+        slot.next_send = leaves.saturating_add(g);
+        let delay = self.env.delay(from, to, msg.kind(), leaves);
+        let at = self.later(self.now, (leaves - self.now).checked_add(delay));
+        self.env.schedule(at, Item::Deliver { to, from, id, mail: msg.into() });
+    }
+
+    /// `base + delay`; if that passes [`END_OF_TIME`] (or `delay` is
+    /// `None`, an overflow already), [`END_OF_TIME`], and the run stops.
+    fn later(&mut self, base: u64, delay: Option<u64>) -> u64 {
+        match delay.and_then(|d| base.checked_add(d)).filter(|&t| t <= END_OF_TIME) {
+            Some(t) => t,
+            None => {
+                self.overflow = true;
+                END_OF_TIME
+            }
+        }
+    }
+
+    fn deliver(&mut self, to: PeId, from: PeId, id: u64, msg: Msg<T>) {
+        let kind = msg.kind();
+        self.work_in_flight -= (kind == Kind::Work) as u64;
+        let queue = (kind == Kind::Request).then(|| self.slots[to as usize].pe.balancer.queued_requests());
+        self.env.emit(Event::Recv { t: self.now, pe: to, from, id, kind, queue, data: None });
+        let mut cost = self.call_after(to, self.cfg.o, |pe, ctx| pe.on_message(ctx, from, msg));
+        if self.slots[to as usize].parked {
+            cost += self.refill(to); // a deactivated PE gave its piece away
+        }
+        let slot = &mut self.slots[to as usize];
+        if slot.parked && !slot.pe.has_work() {
+            slot.parked = false; // a deactivated PE gave all its work away
+            let debt = std::mem::take(&mut slot.debt);
+            return self.go_idle(to, debt + cost);
+        }
+        self.maybe_busy(to, cost);
+    }
+
+    /// The end of a deactivated PE's window: its parked work resumes (or
+    /// it goes idle), and it may ask for work.
+    fn wake(&mut self, pe: PeId) {
+        let refilled = if self.slots[pe as usize].parked { self.refill(pe) } else { 0 };
+        let slot = &mut self.slots[pe as usize];
+        slot.debt += refilled;
+        if std::mem::take(&mut slot.parked) {
+            let debt = std::mem::take(&mut slot.debt);
+            match slot.pe.has_work() {
+                true => {
+                    let at = self.later(self.now, Some(debt));
+                    self.start_slice(pe, at);
+                }
+                false => self.go_idle(pe, debt),
+            }
+        }
+        let cost = self.call(pe, |p, ctx| p.on_wake(ctx));
+        self.maybe_busy(pe, cost);
+    }
+
+    /// Emits `busy` and starts working if the PE just got work; a PE busy
+    /// already owes `delay` before its next slice.
+    fn maybe_busy(&mut self, pe: PeId, delay: u64) {
+        let slot = &mut self.slots[pe as usize];
+        if slot.busy {
+            slot.debt += delay;
+        } else if slot.pe.has_work() {
+            slot.busy = true;
+            self.holding += 1;
+            self.env.emit(Event::Busy { t: self.now, pe });
+            let at = self.later(self.now, Some(delay));
+            self.start_slice(pe, at);
+        }
+    }
+
+    fn start_slice(&mut self, pe: PeId, at: u64) {
+        let (dt, slot) = (self.cfg.dt, &mut self.slots[pe as usize]);
+        if slot.pe.inactive_window().is_some_and(|(from, to)| (from..to).contains(&at)) {
+            slot.parked = true;
+            return;
+        }
+        let task = slot.pe.task_mut().expect("a busy PE has a task");
+        let mut log = WorkLog::default();
+        let gen = task.generation();
+        let units = task.work(dt, &mut log);
+        let took = units.checked_mul(slot.speed);
+        self.slices[pe as usize] = Some(Slice { units, gen, log });
+        let end = self.later(at, took);
+        self.env.schedule(end, Item::SliceEnd { pe });
+    }
+
+    fn slice_end(&mut self, pe: PeId) {
+        let s = self.slices[pe as usize].take().expect("a slice was running");
+        self.env.emit(Event::work(self.now, pe, s.units, s.gen, &s.log));
+        let debt = std::mem::take(&mut self.slots[pe as usize].debt) + self.refill(pe);
+        if self.slots[pe as usize].pe.has_work() {
+            let cost = self.call_after(pe, debt + self.cfg.t_poll, |p, ctx| p.on_poll(ctx));
+            let at = self.later(self.now, Some(cost));
+            self.start_slice(pe, at);
+        } else {
+            self.go_idle(pe, debt);
+        }
+    }
+
+    /// A busy PE ran out of work: `idle`, and its balancer is told (after
+    /// `debt` of PE time).
+    fn go_idle(&mut self, pe: PeId, debt: u64) {
+        self.slots[pe as usize].busy = false;
+        self.holding -= 1;
+        self.env.emit(Event::Idle { t: self.now, pe });
+        let cost = self.call_after(pe, debt, |p, ctx| p.on_exhausted(ctx));
+        self.maybe_busy(pe, cost);
+    }
+}
