@@ -49,6 +49,7 @@ impl<T> Mail<T> {
 }
 
 impl<T> From<Msg<T>> for Mail<T> {
+    #[inline]
     fn from(msg: Msg<T>) -> Mail<T> {
         match msg {
             Msg::Request => Mail::Request,
@@ -66,6 +67,7 @@ impl<T> From<Msg<T>> for Mail<T> {
 }
 
 impl<T> From<Mail<T>> for Msg<T> {
+    #[inline]
     fn from(mail: Mail<T>) -> Msg<T> {
         match mail {
             Mail::Request => Msg::Request,
