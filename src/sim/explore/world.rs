@@ -1,6 +1,6 @@
 //! One state of 001's machine as the explorer sees it: the simulator's
-//! machine itself ([`crate::sim::logp::machine`], the one implementation
-//! of its rules), driven through an [`Env`] that keeps every pending item
+//! machine itself (`sim/logp/machine.rs`, the one implementation of its
+//! rules), driven through an `Env` that keeps every pending item
 //! (message, slice end, timer, wake) with its time, leaves the two choices
 //! open — each message's latency (every value of the latency range, from a
 //! [`Script`]) and the order of the items due at one instant (every order,
@@ -77,7 +77,7 @@ impl<T: Clone + fmt::Debug> Env<T> for Explorer<T> {
     }
 }
 
-/// The machine's state, with each PE's digest kept current by [`World::touch`].
+/// The machine's state, with each PE's digest kept current (`touch`).
 #[derive(Clone)]
 pub struct World<T, B, D> {
     machine: Machine<T, B, D, Explorer<T>>,

@@ -1,7 +1,7 @@
 //! The discrete-event simulator of 001's machine (see [`super`]).
 //!
-//! The machine's rules live once, in [`machine`]; the simulator drives them
-//! through its [`Env`]: pending items wait in an [`Agenda`] (those due at
+//! The machine's rules live once, in `machine.rs`; the simulator drives
+//! them through its `Env`: pending items wait in an [`Agenda`] (those due at
 //! one instant run in the order they were scheduled, by sequence number),
 //! each message's latency is drawn from the run's latency stream
 //! ([`Network`]), and the events go to the caller's sink. The exhaustive
