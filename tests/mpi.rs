@@ -94,7 +94,7 @@ fn uts_t1_on_four_ranks_passes_and_its_one_trace_checks() {
     assert_eq!(report["t_seq"], 4_130_071);
     let header = std::fs::read_to_string(&trace).unwrap();
     let header: serde_json::Value = serde_json::from_str(header.lines().next().unwrap()).unwrap();
-    assert_eq!((header["clock"].as_str(), header["run"]["driver"].as_str()), (Some("seq"), Some("mpi")));
+    assert_eq!((header["clock"].as_str(), header["spec"]["driver"]["name"].as_str()), (Some("seq"), Some("mpi")));
     assert_eq!(header["pes"], 4);
     let _ = std::fs::remove_file(&trace);
 }

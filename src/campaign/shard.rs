@@ -89,7 +89,7 @@ impl Shard {
         Shard { rank: 0, plan: Plan::Whole, state: Mutex::default() }
     }
 
-    /// The dry pass: runs nothing, lists the units' costs ([`Shard::costs`]).
+    /// The dry pass: runs nothing, lists the units' costs.
     pub fn dry() -> Shard {
         Shard { rank: 0, plan: Plan::Dry, state: Mutex::default() }
     }

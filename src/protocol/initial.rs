@@ -5,7 +5,7 @@
 //! dyadic and exact for any P. A root that cannot be split into P parts (a
 //! UTS root is one node) leaves the remaining PEs without work.
 //!
-//! 000 §1.2's randomised initialisation ([30]; COVERAGE S-24, 000-10;
+//! 000 §1.2's randomised initialisation (\[30\]; COVERAGE S-24, 000-10;
 //! `--initial-split random:K`): every PE splits the root locally into (up
 //! to) K·P pieces by a random split sequence drawn from one stream of the
 //! run's seed alone ([`Purpose::InitialSplit`], the same on every PE), and

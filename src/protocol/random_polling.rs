@@ -28,7 +28,7 @@
 //! holds its work meanwhile ([`Balancer::inactive_window`]) and wakes it at
 //! TO ([`Balancer::on_wake`]), when it asks for work if it has none.
 //!
-//! Neighbourhood polling (000 §1.1, [25]; `--balancer neighbour-polling`)
+//! Neighbourhood polling (000 §1.1, \[25\]; `--balancer neighbour-polling`)
 //! is the same PE asking a uniformly random *network neighbour* of the
 //! run's topology (the PEs at the least hop distance) instead of any PE:
 //! busy clusters form and work spreads only a hop at a time.

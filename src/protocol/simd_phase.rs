@@ -1,5 +1,5 @@
 //! SIMD phase load balancing (000 §1.1, 000-7; S-24; after Powley,
-//! Ferguson and Korf [21] and Karypis and Kumar [10]): all PEs work in
+//! Ferguson and Korf \[21\] and Karypis and Kumar \[10\]): all PEs work in
 //! global phases of T_phase units; at a barrier where a triggering
 //! condition holds (here: at least half of the PEs idle) a load-balancing
 //! phase matches communication partners "by enumerating the busy and idle
@@ -26,7 +26,7 @@ impl SimdRules {
     pub const PAPER: SimdRules = SimdRules { prefix_matching: true };
 
     /// The triggering condition at a barrier with `idle` of `pes` PEs idle
-    /// and some PE busy: at least half idle (a static trigger, [21]).
+    /// and some PE busy: at least half idle (a static trigger, \[21\]).
     pub fn triggered(idle: usize, pes: usize) -> bool {
         idle > 0 && 2 * idle >= pes
     }

@@ -5,9 +5,13 @@
 //! subproblem type is. Converting a [`Msg`] to [`Mail`] and back is the
 //! identity.
 
+use std::borrow::Cow;
+
+use crate::base::Fraction;
 use crate::protocol::{Msg, PeId};
 
 /// A [`Msg`] in flight.
+#[derive(Clone, Debug)]
 pub(super) enum Mail<T> {
     Request,
     Reject,
@@ -24,7 +28,30 @@ pub(super) enum Mail<T> {
     Boxed(Box<Msg<T>>),
 }
 
+impl<T> Mail<T> {
+    /// The energy the message carries ([`Msg::energy`]).
+    pub(super) fn energy(&self) -> Option<Fraction> {
+        match self {
+            Mail::Boxed(msg) => msg.energy(),
+            _ => None,
+        }
+    }
+
+    /// The message, to read: the boxed one itself, or a control message
+    /// rebuilt (a few words, no payload copied).
+    pub(super) fn as_msg(&self) -> Cow<'_, Msg<T>>
+    where
+        T: Clone,
+    {
+        match self {
+            Mail::Boxed(msg) => Cow::Borrowed(msg),
+            light => Cow::Owned(Msg::from(light.clone())),
+        }
+    }
+}
+
 impl<T> From<Msg<T>> for Mail<T> {
+    #[inline]
     fn from(msg: Msg<T>) -> Mail<T> {
         match msg {
             Msg::Request => Mail::Request,
@@ -43,6 +70,7 @@ impl<T> From<Msg<T>> for Mail<T> {
 }
 
 impl<T> From<Mail<T>> for Msg<T> {
+    #[inline]
     fn from(mail: Mail<T>) -> Msg<T> {
         match mail {
             Mail::Request => Msg::Request,
@@ -63,7 +91,6 @@ impl<T> From<Mail<T>> for Msg<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::Fraction;
 
     /// Every kind of message survives the round trip, and control
     /// messages take a few words.

@@ -6,7 +6,7 @@
 //! Binomial(m, 1/(p − 1)) ≥ αm/(p − 1).
 //!
 //! - Lemma 6: P[X ≥ αm] ≤ (1/2)^{αm/(p−1)} for α > 2e.
-//! - Lemma 7: P[Σ delays > βm] < (1/2)^{(β−1)m/(p−1)} for β ≥ 2e + 1 (as
+//! - Lemma 7: P\[Σ delays > βm\] < (1/2)^{(β−1)m/(p−1)} for β ≥ 2e + 1 (as
 //!   stated; 004's proof drops the /(p − 1) in its last line, a misprint).
 //!
 //! A check on one law cannot prove a lemma; it catches a mistranscribed

@@ -1,6 +1,6 @@
 //! 004 Thm 3 (S-9): scattering m messages per node to independent random
 //! destinations takes T = O(m) steps w.h.p. under the worst-case arbiter
-//! (P[T > km] = O(e^{−m})). Tested under every arbiter heuristic as T/m:
+//! (P\[T > km\] = O(e^{−m})). Tested under every arbiter heuristic as T/m:
 //! bounded by the constant k fitted on calibration runs, with no upward
 //! trend in log2 p. Exact on every run: T ≥ m and T ≥ r; off-line, the
 //! König schedule takes exactly max{r, m} (p ≤ 64); all-to-0 takes exactly

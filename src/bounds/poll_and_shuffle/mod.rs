@@ -18,8 +18,8 @@
 //!   + h·(T_phase + c̄_poll + T_perm/L)) ([`runs`]), bounded by the constant
 //!   fitted on calibration runs at (1 + MARGIN) on test runs, and no upward
 //!   trend in log2 n (the Õ(h) of Thm 1 is free of log n); the trend only
-//!   on hypercubic networks ([`hypercubic`]).
-//! - `rp_t_par` (000 §1.1, [27]; S-1's R_d): random polling on the same
+//!   on hypercubic networks (`hypercubic`).
+//! - `rp_t_par` (000 §1.1, \[27\]; S-1's R_d): random polling on the same
 //!   network, R_d = (T_par − T_seq/n) / (T_atomic + h·(Δt + d·T_rout +
 //!   T_split)) bounded as `t_par`. No trend test: at n ≤ 2^9 random
 //!   polling's excess still grows like h·(log n − 2) (R_d rises from 0.5 to

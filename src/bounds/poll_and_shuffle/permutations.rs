@@ -115,7 +115,7 @@ fn pair_orbit(gens: &[Vec<u32>]) -> usize {
 /// S-6's pseudo method (000 §3.2's practice): the fixed generators must
 /// generate a 2-transitive group, or compositions can never make S's
 /// partner uniform (eq. (4)): the orbit of an ordered pair must be all
-/// n(n − 1) pairs. Exact, on [`SETS`] generator sets drawn as a run draws
+/// n(n − 1) pairs. Exact, on `SETS` generator sets drawn as a run draws
 /// them, at n = 16 and 64. Uniform generators fail only if all 8 lie in one
 /// maximal non-2-transitive subgroup (index ≥ C(n, k) for the intransitive
 /// ones, which dominate: probability ≈ 2·n^(−7)); XOR translations

@@ -8,7 +8,7 @@
 //!   and fat trees): T_atomic + h·(T_phase + c̄_poll + T_perm/L), the mean
 //!   cost of a phase of the run's schedule: c̄_poll = the mean over the L
 //!   phases of 2·T_rout·hops(k, k ⊕ 2^i) + T_split, T_perm = T_rout·d;
-//! - random polling (000 §1.1, [27]; S-1's R_d): T_atomic + h·(Δt + d·T_rout + T_split).
+//! - random polling (000 §1.1, \[27\]; S-1's R_d): T_atomic + h·(Δt + d·T_rout + T_split).
 
 use rand::Rng;
 

@@ -11,7 +11,7 @@
 //! Items are sorted by profit density; a node has decided items `0..i`.
 //! Its children: take item i (if it fits; explored first), leave it. The
 //! bound is Dantzig's fractional relaxation (fill the rest by density,
-//! the last item cut), the sequential branch-and-bound of [MT90] that 002
+//! the last item cut), the sequential branch-and-bound of \[MT90\] that 002
 //! parallelises. Cost = total profit − profit taken, minimised.
 
 use std::sync::Arc;

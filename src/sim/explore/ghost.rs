@@ -2,13 +2,15 @@
 //! beyond the PEs' own state — the work done (002 eq. (1): it must add up
 //! to the sequential run), each PE's energy holding (003 §14.7.4: holdings
 //! plus energy in flight are exactly 1), and the requests each PE is
-//! waiting on (001 Fig. 1: every request gets one reply). It is part of the
-//! state's digest, so two paths merge only if their ghosts agree.
+//! waiting on (001 Fig. 1: every request gets one reply). It reads the
+//! run's events, as the checker does, and is part of the state's digest,
+//! so two paths merge only if their ghosts agree.
 
 use super::search::Violation;
 use crate::base::Fraction;
-use crate::problem::{Fingerprint, WorkLog};
-use crate::protocol::{Msg, PeId};
+use crate::event::{Event, Kind};
+use crate::problem::Fingerprint;
+use crate::protocol::PeId;
 
 /// See the module documentation.
 #[derive(Clone, Debug)]
@@ -27,13 +29,24 @@ impl Ghost {
         Ghost { pes, done: Fingerprint::default(), held: None, asked: vec![0; (pes * pes) as usize] }
     }
 
-    /// A slice was worked.
-    pub fn worked(&mut self, log: &WorkLog) {
-        self.done += log.fp;
+    /// Reads one event of the run, as the checker would: a slice's work,
+    /// a PE's new energy holding, a request sent, and a reject or work
+    /// received (each answers a request).
+    pub fn observe(&mut self, event: &Event) {
+        match event {
+            Event::Work { fp, .. } => self.done += *fp,
+            Event::Energy { pe, held, .. } => self.held(*pe, held.clone()),
+            Event::Send { from, to, kind: Kind::Request, .. } => self.asked[(from * self.pes + to) as usize] += 1,
+            Event::Recv { pe, from, kind: Kind::Reject | Kind::Work, .. } => {
+                let waiting = &mut self.asked[(pe * self.pes + from) as usize];
+                *waiting = waiting.saturating_sub(1);
+            }
+            _ => {}
+        }
     }
 
     /// PE `pe` reported its holding.
-    pub fn held(&mut self, pe: PeId, held: Fraction) {
+    fn held(&mut self, pe: PeId, held: Fraction) {
         let pes = self.pes as usize;
         let holdings = self.held.get_or_insert_with(|| {
             let mut v = vec![Fraction::zero(); pes];
@@ -41,21 +54,6 @@ impl Ghost {
             v
         });
         holdings[pe as usize] = held;
-    }
-
-    /// `from` sent `msg` to `to`.
-    pub fn sent<T>(&mut self, from: PeId, to: PeId, msg: &Msg<T>) {
-        if let Msg::Request = msg {
-            self.asked[(from * self.pes + to) as usize] += 1;
-        }
-    }
-
-    /// `to` received `msg` from `from`: a reject or work answers a request.
-    pub fn received<T>(&mut self, to: PeId, from: PeId, msg: &Msg<T>) {
-        if let Msg::Reject | Msg::Work { .. } = msg {
-            let waiting = &mut self.asked[(to * self.pes + from) as usize];
-            *waiting = waiting.saturating_sub(1);
-        }
     }
 
     /// At time `now`, with the energies of the messages in flight: the

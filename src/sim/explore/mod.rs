@@ -1,9 +1,10 @@
 //! The exhaustive explorer (`lbcheck explore`): every run of a tiny
 //! instance on 001's machine (001 §1.1), over the same sans-IO protocol
-//! code the simulator and the threads run. Where the simulator draws one
-//! latency per message and orders simultaneous events by arrival, the
-//! explorer takes every latency of the range and every order of the items
-//! due at one instant ([`world`]), breadth-first, with a visited-state set
+//! code the simulator and the threads run, on the simulator's own machine
+//! (its rules are written once). Where the simulator draws one latency per
+//! message and orders simultaneous events by arrival, the explorer takes
+//! every latency of the range and every order of the items due at one
+//! instant ([`world`]), breadth-first, with a visited-state set
 //! and sleep sets ([`search`]); the anchor is stateright's model checker
 //! for actor systems.
 //!

@@ -1,4 +1,6 @@
-//! The discrete-event simulator of 001's machine (see [`super`]).
+//! 001's machine, written once (001 §1.1): the PEs' state and the rules
+//! by which one event changes it — a message delivered, a work slice
+//! ended, a timer, a deactivated PE woken.
 //!
 //! Model choices: a work slice of `u` units takes `u × speed` time and is
 //! followed by a poll, which costs T_poll; every message sent or received
@@ -11,74 +13,44 @@
 //! deactivated worker (002 §3; [`Balancer::inactive_window`]) starts no
 //! slice in its window: its work waits, *parked*, until the window ends
 //! (or until it gives all of it away, when it goes idle at once).
+//!
+//! What the rules leave open is the [`Env`]'s, the machine's one choice
+//! point: each message's latency (001 §1.1 leaves it to the adversary, up
+//! to T_rout), the order in which the items due at one instant run, and
+//! where the events go. The simulator ([`super`]) draws the latency from its
+//! seeded stream and runs simultaneous items in the order they were
+//! scheduled; the explorer ([`crate::sim::explore`]) takes every latency
+//! and every order. Both drive this one machine through [`Machine::handle`].
 
 use rand::seq::index::sample;
 use rand_chacha::ChaCha8Rng;
 
-use super::agenda::Agenda;
-use super::latency::Network;
-use super::mail::Mail;
-use super::prefetch::prefetch;
-use super::SimConfig;
+use super::{Stop, END_OF_TIME};
 use crate::base::rng::{stream, Purpose};
 use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
 use crate::protocol::initial::assign;
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
+use crate::sim::mail::Mail;
+use crate::sim::SimConfig;
 
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// Simulator steps (queue events) processed.
-    pub steps: u64,
-    /// Time of the last event.
-    pub end_time: u64,
-    /// Why the run stopped.
-    pub stop: Stop,
-}
-
-/// Why a run stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
-    /// No event was left (the trace ends with `end`).
-    Drained,
-    /// The step cap was reached.
-    StepCap,
-    /// No PE held work and no work was in flight for longer than the
-    /// detection horizon, and termination was still not announced.
-    NotAnnounced {
-        /// Time from which the computation was over.
-        quiet_since: u64,
-    },
-    /// Model time would have passed [`END_OF_TIME`] (the run is too long
-    /// for the simulator's clock).
-    TimeOverflow,
-    /// A threaded run's wall-clock deadline passed before termination spread.
-    Deadline,
-}
-
-impl Outcome {
-    /// True if the run finished normally (`Stop::Drained`).
-    pub fn finished(&self) -> bool {
-        self.stop == Stop::Drained
-    }
-}
-
-/// The last model time, 2^63: a run that would go past it stops with
-/// [`Stop::TimeOverflow`] (the agenda keeps headroom above its times).
-pub const END_OF_TIME: u64 = 1 << 63;
-
-/// An agenda entry (a few words: a message's payload travels boxed, [`Mail`]).
-enum Item<T> {
+/// A pending item (a few words: a message's payload travels boxed, [`Mail`]).
+#[derive(Clone, Debug)]
+pub(in crate::sim) enum Item<T> {
+    /// Message `id` from `from` reaches `to`.
     Deliver { to: PeId, from: PeId, id: u64, mail: Mail<T> },
+    /// `pe`'s work slice ends.
     SliceEnd { pe: PeId },
+    /// A timer `pe` set expires.
     Timer { pe: PeId },
+    /// `pe`'s inactive window ends.
     Wake { pe: PeId },
 }
 
 impl<T> Item<T> {
-    /// The PE the event happens at.
-    fn pe(&self) -> PeId {
+    /// The PE the event happens at (the only PE whose state it changes).
+    #[inline]
+    pub(in crate::sim) fn pe(&self) -> PeId {
         match *self {
             Item::Deliver { to, .. } => to,
             Item::SliceEnd { pe } | Item::Timer { pe } | Item::Wake { pe } => pe,
@@ -86,11 +58,23 @@ impl<T> Item<T> {
     }
 }
 
-/// How many events ahead the simulator prefetches a PE's state: enough for
-/// main memory to answer while the events before it run.
-const PREFETCH_AHEAD: usize = 8;
+/// What the machine's rules leave to its driver: where pending items wait
+/// (and so the order of those due at one instant), each message's latency,
+/// and where the events go. Calls are static (the machine is generic over
+/// its `Env`): the simulator's hot loop dispatches nothing at run time.
+pub(in crate::sim) trait Env<T> {
+    /// `item` is due at `at`.
+    fn schedule(&mut self, at: u64, item: Item<T>);
+    /// The choice point of a message's latency: how long a message of
+    /// `kind` from `from` to `to`, leaving at `leaves`, travels.
+    fn delay(&mut self, from: PeId, to: PeId, kind: Kind, leaves: u64) -> u64;
+    /// An event of the run.
+    fn emit(&mut self, event: Event);
+}
 
-struct Slice {
+/// A work slice in progress.
+#[derive(Clone, Debug)]
+pub(in crate::sim) struct Slice {
     units: u64,
     gen: u32,
     log: WorkLog,
@@ -98,85 +82,45 @@ struct Slice {
 
 /// A PE's state that (nearly) every event at it touches; its random
 /// stream and running slice, touched by fewer events, live apart
-/// ([`Sim::rngs`], [`Sim::slices`]) so that a slot spans few cache lines.
-struct Slot<B, D> {
-    pe: Pe<B, D>,
+/// ([`Machine::rngs`], [`Machine::slices`]) so that a slot spans few cache lines.
+#[derive(Clone)]
+pub(in crate::sim) struct Slot<B, D> {
+    pub(in crate::sim) pe: Pe<B, D>,
     speed: u64,
-    busy: bool,
-    /// PE time owed for messages sent or received during a slice (o, 001
-    /// §1.1), paid before the next slice.
-    debt: u64,
+    pub(in crate::sim) busy: bool,
+    /// PE time owed for messages sent or received (o, 001 §1.1) or splits
+    /// made during a slice, paid before the next slice.
+    pub(in crate::sim) debt: u64,
     /// The earliest time this PE's next message may leave (the gap g).
     next_send: u64,
     /// Busy, but deactivated: no slice until it wakes.
-    parked: bool,
+    pub(in crate::sim) parked: bool,
 }
 
-struct Sim<'s, T, B, D> {
-    cfg: SimConfig,
-    slots: Vec<Slot<B, D>>,
+/// The machine: every PE's state, the driver's truth about the
+/// computation (work held, work in flight), and its [`Env`].
+#[derive(Clone)]
+pub(in crate::sim) struct Machine<T, B, D, E> {
+    pub(in crate::sim) cfg: SimConfig,
+    pub(in crate::sim) slots: Vec<Slot<B, D>>,
     /// Per PE, its protocol stream.
-    rngs: Vec<ChaCha8Rng>,
+    pub(in crate::sim) rngs: Vec<ChaCha8Rng>,
     /// Per PE, the slice it is working on.
-    slices: Vec<Option<Slice>>,
-    agenda: Agenda<Item<T>>,
+    pub(in crate::sim) slices: Vec<Option<Slice>>,
     out: Vec<Command<T>>,
-    network: Network,
-    now: u64,
+    pub(in crate::sim) now: u64,
     next_id: u64,
     /// PEs holding work, and work messages in flight (the driver's truth).
-    holding: u32,
-    work_in_flight: u64,
-    quiet_since: Option<u64>,
-    announced: bool,
+    pub(in crate::sim) holding: u32,
+    pub(in crate::sim) work_in_flight: u64,
+    pub(in crate::sim) quiet_since: Option<u64>,
+    pub(in crate::sim) announced: bool,
     overflow: bool,
-    sink: &'s mut dyn FnMut(Event),
     /// Per PE, its further initial pieces (000 §1.2's randomised
-    /// initialisation), the next one last.
+    /// initialisation), the next one last; empty if no PE has one.
     more: Vec<Vec<T>>,
-}
-
-/// Runs `root` on `cfg.pes` PEs built by `make`, feeding every event to `sink`.
-pub fn run<T, B, D>(cfg: &SimConfig, root: T, make: impl Fn(PeId) -> Pe<B, D>, sink: &mut dyn FnMut(Event)) -> Outcome
-where
-    T: Subproblem,
-    B: Balancer<Task = T>,
-    D: Detector<T>,
-{
-    if let Err(why) = cfg.validate() {
-        panic!("invalid simulator configuration: {why}");
-    }
-    let speeds = speeds(cfg);
-    let slots = (0..cfg.pes)
-        .map(|i| Slot { pe: make(i), speed: speeds[i as usize], busy: false, debt: 0, next_send: 0, parked: false })
-        .collect();
-    let mut sim = Sim {
-        cfg: *cfg,
-        slots,
-        rngs: (0..cfg.pes).map(|i| stream(cfg.seed, i, Purpose::Protocol)).collect(),
-        slices: (0..cfg.pes).map(|_| None).collect(),
-        agenda: Agenda::default(),
-        out: Vec::new(),
-        network: Network::new(
-            cfg.latency.unwrap_or((cfg.t_rout, cfg.t_rout)),
-            cfg.shape,
-            cfg.schedule,
-            cfg.fifo_links,
-            stream(cfg.seed, 0, Purpose::Latency),
-        )
-        .on(cfg.topology, cfg.pes),
-        now: 0,
-        next_id: 0,
-        holding: 0,
-        work_in_flight: 0,
-        quiet_since: None,
-        announced: false,
-        overflow: false,
-        sink,
-        more: Vec::new(),
-    };
-    sim.start_all(root);
-    sim.event_loop()
+    /// The driver's side: pending items, latencies, events.
+    pub(in crate::sim) env: E,
 }
 
 /// Time per work unit of each PE.
@@ -191,22 +135,89 @@ fn speeds(cfg: &SimConfig) -> Vec<u64> {
     speeds
 }
 
-impl<T, B, D> Sim<'_, T, B, D>
+impl<T, B, D, E> Machine<T, B, D, E>
 where
     T: Subproblem,
     B: Balancer<Task = T>,
     D: Detector<T>,
+    E: Env<T>,
 {
-    fn start_all(&mut self, root: T) {
+    /// `cfg.pes` PEs built by `make`, none started, driven through `env`.
+    pub(in crate::sim) fn new(cfg: &SimConfig, make: impl Fn(PeId) -> Pe<B, D>, env: E) -> Self {
+        let speeds = speeds(cfg);
+        let slots = (0..cfg.pes)
+            .map(|i| Slot { pe: make(i), speed: speeds[i as usize], busy: false, debt: 0, next_send: 0, parked: false })
+            .collect();
+        Machine {
+            cfg: *cfg,
+            slots,
+            rngs: (0..cfg.pes).map(|i| stream(cfg.seed, i, Purpose::Protocol)).collect(),
+            slices: (0..cfg.pes).map(|_| None).collect(),
+            out: Vec::new(),
+            now: 0,
+            next_id: 0,
+            holding: 0,
+            work_in_flight: 0,
+            quiet_since: None,
+            announced: false,
+            overflow: false,
+            more: Vec::new(),
+            env,
+        }
+    }
+
+    /// Time 0: `root` assigned as `cfg.initial_split` says, every PE started.
+    pub(in crate::sim) fn start_all(&mut self, root: T) {
         let starts = assign(root, self.cfg.pes, self.cfg.initial_split, self.cfg.seed);
         for (i, start) in starts.into_iter().enumerate() {
             let delay = start.splits.saturating_mul(self.cfg.t_split);
-            self.more.push(start.more.into_iter().rev().collect());
+            if !start.more.is_empty() {
+                self.more.resize_with(self.cfg.pes as usize, Vec::new);
+                self.more[i] = start.more.into_iter().rev().collect();
+            }
             self.call(i as PeId, |pe, ctx| pe.start(ctx, start.part, start.share));
             if let Some((_, to)) = self.slots[i].pe.inactive_window() {
-                self.agenda.push(to, Item::Wake { pe: i as PeId });
+                self.env.schedule(to, Item::Wake { pe: i as PeId });
             }
             self.maybe_busy(i as PeId, delay);
+        }
+    }
+
+    /// The machine's one step: `item`, due at `time`, happens.
+    #[inline]
+    pub(in crate::sim) fn handle(&mut self, time: u64, item: Item<T>) {
+        self.now = time;
+        match item {
+            Item::Deliver { to, from, id, mail } => self.deliver(to, from, id, mail.into()),
+            Item::SliceEnd { pe } => self.slice_end(pe),
+            Item::Timer { pe } => {
+                let cost = self.call(pe, |p, ctx| p.on_timer(ctx));
+                self.maybe_busy(pe, cost);
+            }
+            Item::Wake { pe } => self.wake(pe),
+        }
+        self.note_quiet();
+    }
+
+    /// Why the run stops before an item due at `time`, if it does: the
+    /// clock overflowed, or the computation has been over for longer than
+    /// `horizon` and termination is still not announced.
+    #[inline]
+    pub(in crate::sim) fn halts_before(&self, time: u64, horizon: u64) -> Option<Stop> {
+        if self.overflow {
+            return Some(Stop::TimeOverflow);
+        }
+        let quiet_since = self.quiet_since.filter(|q| !self.announced && time > q.saturating_add(horizon))?;
+        Some(Stop::NotAnnounced { quiet_since })
+    }
+
+    /// Records when the computation became over (no work held or in flight).
+    pub(in crate::sim) fn note_quiet(&mut self) {
+        let quiet = self.holding == 0 && self.work_in_flight == 0;
+        match (quiet, self.quiet_since) {
+            (true, None) => self.quiet_since = Some(self.now),
+            (false, Some(_)) => self.quiet_since = None,
+            _ => {}
         }
     }
 
@@ -216,65 +227,9 @@ where
         if self.slots[pe as usize].pe.has_work() {
             return 0;
         }
-        match self.more[pe as usize].pop() {
+        match self.more.get_mut(pe as usize).and_then(Vec::pop) {
             Some(next) => self.call(pe, |p, ctx| p.resume(ctx, next)),
             None => 0,
-        }
-    }
-
-    fn event_loop(mut self) -> Outcome {
-        let (mut steps, horizon) = (0, self.cfg.detect_horizon());
-        while let Some(time) = self.agenda.peek_time() {
-            if steps == self.cfg.max_steps {
-                return Outcome { steps, end_time: self.now, stop: Stop::StepCap };
-            }
-            if self.overflow {
-                return Outcome { steps, end_time: self.now, stop: Stop::TimeOverflow };
-            }
-            if let Some(quiet_since) = self.quiet_since.filter(|q| !self.announced && time > q.saturating_add(horizon))
-            {
-                return Outcome { steps, end_time: self.now, stop: Stop::NotAnnounced { quiet_since } };
-            }
-            steps += 1;
-            let (time, item) = self.agenda.pop().expect("peeked");
-            self.prefetch_ahead();
-            self.now = time;
-            match item {
-                Item::Deliver { to, from, id, mail } => self.deliver(to, from, id, mail.into()),
-                Item::SliceEnd { pe } => self.slice_end(pe),
-                Item::Timer { pe } => {
-                    let cost = self.call(pe, |p, ctx| p.on_timer(ctx));
-                    self.maybe_busy(pe, cost);
-                }
-                Item::Wake { pe } => self.wake(pe),
-            }
-            self.note_quiet();
-        }
-        (self.sink)(Event::End { t: self.now });
-        Outcome { steps, end_time: self.now, stop: Stop::Drained }
-    }
-
-    /// Prefetches the state of the PE the event [`PREFETCH_AHEAD`] steps
-    /// on will touch, so that it is cached by then: its slot, and its random
-    /// stream if the event is one after which an idle PE asks for work
-    /// (a reject, the end of a slice).
-    fn prefetch_ahead(&self) {
-        if let Some(item) = self.agenda.upcoming().nth(PREFETCH_AHEAD) {
-            let pe = item.pe() as usize;
-            prefetch(&self.slots[pe]);
-            if matches!(item, Item::Deliver { mail: Mail::Reject, .. } | Item::SliceEnd { .. }) {
-                prefetch(&self.rngs[pe]);
-            }
-        }
-    }
-
-    /// Records when the computation became over (no work held or in flight).
-    fn note_quiet(&mut self) {
-        let quiet = self.holding == 0 && self.work_in_flight == 0;
-        match (quiet, self.quiet_since) {
-            (true, None) => self.quiet_since = Some(self.now),
-            (false, Some(_)) => self.quiet_since = None,
-            _ => {}
         }
     }
 
@@ -304,12 +259,12 @@ where
         }
         if let Command::Timer { after } = cmd {
             let at = self.later(self.now, Some(after));
-            self.agenda.push(at, Item::Timer { pe: me });
+            self.env.schedule(at, Item::Timer { pe: me });
             return 0;
         }
         self.announced |= matches!(cmd, Command::Announce);
         if let Some(e) = cmd.event(self.now, me) {
-            (self.sink)(e);
+            self.env.emit(e);
         }
         match cmd {
             Command::Split { .. } => self.cfg.t_split,
@@ -317,10 +272,12 @@ where
         }
     }
 
+    /// `from` sends `msg` to `to`, after `cost` of PE time; its latency is
+    /// the [`Env`]'s choice.
     fn send(&mut self, from: PeId, to: PeId, msg: Msg<T>, cost: u64) {
         self.next_id += 1;
         let id = self.next_id;
-        (self.sink)(msg.send_event(self.now, from, to, id));
+        self.env.emit(msg.send_event(self.now, from, to, id));
         self.work_in_flight += (msg.kind() == Kind::Work) as u64;
         let (slot, g) = (&mut self.slots[from as usize], self.cfg.g);
         let leaves = match g {
@@ -328,9 +285,9 @@ where
             _ => self.now.saturating_add(cost).max(slot.next_send),
         };
         slot.next_send = leaves.saturating_add(g);
-        let delay = self.network.delay(from, to, msg.kind(), leaves);
+        let delay = self.env.delay(from, to, msg.kind(), leaves);
         let at = self.later(self.now, (leaves - self.now).checked_add(delay));
-        self.agenda.push(at, Item::Deliver { to, from, id, mail: msg.into() });
+        self.env.schedule(at, Item::Deliver { to, from, id, mail: msg.into() });
     }
 
     /// `base + delay`; if that passes [`END_OF_TIME`] (or `delay` is
@@ -349,7 +306,7 @@ where
         let kind = msg.kind();
         self.work_in_flight -= (kind == Kind::Work) as u64;
         let queue = (kind == Kind::Request).then(|| self.slots[to as usize].pe.balancer.queued_requests());
-        (self.sink)(msg.recv_event(self.now, to, from, id, queue));
+        self.env.emit(msg.recv_event(self.now, to, from, id, queue));
         let mut cost = self.call_after(to, self.cfg.o, |pe, ctx| pe.on_message(ctx, from, msg));
         if self.slots[to as usize].parked {
             cost += self.refill(to); // a deactivated PE gave its piece away
@@ -392,7 +349,7 @@ where
         } else if slot.pe.has_work() {
             slot.busy = true;
             self.holding += 1;
-            (self.sink)(Event::Busy { t: self.now, pe });
+            self.env.emit(Event::Busy { t: self.now, pe });
             let at = self.later(self.now, Some(delay));
             self.start_slice(pe, at);
         }
@@ -411,12 +368,12 @@ where
         let took = units.checked_mul(slot.speed);
         self.slices[pe as usize] = Some(Slice { units, gen, log });
         let end = self.later(at, took);
-        self.agenda.push(end, Item::SliceEnd { pe });
+        self.env.schedule(end, Item::SliceEnd { pe });
     }
 
     fn slice_end(&mut self, pe: PeId) {
         let s = self.slices[pe as usize].take().expect("a slice was running");
-        (self.sink)(Event::work(self.now, pe, s.units, s.gen, &s.log));
+        self.env.emit(Event::work(self.now, pe, s.units, s.gen, &s.log));
         let debt = std::mem::take(&mut self.slots[pe as usize].debt) + self.refill(pe);
         if self.slots[pe as usize].pe.has_work() {
             let cost = self.call_after(pe, debt + self.cfg.t_poll, |p, ctx| p.on_poll(ctx));
@@ -432,7 +389,7 @@ where
     fn go_idle(&mut self, pe: PeId, debt: u64) {
         self.slots[pe as usize].busy = false;
         self.holding -= 1;
-        (self.sink)(Event::Idle { t: self.now, pe });
+        self.env.emit(Event::Idle { t: self.now, pe });
         let cost = self.call_after(pe, debt, |p, ctx| p.on_exhausted(ctx));
         self.maybe_busy(pe, cost);
     }
@@ -446,6 +403,7 @@ mod tests {
     use crate::base::Fraction;
     use crate::problem::{dfs::Strategy, Task, Workload};
     use crate::protocol::random_polling::{RandomPolling, Rules};
+    use crate::sim::logp::run;
 
     /// A detector with a message of its own: PE 0 sends `{"n": 1}` to PE 1,
     /// which answers `{"n": n + 1}` with the `n` it received; PE 0
