@@ -10,13 +10,13 @@ use clap::Args;
 use lbcheck::base::rng::derive_seed;
 use lbcheck::bounds::compare::{compare, Comparison, MIN_RUNS};
 use lbcheck::check::Metrics;
-use lbcheck::event::{Event, TraceReader};
+use lbcheck::event::TraceHeader;
 use lbcheck::harness::replay::words;
-use lbcheck::harness::{check_trace, RunSpec, TraceCheckError};
+use lbcheck::harness::RunSpec;
 use lbcheck::report;
 use serde_json::json;
 
-use super::check_trace::MAX_REFERENCE_UNITS;
+use super::batch;
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {
@@ -28,6 +28,10 @@ pub struct CompareArgs {
     /// configuration in the first trace's header, without its mutant).
     #[arg(long, value_name = "SIMULATE FLAGS", allow_hyphen_values = true)]
     against: Option<String>,
+    /// Compare even if --against differs from the traces' headers (the
+    /// differences are printed).
+    #[arg(long, requires = "against")]
+    force: bool,
     /// Family-wise false-alarm probability (Bonferroni over the quantities).
     #[arg(long, default_value_t = 0.01)]
     alpha: f64,
@@ -43,8 +47,9 @@ pub fn run(a: CompareArgs) -> anyhow::Result<ExitCode> {
     if a.traces.len() < MIN_RUNS || !(a.alpha > 0.0 && a.alpha < 1.0) {
         bail!("need at least {MIN_RUNS} traces (got {}) and 0 < --alpha < 1 (got {})", a.traces.len(), a.alpha);
     }
-    let user: Vec<Metrics> = a.traces.iter().map(|t| metrics_of(t)).collect::<anyhow::Result<_>>()?;
-    let base = against(&a)?;
+    let traces = batch::read(&a.traces)?;
+    let user: Vec<Metrics> = traces.iter().map(|t| t.metrics.clone()).collect();
+    let base = against(&a, &traces[0].header)?;
     let reference: Vec<Metrics> =
         (0..user.len() as u32).map(|i| reference_run(&base, a.seed, i)).collect::<anyhow::Result<_>>()?;
     let rows = compare(&user, &reference, a.alpha);
@@ -69,33 +74,39 @@ fn ratio(c: &Comparison) -> String {
     }
 }
 
-/// The metrics of one trace (bad traces are bad input).
-fn metrics_of(path: &str) -> anyhow::Result<Metrics> {
-    let file = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
-    let reader = TraceReader::new(std::io::BufReader::new(file));
-    let report = match check_trace(reader, None, MAX_REFERENCE_UNITS) {
-        Ok(checked) => checked.report,
-        Err(TraceCheckError::Read(e)) => return Err(e).with_context(|| format!("{path} is not a valid trace")),
-        Err(e) => return Err(e).with_context(|| path.to_string()),
+/// The reference configuration: `--against` (which must be the traces'
+/// configuration, unless --force), else the first trace's header.
+fn against(a: &CompareArgs, first: &TraceHeader) -> anyhow::Result<RunSpec> {
+    let traces = batch::spec_of(first)?;
+    let Some(flags) = &a.against else {
+        let path = &a.traces[0];
+        return traces.with_context(|| format!("{path} has no `spec`: give the reference with --against"));
     };
-    if !report.all_pass() {
-        let failed: Vec<&str> = report.failures().iter().map(|(n, _)| *n).collect();
-        eprintln!("note: {path} fails {} (lbcheck check-trace {path})", failed.join(", "));
+    let spec = super::simulate::spec_of_words(&words(flags)).context("--against")?;
+    let differ = match &traces {
+        Some(t) => batch::spec_differences(t, &spec),
+        None => header_differences(first, &spec.header()),
+    };
+    match (differ.is_empty(), a.force) {
+        (true, _) => {}
+        (false, false) => {
+            bail!("--against differs from the traces' headers ({}): --force compares anyway", differ.join("; "))
+        }
+        (false, true) => eprintln!("note: --against differs from the traces' headers ({})", differ.join("; ")),
     }
-    Ok(report.metrics)
+    Ok(spec)
 }
 
-/// The reference configuration: `--against`, else the first trace's header.
-fn against(a: &CompareArgs) -> anyhow::Result<RunSpec> {
-    if let Some(flags) = &a.against {
-        return super::simulate::spec_of_words(&words(flags)).context("--against");
-    }
-    let file = std::fs::File::open(&a.traces[0]).with_context(|| format!("cannot open {}", a.traces[0]))?;
-    let first = TraceReader::new(std::io::BufReader::new(file)).next().transpose()?;
-    let Some((_, Event::Header(h))) = first else { bail!("{}: no header", a.traces[0]) };
-    let spec = RunSpec::from_header(&h)?;
-    let spec = spec.with_context(|| format!("{} has no `spec`: give the reference with --against", a.traces[0]))?;
-    Ok(RunSpec { mutant: None, ..spec })
+/// How a foreign trace's header differs from a run's, in the fields both have.
+fn header_differences(h: &TraceHeader, run: &TraceHeader) -> Vec<String> {
+    let fields = [
+        ("pes", h.pes.to_string(), run.pes.to_string()),
+        ("workload", h.workload.clone(), run.workload.clone()),
+        ("split", h.split.clone(), run.split.clone()),
+        ("balancer", h.balancer.clone(), run.balancer.clone()),
+        ("detector", h.detector.clone(), run.detector.clone()),
+    ];
+    fields.into_iter().filter(|(_, x, y)| x != y).map(|(k, x, y)| format!("{k}: {x} vs {y}")).collect()
 }
 
 /// Reference run `i`, on its own derived seed.

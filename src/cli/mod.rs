@@ -1,6 +1,7 @@
 //! Subcommands of the `lbcheck` binary.
 
 mod args;
+mod batch;
 mod bitonic;
 mod bounds;
 mod check;

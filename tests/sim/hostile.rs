@@ -4,7 +4,9 @@
 //! that takes longer is killed and fails the test, as does a panic.
 //!
 //! `{dir}` in an argument is a scratch directory holding the traces of
-//! [`traces`]: `t.jsonl`, a correct 24-line trace, and variants of it.
+//! [`traces`]: `t.jsonl`, a correct 24-line trace, and variants of it;
+//! `{batch}` stands for 20 traces of one configuration on seeds 1..=20
+//! (`{dir}/b1.jsonl`...), a batch `compare` takes.
 
 use std::io::Read;
 use std::path::Path;
@@ -21,7 +23,7 @@ enum Out {
 }
 
 /// One probe: arguments, standard output, the exit code, a phrase of
-/// standard error (of standard output if the exit code is 0 or 1).
+/// standard error (of both if the exit code is 0 or 1), `{dir}` expanded.
 struct Probe {
     args: &'static [&'static str],
     out: Out,
@@ -206,10 +208,39 @@ const PROBES: &[Probe] = &[
         0,
         "atomic_conformance     PASS",
     ),
+    // compare guards its statistics: one configuration, distinct runs, no
+    // empty trace, an --against that is the traces' configuration.
+    p(&["compare", BATCH], 0, "verdict: consistent with the reference"),
+    p(&["compare", BATCH, "{dir}/p3.jsonl"], 2, "are runs of two configurations (pes: 2 vs 3"),
+    p(&["compare", BATCH, "{dir}/b7.jsonl"], 2, "b7.jsonl and {dir}/b7.jsonl are the same trace"),
+    p(
+        &["compare", BATCH, "{dir}/b1-again.jsonl"],
+        2,
+        "are runs on the same seed 1: compare takes runs on distinct seeds",
+    ),
+    p(&["compare", BATCH, "/dev/null"], 2, "/dev/null has no header (an empty file, or not a trace)"),
+    p(&["compare", BATCH, "{dir}/header-only.jsonl"], 2, "header-only.jsonl has a header and no events"),
+    p(&["compare", BATCH, "{dir}/no-such.jsonl"], 2, "cannot open {dir}/no-such.jsonl"),
+    p(
+        &["compare", BATCH, "--against", "--workload uts:T1XL"],
+        2,
+        "--against differs from the traces' headers (driver.pes: 2 vs 4; workload:",
+    ),
+    p(&["compare", BATCH, "--against", "--workload synthetic:size=20 --pes 3"], 2, "--force compares anyway"),
+    p(
+        &["compare", BATCH, "--against", "--workload synthetic:size=20 --pes 3", "--force"],
+        0,
+        "note: --against differs from the traces' headers (driver.pes: 2 vs 3)",
+    ),
+    p(&["compare", BATCH, "--against", "--workload synthetic:size=20 --pes 2"], 0, "verdict: consistent"),
+    p(&["compare", BATCH, "--force"], 2, "the following required arguments were not provided:\n  --against"),
 ];
 
 /// A run on 004's atomic machine, to which [`p`]'s first argument expands.
 const ATOMIC: &str = "{atomic}";
+
+/// 20 traces of one configuration (`{dir}/b1.jsonl`... on seeds 1..=20).
+const BATCH: &str = "{batch}";
 
 /// The fingerprint of `t.jsonl`'s work (`lbcheck tree synthetic:size=20`).
 const T_FP: &str = "20-00000000000000be00000000000009a60000000000008d04";
@@ -230,10 +261,30 @@ fn traces() -> std::path::PathBuf {
     for (name, from, to) in variants() {
         std::fs::write(dir.join(name), text.replacen(from, &to, 2)).unwrap();
     }
+    batch(&dir);
     let (head, tail) = text.split_at(text.match_indices('\n').nth(5).unwrap().0 - 1); // line 6 without its `}`
     std::fs::write(dir.join("not-utf8.jsonl"), [head.as_bytes(), b",\"x\":\"\xff\"", tail.as_bytes()].concat())
         .unwrap();
     dir
+}
+
+/// Writes [`BATCH`]'s traces and the variants `compare` refuses: `p3.jsonl`
+/// (3 PEs), `b1-again.jsonl` (b1 with a `replay` field: another trace of the
+/// same seed) and `header-only.jsonl`.
+fn batch(dir: &Path) {
+    let sim = |seed: u32, pes: &str, name: &str| {
+        let (path, seed) = (dir.join(name), seed.to_string());
+        let args = ["simulate", "--workload", "synthetic:size=20", "--pes", pes, "--seed", &seed, "--trace"];
+        let (code, _, err) = super::lbcheck(&[&args[..], &[path.to_str().unwrap()]].concat());
+        assert_eq!(code, 0, "{err}");
+        std::fs::read_to_string(path).unwrap()
+    };
+    let b1 = sim(1, "2", "b1.jsonl");
+    (2..=20).for_each(|seed| _ = sim(seed, "2", &format!("b{seed}.jsonl")));
+    sim(21, "3", "p3.jsonl");
+    let again = b1.replacen(r#""ev":"header","#, r#""ev":"header","replay":"again","#, 1);
+    std::fs::write(dir.join("b1-again.jsonl"), again).unwrap();
+    std::fs::write(dir.join("header-only.jsonl"), b1.lines().next().unwrap()).unwrap();
 }
 
 /// (file, a string of `t.jsonl`, what replaces it).
@@ -261,6 +312,7 @@ fn run(probe: &Probe, dir: &Path) -> (i32, String, String) {
         ["simulate", "--workload", "synthetic:size=50", "--balancer", "random-destination", "--machine", "atomic"];
     let expand = |a: &&str| match *a {
         ATOMIC => atomic.iter().map(|s| s.to_string()).collect(),
+        BATCH => (1..=20).map(|s| dir.join(format!("b{s}.jsonl")).to_str().unwrap().to_string()).collect(),
         a => vec![a.replace("{dir}", dir.to_str().unwrap())],
     };
     let args: Vec<String> = probe.args.iter().flat_map(expand).collect();
@@ -312,7 +364,8 @@ fn every_hostile_probe_is_answered_within_5_s() {
     for probe in PROBES {
         let (code, out, err) = run(probe, &dir);
         let text = if code == 2 { &err } else { &format!("{out}{err}") };
-        if code != probe.code || !text.contains(probe.says) || err.contains("panicked") {
+        let says = probe.says.replace("{dir}", dir.to_str().unwrap());
+        if code != probe.code || !text.contains(&says) || err.contains("panicked") {
             wrong.push(format!("{:?}: exit {code}, want {} and `{}`:\n{err}", probe.args, probe.code, probe.says));
         }
     }
