@@ -237,7 +237,15 @@ pub fn spec(a: &SimulateArgs) -> anyhow::Result<RunSpec> {
 fn driver(a: &SimulateArgs) -> anyhow::Result<Driver> {
     let complete = match a.machine {
         MachineKind::Phased if !a.run.balancer.phased() => {
-            bail!("--machine phased runs poll-and-shuffle (000 §3): add --balancer poll-and-shuffle")
+            bail!(
+                "--machine phased runs poll-and-shuffle and simd-phase (000 §3, §1.1): add --balancer poll-and-shuffle"
+            )
+        }
+        MachineKind::Async if a.run.balancer.phased() && a.given.has("machine") => {
+            bail!(
+                "balancer `{}` runs on 000's phased machine (--machine phased, its default), not on 001's machine",
+                a.run.balancer
+            )
         }
         MachineKind::Async | MachineKind::Phased => return Ok(Driver::Sim(sim_config(a)?)),
         MachineKind::Atomic => false,

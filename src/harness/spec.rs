@@ -125,6 +125,10 @@ impl RunSpec {
             let w = &self.workload;
             return Err(SpecError::Machine(format!("balancer `priority-bnb` expands vertices best cost first (004 §6): it needs a tree with vertex costs, `kz:depth=D,seed=S`, not `{w}`")));
         }
+        if atomic && self.workload.prunes() {
+            let w = &self.workload;
+            return Err(SpecError::Machine(format!("004's atomic machine runs backtrack search, which examines every vertex (004 §4.1), and best-first search of cost trees (kz, 004 §6), with no bound propagation: `{w}` is depth-first branch-and-bound, run it on 001's machine (--machine async)")));
+        }
         if balancer == BalancerKind::Pacheco && self.driver.initial_split() {
             return Err(SpecError::Machine("Pacheco's search starts with Generate + Scatter (003 §14.7); --initial-split is random polling's (002 §3)".into()));
         }
@@ -147,9 +151,9 @@ impl RunSpec {
             )));
         };
         if self.workload.prunes() {
-            return Err(SpecError::Machine(
-                "poll-and-shuffle runs order-independent trees (000 §2.1), not branch-and-bound".into(),
-            ));
+            return Err(SpecError::Machine(format!(
+                "balancer `{balancer}` runs order-independent trees (000 §2.1), not branch-and-bound"
+            )));
         }
         phased_machine(balancer, c)
     }

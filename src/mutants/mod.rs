@@ -250,6 +250,9 @@ impl Mutant {
             Site::SimWorkLoop | Site::SimNetwork if threaded || balancer.atomic() => {
                 Some(format!("mutant `{name}` acts in the work loop of 001's simulated machine: use `lbcheck simulate` or `lbcheck bounds`"))
             }
+            Site::BoundPropagation if balancer.atomic() => Some(format!(
+                "mutant `{name}` acts in branch-and-bound's bound propagation, which 004's atomic machine does not run (backtrack and best-first search, 004 §4.1): use a balancer of 001's machine"
+            )),
             Site::AtomicMachine if !balancer.atomic() => Some(format!(
                 "mutant `{name}` is a bug of 004's atomic machine: use `lbcheck simulate --machine atomic --balancer random-destination`"
             )),

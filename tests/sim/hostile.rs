@@ -204,6 +204,21 @@ const PROBES: &[Probe] = &[
         "it needs a tree with vertex costs",
     ),
     p(
+        &["simulate", "--workload", "golomb:marks=5", "--balancer", "random-destination", "--machine", "atomic"],
+        2,
+        "004's atomic machine runs backtrack search, which examines every vertex (004 §4.1)",
+    ),
+    p(
+        &["simulate", "--workload", "golomb:marks=5", "--balancer", "simd-phase"],
+        2,
+        "balancer `simd-phase` runs order-independent trees (000 §2.1), not branch-and-bound",
+    ),
+    p(
+        &["simulate", "--workload", "uts:T1", "--balancer", "poll-and-shuffle", "--machine", "async"],
+        2,
+        "balancer `poll-and-shuffle` runs on 000's phased machine (--machine phased, its default)",
+    ),
+    p(
         &["simulate", "--workload", "kz:depth=6", "--balancer", "priority-bnb", "--machine", "atomic"],
         0,
         "atomic_conformance     PASS",

@@ -6,6 +6,7 @@ mod atomic;
 mod bitonic;
 mod bnb;
 mod campaign;
+mod combinations;
 mod compare;
 mod deactivate;
 mod explore;
