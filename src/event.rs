@@ -279,7 +279,9 @@ impl std::fmt::Display for Clock {
 
 /// Free-form JSON content of a message or wave (an object, or any JSON
 /// value), carried through unchecked (but for Safra's token, detector
-/// `safra`); boxed to keep events small.
+/// `safra`, and the atomic machine's steps); boxed to keep events small.
+/// Read from a trace, only the members a property reads are kept
+/// (`event/data.rs`).
 pub type Data = Option<Box<serde_json::Value>>;
 
 /// Kinds of messages.
@@ -423,7 +425,7 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         energy: Option<Fraction>,
         /// Free-form content (a control message's data); checked only as Safra's token.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "data::deserialize")]
         data: Data,
     },
     /// Message `id` reached `pe` (and was put into its queue or handled).
@@ -442,7 +444,7 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         queue: Option<u32>,
         /// Free-form content; never checked.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "data::deserialize")]
         data: Data,
     },
     /// `pe` now holds work.
@@ -480,7 +482,7 @@ pub enum Event {
         /// Σ work messages received, as read by the wave.
         recv: u64,
         /// Free-form content; never checked.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "data::deserialize")]
         data: Data,
     },
     /// A barrier of the phased machine (000 §3.1): phase `phase` of cycle
@@ -523,6 +525,7 @@ pub enum Event {
     },
 }
 
+mod data;
 mod read;
 
 pub use read::{read_trace, TraceError, TraceReader, MAX_LINE_BYTES};
@@ -714,7 +717,7 @@ mod tests {
     /// One event of every kind with every optional field set.
     fn every_kind() -> Vec<Event> {
         let (fp, header) = (Fingerprint::EMPTY, every_header_field());
-        let data = || Some(Box::new(serde_json::json!({"count": -1, "colour": "black"})));
+        let data = || Some(Box::new(serde_json::json!({"q": -1, "black": true}))); // members read: kept
         vec![
             Event::Header(header),
             Event::Work {

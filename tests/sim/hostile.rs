@@ -77,6 +77,9 @@ const PROBES: &[Probe] = &[
     p(&["check-trace", "{dir}/big-header.jsonl"], 2, "line 1: longer than 1048576 bytes"),
     p(&["check-trace", "{dir}/big-header.jsonl", "--max-line-bytes", "30000000"], 2, "bytes in all)"),
     p(&["check-trace", "{dir}/not-utf8.jsonl"], 2, "not a valid trace: line 6: invalid unicode"),
+    // Per-PE state: a header's `pes` at most 2^20, the reason stated.
+    p(&["check-trace", "{dir}/pes-2-24.jsonl"], 2, "`pes` = 16777216 exceeds the supported 1048576 (the checker keeps"),
+    p(&["check-trace", "{dir}/pes-2-20.jsonl"], 1, "1048574 PEs never terminated"),
     // The sequential reference of a header's workload, bounded.
     p(&["check-trace", "{dir}/uts-t1xl.jsonl"], 1, "work lost: the sequential run does more than the trace's 20 units"),
     p(&["check-trace", "{dir}/uts-t1xl.jsonl", "--expect-fingerprint", T_FP], 0, "work_conserved         PASS"),
@@ -318,6 +321,8 @@ fn variants() -> Vec<(&'static str, &'static str, String)> {
         ("energy-wrap.jsonl", held, energy("1/4/2^18446744073709551615")),
         ("energy-digits.jsonl", held, energy(&"1".repeat(100_001))),
         ("energy-limit.jsonl", held, energy("1/2^262144")),
+        ("pes-2-24.jsonl", r#""pes":2,"#, r#""pes":16777216,"#.into()),
+        ("pes-2-20.jsonl", r#""pes":2,"#, r#""pes":1048576,"#.into()),
     ]
 }
 
