@@ -47,6 +47,6 @@ step "Coq proofs (proofs/check.sh)"
 bash proofs/check.sh
 
 step "fuzz targets, briefly (scripts/fuzz.sh)"
-bash scripts/fuzz.sh "${LBCHECK_FUZZ_SECONDS:-30}"
+bash scripts/fuzz.sh "${LBCHECK_FUZZ_SECONDS:-60}" # in all, shared by the targets
 
 step "all passed in $((SECONDS - start))s"

@@ -67,15 +67,21 @@ enum Command {
 /// Parses the command line, telling the subcommands that refuse flags
 /// their run does not use which flags were given ([`args::Given`]).
 pub fn parse() -> Cli {
-    let matches = Cli::command().get_matches();
-    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    try_parse_from(std::env::args_os()).unwrap_or_else(|e| e.exit())
+}
+
+/// The command line `argv` (the program's name first), or clap's error.
+pub fn try_parse_from<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + Clone>(
+    argv: I,
+) -> Result<Cli, clap::Error> {
+    let matches = Cli::command().try_get_matches_from(argv)?;
+    let mut cli = Cli::from_arg_matches(&matches)?;
     if let (Command::Simulate(a), Some((_, m))) = (&mut cli.command, matches.subcommand()) {
         a.given = args::Given::of(m);
     }
-    cli
+    Ok(cli)
 }
 
-/// Runs the chosen subcommand. `Err` means bad input (exit 2).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(a) if a.mpi => check_mpi::run(&a),
