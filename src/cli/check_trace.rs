@@ -22,11 +22,12 @@ pub struct CheckTraceArgs {
     /// A trace in lbcheck's JSON Lines format, or `-` for standard input: docs/trace-format.md in the crate (`--schema` prints its JSON Schema, `--explain` each property).
     #[arg(required_unless_present_any = ["explain", "schema"])]
     file: Option<String>,
-    /// Print the JSON Schema of a trace line (docs/trace.schema.json), and exit.
-    #[arg(long)]
+    /// Print the JSON Schema of a trace line (docs/trace.schema.json), and
+    /// exit (alone: no trace, no other flag).
+    #[arg(long, exclusive = true)]
     schema: bool,
-    /// Print what property PROPERTY checks, and exit.
-    #[arg(long, value_name = "PROPERTY", value_parser = clap::builder::PossibleValuesParser::new(PROPERTIES))]
+    /// Print what property PROPERTY checks, and exit (alone).
+    #[arg(long, exclusive = true, value_name = "PROPERTY", value_parser = clap::builder::PossibleValuesParser::new(PROPERTIES))]
     explain: Option<String>,
     /// The expected fingerprint of all the work (UNITS-HEX48, as `lbcheck
     /// tree` prints it): the reference instead of the header's workload

@@ -77,6 +77,13 @@ const PROBES: &[Probe] = &[
     p(&["check-trace", "{dir}/big-header.jsonl"], 2, "line 1: longer than 1048576 bytes"),
     p(&["check-trace", "{dir}/big-header.jsonl", "--max-line-bytes", "30000000"], 2, "bytes in all)"),
     p(&["check-trace", "{dir}/not-utf8.jsonl"], 2, "not a valid trace: line 6: invalid unicode"),
+    // Found by the CLI fuzz target: --explain and --schema ignored a trace and flags.
+    p(
+        &["check-trace", "{dir}/t.jsonl", "--explain", "critical_expanded", "--expect-fingerprint", "x"],
+        2,
+        "the argument '--explain <PROPERTY>' cannot be used with one or more of the other specified arguments",
+    ),
+    p(&["check-trace", "--schema", "--json"], 2, "the argument '--schema' cannot be used with"),
     // Per-PE state: a header's `pes` at most 2^20, the reason stated.
     p(&["check-trace", "{dir}/pes-2-24.jsonl"], 2, "`pes` = 16777216 exceeds the supported 1048576 (the checker keeps"),
     p(&["check-trace", "{dir}/pes-2-20.jsonl"], 1, "1048574 PEs never terminated"),
