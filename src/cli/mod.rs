@@ -17,6 +17,7 @@ mod reproduce;
 mod run;
 mod scatter;
 mod simulate;
+mod timeline;
 mod tree;
 
 use std::process::ExitCode;
@@ -61,6 +62,8 @@ enum Command {
     Reproduce(reproduce::ReproduceArgs),
     /// Message scattering on 004's atomic machine: completion time T, exact facts, off-line schedule, worst-case arbiter
     Scatter(scatter::ScatterArgs),
+    /// Draw a trace as a timeline: an SVG Gantt chart (one lane per PE) and/or Chrome trace-event JSON for Perfetto.
+    Timeline(timeline::TimelineArgs),
 }
 
 /// Runs the chosen subcommand. `Err` means bad input (exit 2).
@@ -81,5 +84,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Explore(a) => explore::run(a),
         Command::Bitonic(a) => bitonic::run(a),
         Command::Reproduce(a) => reproduce::run(a),
+        Command::Timeline(a) => timeline::run(a),
     }
 }

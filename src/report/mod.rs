@@ -8,15 +8,22 @@
 //! - [`bounds`]: the claims of `lbcheck bounds` as a table.
 //! - [`campaign`], [`junit`], [`html`], [`plots`]: `lbcheck check`'s
 //!   summary table, JUnit XML, and HTML page with SVG plots.
+//! - [`timeline`], [`gantt`], [`perfetto`]: a trace as a timeline, drawn
+//!   as an SVG Gantt chart ([`svg`]) or written as Chrome trace events
+//!   (`lbcheck timeline`).
 
 pub mod bounds;
 pub mod campaign;
 pub mod compare;
+pub mod gantt;
 pub mod html;
 pub mod junit;
 pub mod listing;
+pub mod perfetto;
 pub mod plots;
 pub mod run;
+pub mod svg;
+pub mod timeline;
 pub mod verdicts;
 
 use serde_json::Value;
