@@ -21,7 +21,7 @@ pub fn page(r: &Report) -> String {
     );
     body += &layer_table(r);
     body += &failures(r);
-    body += &matrix(r);
+    body += &super::matrix::section(r);
     body += &plots(r);
     body += &all_cases(r);
     format!("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>lbcheck check: {verdict}</title>\n<style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n")
@@ -69,45 +69,6 @@ fn failures(r: &Report) -> String {
         out += &format!("<li><b>{}/{}</b>: {}{replay}</li>\n", c.layer, escape(&c.name), escape(&c.detail));
     }
     out + "</ul>\n"
-}
-
-/// The adequacy matrix: one row per mutant, one column per checker.
-fn matrix(r: &Report) -> String {
-    let cells: Vec<&Case> = r.cases.iter().filter(|c| c.layer == "mutants").collect();
-    if cells.is_empty() {
-        return String::new();
-    }
-    let checkers = ["simulate", "bounds", "loom"];
-    let mut mutants: Vec<&str> = cells.iter().filter_map(|c| c.name.split('/').next()).collect();
-    mutants.dedup();
-    let mut out = String::from(
-        "<h2>Mutant matrix</h2>\n<table><tr><th>mutant</th><th>simulate</th><th>bounds</th><th>loom</th></tr>\n",
-    );
-    for m in mutants {
-        out += &format!("<tr><td>{m}</td>");
-        for k in checkers {
-            out += &match cells.iter().find(|c| c.name == format!("{m}/{k}")) {
-                Some(c) => format!(
-                    "<td class=\"{}\" title=\"{}\">{} ({:.1} s)</td>",
-                    class(c.verdict),
-                    escape(&c.detail),
-                    word(c.verdict),
-                    c.secs
-                ),
-                None => "<td></td>".to_string(),
-            };
-        }
-        out += "</tr>\n";
-    }
-    out + "</table>\n"
-}
-
-fn word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Pass => "caught",
-        Verdict::Fail => "missed",
-        Verdict::Skip => "not run",
-    }
 }
 
 fn plots(r: &Report) -> String {

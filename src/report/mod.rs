@@ -7,7 +7,8 @@
 //! - [`listing`]: the registry as a table or Markdown (`lbcheck list`).
 //! - [`bounds`]: the claims of `lbcheck bounds` as a table.
 //! - [`campaign`], [`junit`], [`html`], [`plots`]: `lbcheck check`'s
-//!   summary table, JUnit XML, and HTML page with SVG plots.
+//!   summary table, JUnit XML, and HTML page with SVG plots and the
+//!   mutant matrix ([`matrix`]).
 //! - [`timeline`], [`gantt`], [`perfetto`]: a trace as a timeline, drawn
 //!   as an SVG Gantt chart ([`svg`]) or written as Chrome trace events
 //!   (`lbcheck timeline`).
@@ -19,6 +20,7 @@ pub mod gantt;
 pub mod html;
 pub mod junit;
 pub mod listing;
+pub mod matrix;
 pub mod perfetto;
 pub mod plots;
 pub mod run;
