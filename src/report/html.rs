@@ -1,11 +1,11 @@
 //! The campaign as one self-contained HTML page: verdict, per-layer
 //! summary, failures with replay commands, the mutant matrix, and inline
-//! SVG plots (no script, no external file).
+//! SVG plots (no script, no external file), each in a `<figure
+//! class="plot">` with its caption ([`super::charts`]).
 
+use super::charts::{self, Figure};
 use super::junit::{escape, layers};
-use super::plots::{scatter, Line, Series};
-use crate::campaign::figures::Figures;
-use crate::campaign::{Case, Point, Report, Verdict};
+use crate::campaign::{Case, Report, Verdict};
 
 /// The page.
 pub fn page(r: &Report) -> String {
@@ -30,7 +30,8 @@ pub fn page(r: &Report) -> String {
 const STYLE: &str = "body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em}\
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}\
 .pass{background:#e6f4e6}.fail{background:#fbe3e3}.skip{background:#f2f2f2}code{font-size:90%}\
-figure{display:inline-block;margin:.5em}";
+figure{margin:1em 0}figure.multiples{display:flex;flex-wrap:wrap;gap:.5em}\
+figcaption{flex-basis:100%;max-width:62em;font-size:90%;color:#333}";
 
 fn class(v: Verdict) -> &'static str {
     match v {
@@ -72,68 +73,11 @@ fn failures(r: &Report) -> String {
 }
 
 fn plots(r: &Report) -> String {
-    let (slow, msgs) = (swarm_series(r, |p| p.slowdown), swarm_series(r, |p| p.messages_per_pe));
-    let mut figs = vec![
-        scatter(
-            "Simulated runs: T_par / (T_seq / P)",
-            "slowdown",
-            &as_series(&slow),
-            &[Line { label: "perfect balance", y: 1.0 }],
-        ),
-        scatter("Simulated runs: messages per PE", "messages / P", &as_series(&msgs), &[]),
-    ];
-    if let Some(b) = &r.bounds {
-        figs.extend(bounds_plots(b));
-    }
-    let figs: Vec<String> =
-        figs.into_iter().filter(|f| !f.is_empty()).map(|f| format!("<figure>{f}</figure>")).collect();
+    let figs: Vec<Figure> = charts::figures(r);
     match figs.is_empty() {
         true => String::new(),
-        false => format!("<h2>Plots</h2>\n{}\n", figs.join("\n")),
+        false => format!("<h2 id=\"plots\">Plots</h2>\n{}", figs.iter().map(Figure::html).collect::<String>()),
     }
-}
-
-fn as_series(groups: &[(String, Vec<(u32, f64)>)]) -> Vec<Series<'_>> {
-    groups.iter().map(|(k, v)| Series { label: k, points: v.clone() }).collect()
-}
-
-/// The simulated runs' points (P, f(point)), one series per balancer/detector
-/// pair and one for the regression corpus.
-fn swarm_series(r: &Report, f: fn(&Point) -> f64) -> Vec<(String, Vec<(u32, f64)>)> {
-    let mut groups: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
-    for c in r.cases.iter().filter(|c| c.layer == "simulate") {
-        let Some(p) = c.point else { continue };
-        let key = match c.name.starts_with("regression/") {
-            true => "regression corpus".to_string(),
-            false => c.name.rsplit_once('/').map_or(c.name.clone(), |(k, _)| k.to_string()),
-        };
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => v.push((p.pes, f(&p))),
-            None => groups.push((key, vec![(p.pes, f(&p))])),
-        }
-    }
-    groups
-}
-
-/// 001 Thm 1's R and 002 Thm 1's messages/(P·h) against P, with the fitted constants.
-fn bounds_plots(b: &Figures) -> [String; 2] {
-    let fitted = |c: f64| {
-        [Line { label: "fitted constant", y: c }, Line { label: "(1+margin)·constant", y: (1.0 + b.margin) * c }]
-    };
-    [
-        scatter(
-            "001 Thm 1: R against P",
-            "R",
-            &[Series { label: "test runs", points: b.r.clone() }],
-            &fitted(b.c_t_par),
-        ),
-        scatter(
-            "002 Thm 1: messages / (P·h) against P",
-            "messages / (P·h)",
-            &[Series { label: "test runs", points: b.traffic.clone() }],
-            &fitted(b.c_traffic),
-        ),
-    ]
 }
 
 fn all_cases(r: &Report) -> String {

@@ -7,14 +7,15 @@
 //! - [`listing`]: the registry as a table or Markdown (`lbcheck list`).
 //! - [`bounds`]: the claims of `lbcheck bounds` as a table.
 //! - [`campaign`], [`junit`], [`html`], [`plots`]: `lbcheck check`'s
-//!   summary table, JUnit XML, and HTML page with SVG plots and the
-//!   mutant matrix ([`matrix`]).
+//!   summary table, JUnit XML, and HTML page with the mutant matrix
+//!   ([`matrix`]) and captioned figures ([`charts`], drawn by [`plots`]).
 //! - [`timeline`], [`gantt`], [`perfetto`]: a trace as a timeline, drawn
 //!   as an SVG Gantt chart ([`svg`]) or written as Chrome trace events
 //!   (`lbcheck timeline`).
 
 pub mod bounds;
 pub mod campaign;
+pub mod charts;
 pub mod compare;
 pub mod gantt;
 pub mod html;
