@@ -76,7 +76,7 @@ fn cell(o: &Options, m: Mutant, c: Catcher) -> Case {
     };
     let verdict = if caught { Verdict::Pass } else { Verdict::Fail };
     let failed = if caught { vec![] } else { vec![format!("{m} missed")] };
-    Case { layer: "mutants", name, verdict, detail, failed, replay, secs: start.elapsed().as_secs_f64(), point: None }
+    Case { verdict, detail, failed, replay, secs: start.elapsed().as_secs_f64(), ..Case::skip("mutants", name, "") }
 }
 
 /// Caught if every demonstration run fails the listed property.

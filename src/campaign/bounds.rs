@@ -111,6 +111,7 @@ fn case(c: &Claim, secs: f64, replay: &str) -> Case {
         replay: Some(replay.into()),
         secs,
         point: None,
+        spec: None,
     }
 }
 

@@ -123,13 +123,29 @@ pub struct Case {
     pub secs: f64,
     /// Figures for the plots, for runs.
     pub point: Option<Point>,
+    /// A failed run's specification: the report reruns it to draw its
+    /// timeline. `None` for other cases, and for a user's balancer, which
+    /// the spec does not describe. Not in `report.json` (its `replay` says
+    /// the same); a rank sends it to rank 0 beside the case ([`shard::Part`]).
+    #[serde(skip)]
+    pub spec: Option<Box<crate::harness::RunSpec>>,
 }
 
 impl Case {
     /// A skipped case.
     pub fn skip(layer: &'static str, name: String, why: impl Into<String>) -> Case {
         let detail = why.into();
-        Case { layer, name, verdict: Verdict::Skip, detail, failed: vec![], replay: None, secs: 0.0, point: None }
+        Case {
+            layer,
+            name,
+            verdict: Verdict::Skip,
+            detail,
+            failed: vec![],
+            replay: None,
+            secs: 0.0,
+            point: None,
+            spec: None,
+        }
     }
 }
 

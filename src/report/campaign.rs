@@ -5,7 +5,7 @@
 use std::io;
 use std::path::Path;
 
-use super::{columns, html, junit};
+use super::{columns, html, junit, runs};
 use crate::campaign::{Report, Verdict};
 
 /// One row per layer: cases, passed, failed, skipped, seconds; then a total.
@@ -42,11 +42,27 @@ pub fn failures(r: &Report) -> String {
     out
 }
 
-/// Writes `report.json`, `junit.xml` and `index.html` into `dir` (created).
+/// The first failing run's files beside the page: its trace and its Perfetto JSON.
+pub const FAILURE_TRACE: &str = "first-failure.jsonl";
+/// See [`FAILURE_TRACE`].
+pub const FAILURE_PERFETTO: &str = "first-failure.perfetto.json";
+
+/// Writes `report.json`, `junit.xml` and `index.html` into `dir` (created);
+/// with a failed run, also its trace and Perfetto JSON (the page embeds its
+/// timeline and links them). The page's timelines rerun small runs
+/// ([`runs::shown`]).
 pub fn write(r: &Report, dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let json = serde_json::to_string_pretty(r).map_err(io::Error::other)?;
     std::fs::write(dir.join("report.json"), json)?;
     std::fs::write(dir.join("junit.xml"), junit::xml(r))?;
-    std::fs::write(dir.join("index.html"), html::page(r))
+    let shown = runs::shown(r);
+    let mut perfetto = None;
+    if let Some((run, _)) = &shown.failure {
+        std::fs::write(dir.join(FAILURE_TRACE), &run.trace)?;
+        let doc = super::perfetto::document(&run.timeline);
+        std::fs::write(dir.join(FAILURE_PERFETTO), serde_json::to_string(&doc).map_err(io::Error::other)?)?;
+        perfetto = Some(FAILURE_PERFETTO);
+    }
+    std::fs::write(dir.join("index.html"), html::page(r, &shown, perfetto))
 }

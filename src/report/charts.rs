@@ -60,10 +60,13 @@ const MESSAGES: &str = "<b>Messages per PE of every simulated run</b> (requests,
     run's messages by O(P·h)); a polling storm or a hot spot shows as runs far above their band, or as ▲ on the \
     top edge.";
 
+/// A panel's series: (label, points).
+type Groups = Vec<(String, Vec<(u32, f64)>)>;
+
 /// The simulate layer's runs as one panel per balancer (and one for the
 /// regression corpus), one series per detector.
 fn swarm(r: &Report, f: fn(&Point) -> f64, y_label: &str, lines: &[Line], caption: &str) -> Figure {
-    let mut panels: Vec<(String, Vec<(String, Vec<(u32, f64)>)>)> = Vec::new();
+    let mut panels: Vec<(String, Groups)> = Vec::new();
     for c in r.cases.iter().filter(|c| c.layer == "simulate") {
         let Some(p) = c.point else { continue };
         let mut parts = c.name.split('/');
@@ -87,7 +90,7 @@ fn swarm(r: &Report, f: fn(&Point) -> f64, y_label: &str, lines: &[Line], captio
 }
 
 /// One panel, 360 × 250, a detector's colour the same in every panel.
-fn panel(title: &str, y_label: &str, groups: &[(String, Vec<(u32, f64)>)], lines: &[Line]) -> String {
+fn panel(title: &str, y_label: &str, groups: &Groups, lines: &[Line]) -> String {
     let colour_of = |d: &str| {
         let i = DetectorKind::ALL.iter().position(|k| k.to_string() == d);
         colour(i.unwrap_or(DetectorKind::ALL.len()))
