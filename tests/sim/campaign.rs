@@ -129,8 +129,34 @@ fn a_mutant_fails_the_campaign_and_junit_names_its_property() {
         let listed = m.parse::<lbcheck::mutants::Mutant>().unwrap().entry().caught_by;
         let named = listed.iter().any(|(_, fails)| junit.contains(&format!("<failure message=\"{fails}")));
         assert!(named, "{m} should fail one of {listed:?}: {junit:.600}");
+        if m == "split-loses" {
+            assert_embeds_the_failing_runs_timeline(&dir);
+        }
         std::fs::remove_dir_all(dir).ok();
     }
+}
+
+/// The page of a failed campaign embeds the first failing run's timeline
+/// (it fails a property again when rerun) beside its reference run, links
+/// the Perfetto file written beside it, and the front names the failure.
+fn assert_embeds_the_failing_runs_timeline(dir: &std::path::Path) {
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let figure = |id: &str| {
+        let at = html.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no figure {id}"));
+        let fig = &html[at..];
+        fig[..fig.find("</figure>").unwrap()].to_string()
+    };
+    let failing = figure("timeline-failure");
+    assert!(failing.contains("<svg") && failing.contains("<g class=\"lane\""), "a Gantt chart: {failing:.300}");
+    assert!(failing.contains("it fails ") && failing.contains("--mutant split-loses"), "{failing:.2000}");
+    let reference = figure("timeline-failure-reference");
+    assert!(reference.contains("<svg") && !reference.contains("--mutant"), "{reference:.2000}");
+    assert!(html.contains("First failure: ") && html.contains("href=\"#timeline-failure\""), "the front links it");
+    assert!(html.contains("href=\"first-failure.perfetto.json\""), "the Perfetto file linked");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("first-failure.perfetto.json")).unwrap()).unwrap();
+    assert!(doc["traceEvents"].as_array().is_some_and(|e| !e.is_empty()), "{doc:.300}");
+    assert!(dir.join("first-failure.jsonl").is_file());
 }
 
 #[test]
