@@ -12,6 +12,7 @@ mod list;
 mod mpi;
 mod mutants;
 mod output;
+mod paper;
 mod progress;
 mod reproduce;
 mod run;
@@ -58,7 +59,7 @@ enum Command {
     Bitonic(bitonic::BitonicArgs),
     /// Explore every run of a tiny instance (every latency, every order of simultaneous events) and check each; exit 1 with the shortest counterexample.
     Explore(explore::ExploreArgs),
-    /// Re-run a paper's experiment under the references and the checker, beside the paper's figure.
+    /// A paper's claims as a page of plots and verdicts (000 … 004, all), or its experiment re-run (knapsack).
     Reproduce(reproduce::ReproduceArgs),
     /// Message scattering on 004's atomic machine: completion time T, exact facts, off-line schedule, worst-case arbiter
     Scatter(scatter::ScatterArgs),

@@ -25,6 +25,7 @@ pub mod html;
 pub mod junit;
 pub mod listing;
 pub mod matrix;
+pub mod paper;
 pub mod perfetto;
 pub mod plots;
 pub mod run;

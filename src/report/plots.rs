@@ -29,6 +29,8 @@ pub struct Line<'a> {
 pub struct Chart<'a> {
     /// The title, above the plotting area.
     pub title: &'a str,
+    /// The x axis' label, with its unit (log2 scale).
+    pub x_label: &'a str,
     /// The y axis' label, with its unit.
     pub y_label: &'a str,
     /// The series, each with its colour.
@@ -43,8 +45,11 @@ pub struct Chart<'a> {
 /// order), 640 × 360: an empty string if there is nothing to draw.
 pub fn scatter(title: &str, y_label: &str, series: Vec<Series>, lines: &[Line]) -> String {
     let series = series.into_iter().enumerate().map(|(i, s)| (s, colour(i))).collect();
-    Chart { title, y_label, series, lines, size: (640.0, 360.0) }.svg()
+    Chart { title, x_label: P_AXIS, y_label, series, lines, size: (640.0, 360.0) }.svg()
 }
+
+/// The x axis of a plot against P.
+pub const P_AXIS: &str = "P (PEs, log2 scale)";
 
 /// The plotting area: left, top, right, bottom in pixels.
 #[derive(Clone, Copy)]
@@ -102,7 +107,7 @@ impl Chart<'_> {
     fn x_axis(&self) -> Axis {
         let ps = self.points().map(|(p, _)| f64::from(p.max(1)));
         let (lo, hi) = ps.fold((f64::MAX, 1.0f64), |(lo, hi), p| (lo.min(p), hi.max(p)));
-        Axis::new(lo / 1.4, hi * 1.4, Scale::Log2, "P (PEs, log2 scale)")
+        Axis::new(lo / 1.4, hi * 1.4, Scale::Log2, self.x_label)
     }
 
     /// A log10 axis if nine in ten values are positive and those span more
