@@ -166,6 +166,11 @@ pub struct Report {
     pub cases: Vec<Case>,
     /// The bounds suite's figures (for the plots).
     pub bounds: Option<figures::Figures>,
+    /// The bound suites this process ran, with their claims' plot data
+    /// and fitted constants: the report's pages of the papers' claims
+    /// ([`crate::report::paper`]). Not in `report.json`; over MPI, rank 0's own.
+    #[serde(skip)]
+    pub suites: Vec<crate::reproduce::papers::SuiteRun>,
 }
 
 impl Report {
@@ -199,7 +204,7 @@ pub fn run_share(o: &Options, shard: &Shard, progress: &dyn Progress) -> Report 
     let start = Instant::now();
     let mut cases = swarm::simulate(o, shard, progress);
     cases.extend(swarm::threads(o, shard, progress));
-    let (bound_cases, figures) = bounds::run(o, shard, progress);
+    let (bound_cases, figures, suites) = bounds::run(o, shard, progress);
     cases.extend(bound_cases);
     cases.extend(explore::run(o, shard, progress));
     cases.extend(adequacy::run(o, shard, progress));
@@ -213,6 +218,7 @@ pub fn run_share(o: &Options, shard: &Shard, progress: &dyn Progress) -> Report 
         seconds: start.elapsed().as_secs_f64(),
         cases,
         bounds: figures,
+        suites,
     }
 }
 

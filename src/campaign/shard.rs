@@ -298,6 +298,7 @@ mod tests {
             seconds: 0.0,
             cases,
             bounds: None,
+            suites: vec![],
         };
         let merged = assemble(report(c0.clone()), vec![r1.part()]).expect("every unit");
         let names: Vec<_> = merged.cases.iter().map(|c| c.name.as_str()).collect();
@@ -349,6 +350,7 @@ mod tests {
             seconds: 0.0,
             cases: c0,
             bounds: None,
+            suites: vec![],
         };
         let merged = assemble(report, vec![part]).expect("every unit");
         assert!(merged.cases.iter().all(|c| c.spec.as_deref() == Some(&spec)), "both ranks' cases keep their spec");

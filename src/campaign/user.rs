@@ -63,5 +63,6 @@ where
         seconds: start.elapsed().as_secs_f64(),
         cases,
         bounds: None,
+        suites: vec![],
     }
 }

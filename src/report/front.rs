@@ -32,7 +32,7 @@ pub fn section(r: &Report, links: Option<FailureLinks>) -> String {
     out += &layer_list(r);
     out += &pairs(r);
     out += "</div>\n";
-    out += "<nav><a href=\"#layers\">layers</a> · <a href=\"#failures\">failures</a> · <a href=\"#timelines\">timelines</a> · \
+    out += "<nav><a href=\"#layers\">layers</a> · <a href=\"#failures\">failures</a> · <a href=\"#papers\">papers</a> · <a href=\"#timelines\">timelines</a> · \
             <a href=\"#mutant-matrix\">mutant matrix</a> · <a href=\"#plots\">plots</a> · <a href=\"#all-cases\">all cases</a></nav>\n";
     out + "</header>\n"
 }
@@ -197,6 +197,7 @@ mod tests {
             seconds: 151.0,
             cases,
             bounds: None,
+            suites: vec![],
         };
         let html = section(
             &r,

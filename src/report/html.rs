@@ -7,6 +7,7 @@
 
 use std::fmt::Write;
 
+use super::campaign::PaperPage;
 use super::charts::{self, Figure};
 use super::front::{self, FailureLinks};
 use super::gantt;
@@ -19,13 +20,15 @@ use crate::campaign::{Case, Report, Verdict};
 /// The most failures listed one by one (all are under "All cases").
 const LISTED_FAILURES: usize = 100;
 
-/// The page, with the runs `shown` and the first failure's Perfetto file (a path beside the page).
-pub fn page(r: &Report, shown: &Shown, perfetto: Option<&str>) -> String {
+/// The page, with the runs `shown`, the first failure's Perfetto file (a
+/// path beside the page) and the papers' pages written beside it.
+pub fn page(r: &Report, shown: &Shown, perfetto: Option<&str>, papers: &[PaperPage]) -> String {
     let verdict = if r.passed() { "PASS" } else { "FAIL" };
     let links = shown.failure.as_ref().map(|(run, _)| FailureLinks { case: failing_case(r, run), perfetto });
     let mut body = front::section(r, links);
     body += &layer_table(r);
     body += &failures(r);
+    body += &papers_section(papers);
     body += &timelines(shown);
     body += &matrix::section(r);
     body += &plots(r);
@@ -83,6 +86,20 @@ fn failures(r: &Report) -> String {
             "<li>… and {} more (under <a href=\"#all-cases\">All cases</a>)</li>",
             failed.len() - LISTED_FAILURES
         );
+    }
+    out + "</ul>\n"
+}
+
+/// Links to the papers' pages (`lbcheck reproduce PAPER`'s).
+fn papers_section(papers: &[PaperPage]) -> String {
+    if papers.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<h2 id=\"papers\">The papers' claims</h2>\n<p>A page per paper: each claim the bounds layer checks, in the paper's order, with its plot, verdict, α and the mutants that fail it, and the constants the O() hides.</p>\n<ul>\n");
+    for (p, title, pass) in papers {
+        let (cls, v) = if *pass { ("pass", "PASS") } else { ("fail", "FAIL") };
+        let _ =
+            writeln!(out, "<li><a href=\"{p}.html\">{p}: {}</a> <span class=\"{cls}\">{v}</span></li>", escape(title));
     }
     out + "</ul>\n"
 }

@@ -107,6 +107,7 @@ mod tests {
             seconds: 1.0,
             cases,
             bounds: None,
+            suites: vec![],
         };
         let x = xml(&r);
         assert!(x.contains("<testsuites name=\"lbcheck check\" tests=\"3\" failures=\"1\" skipped=\"1\""), "{x}");

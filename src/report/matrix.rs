@@ -122,6 +122,7 @@ mod tests {
             seconds: 0.0,
             cases,
             bounds: None,
+            suites: vec![],
         }
     }
 

@@ -42,7 +42,7 @@ pub fn page(paper: &str, title: &str, runs: &[&SuiteRun], s: &Setting) -> (Strin
     body += &constants(runs);
     let verdict = if pass { "PASS" } else { "FAIL" };
     let head = format!(
-        "<h1>{paper}: {} <span class=\"{}\">{verdict}</span></h1>\n<p>{} claims, {} profile, seed base {}; {}. Back to <a href=\"index.html\">all papers</a>.</p>\n",
+        "<h1>{paper}: {} <span class=\"{}\">{verdict}</span></h1>\n<p>{} claims, {} profile, seed base {}; {}. Back to <a href=\"index.html\">the index</a>.</p>\n",
         escape(title),
         verdict.to_lowercase(),
         of_paper(paper).len(),

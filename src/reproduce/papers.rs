@@ -11,6 +11,7 @@ use crate::bounds::{dispatch, suite, Suite};
 use crate::mutants::Mutant;
 
 /// One suite's run: its claims, constants and how it was run.
+#[derive(Clone, Debug)]
 pub struct SuiteRun {
     /// The suite.
     pub suite: Suite,

@@ -32,6 +32,11 @@ fn the_campaign_passes_and_writes_its_report() {
     let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
     assert!(html.matches("<svg").count() >= 4 && html.contains("Mutant matrix"), "plots and the matrix");
     assert_every_mutant_row_caught(&html);
+    for p in ["000", "001", "002", "003", "004"] {
+        assert!(html.contains(&format!("<a href=\"{p}.html\">{p}: ")), "index.html links {p}'s page");
+        let page = std::fs::read_to_string(dir.join(format!("{p}.html"))).unwrap();
+        assert!(page.contains("<span class=\"pass\">PASS</span></h1>"), "{p}: {page:.400}");
+    }
     assert_renders_with_plots(&dir.join("index.html"));
     std::fs::remove_dir_all(dir).ok();
 }
