@@ -1,7 +1,9 @@
 //! Every claim the bound suites check, with the papers it tests and where
 //! in each (`lbcheck bounds --list`; the pages of `lbcheck reproduce
 //! PAPER` show them in the paper's order). A suite's claim names are
-//! those its `evaluate` returns; a test holds the two together.
+//! those its `evaluate` returns; `tests/sim/reproduce.rs` holds the two
+//! together (every listed claim passes on its page; a claim a suite checks
+//! that the listing lacks fails its paper's page).
 
 use super::Suite;
 use crate::base::Registered;

@@ -133,6 +133,10 @@ fn plot(l: &Listed, c: &Claim) -> String {
     let series = vec![(Series { label: "test runs", points: p.points.clone() }, colour(0))];
     let x_label = if l_is_h(c) { "h (tree height, log2 scale)" } else { P_AXIS };
     let title = format!("{} ({})", c.name, l.at);
+    let unfinished = match p.points.iter().filter(|(_, y)| !y.is_finite()).count() {
+        0 => String::new(),
+        n => format!(" Unfinished test runs (value ∞, not drawn): {n}."),
+    };
     let chart = Chart {
         title: &title,
         x_label,
@@ -142,7 +146,7 @@ fn plot(l: &Listed, c: &Claim) -> String {
         size: (640.0, 340.0),
     };
     format!(
-        "<figure class=\"plot\">\n{}<figcaption>Each dot is a test run's normalised value ({}); the lower line is the constant the O() hides, fitted on the calibration runs, the upper one the limit the test holds the runs to. A reader should see the runs under the upper line with no upward drift as {} grows; {}. Confidence: {}.</figcaption></figure>\n",
+        "<figure class=\"plot\">\n{}<figcaption>Each dot is a test run's normalised value ({}); the lower line is the constant the O() hides, fitted on the calibration runs, the upper one the limit the test holds the runs to. A reader should see the runs under the upper line with no upward drift as {} grows; {}. Confidence: {}.{unfinished}</figcaption></figure>\n",
         chart.svg(),
         escape(c.reference),
         if l_is_h(c) { "h" } else { "P" },
