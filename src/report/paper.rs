@@ -11,6 +11,7 @@ use super::svg::{colour, escape};
 use crate::bounds::claims::{Claim, MARGIN};
 use crate::bounds::listing::{mutants_failing, of_paper, Listed, LISTED};
 use crate::bounds::plan::Profile;
+use crate::bounds::Suite;
 use crate::reproduce::papers::{configuration, SuiteRun};
 
 /// How the suites were run, for every page.
@@ -186,12 +187,9 @@ fn constants(runs: &[&SuiteRun]) -> String {
     let mut out = String::from("<h2 id=\"constants\">The constants the O() hides</h2>\n<p>Fitted on the calibration runs of the reference (the largest normalised value); no peer publishes these.</p>\n<table><tr><th>suite</th><th>constant</th><th>value</th><th>what it is</th></tr>\n");
     for r in runs {
         for (key, v) in flatten("", &r.constants) {
-            let _ = writeln!(
-                out,
-                "<tr><td>{}</td><td><code>{key}</code></td><td>{v:.4}</td><td>{}</td></tr>",
-                r.suite,
-                meaning(&key)
-            );
+            let Some(what) = meaning(r.suite, &key) else { continue };
+            let _ =
+                writeln!(out, "<tr><td>{}</td><td><code>{key}</code></td><td>{v:.4}</td><td>{what}</td></tr>", r.suite);
         }
     }
     out + "</table>\n"
@@ -208,21 +206,28 @@ fn flatten(prefix: &str, v: &serde_json::Value) -> Vec<(String, f64)> {
     }
 }
 
-fn meaning(key: &str) -> &'static str {
-    match key.split('.').next().unwrap_or("") {
-        "c_t_par" => "C of 001 Thm 1: T_par − (1+ε)T_seq/P in units of T_atomic + h(Δt + T_rout + T_split)",
-        "c_gen" => "c of 001 Lemma 3: requests until generation h, per P·h",
-        "c_traffic" => "002 Thm 1's O(P·h): messages per P·h",
-        "c_thm2" => "001 Thm 2's constant with queues trimmed at ⌈√P⌉ (over the PEs' capacity)",
-        "k" => "the suite's k: its theorem's T over its O() term",
-        "k_by_arbiter" => "k under one arbiter",
-        "k_rp" => "random polling's R_d on the same network (000 §1.1)",
-        "k_adaptive" => "000 Thm 5's constant (the adaptive trigger)",
-        "rp_vs_pas_slope" => "random polling's excess over poll-and-shuffle per doubling of n",
-        "v_p_over_p_mean" => "mean V(P)/P of global round robin (exactly 1 − s/P)",
-        "v_p_runs" => "runs with at least P requests",
+/// What a fitted constant is (`None`: a count the suite reports, not a constant).
+fn meaning(suite: Suite, key: &str) -> Option<&'static str> {
+    Some(match (suite, key.split('.').next().unwrap_or("")) {
+        (_, "left_out_n_below_p2_log_p" | "v_p_runs") => return None,
+        (_, "c_t_par") => "C of 001 Thm 1: T_par − (1+ε)T_seq/P in units of T_atomic + h(Δt + T_rout + T_split)",
+        (_, "c_gen") => "c of 001 Lemma 3: requests until generation h, per P·h",
+        (_, "c_traffic") => "002 Thm 1's O(P·h): messages per P·h",
+        (_, "c_thm2") => "001 Thm 2's constant with queues trimmed at ⌈√P⌉ (over the PEs' capacity)",
+        (Suite::RandomDestination, "k") => "k of 004 Thm 1: T ≤ k(n/p + h)",
+        (Suite::PriorityBnb, "k") => "k of 004 Thm 2: T ≤ k(n/p + h) of the critical subtree",
+        (Suite::Scatter, "k") => "k of 004 Thm 3: T ≤ k·m",
+        (Suite::Pacheco, "k") => {
+            "C of global round robin's T_par (003 §14.7.3), in units of T_atomic + h(4T_rout + Δt + T_split)"
+        }
+        (_, "k") => "k of 000 Thms 1-4: T_par − T_seq/n in units of T_atomic + h(T_phase + c_poll + T_perm/L)",
+        (_, "k_by_arbiter") => "k under one arbiter",
+        (_, "k_rp") => "random polling's R_d on the same network (000 §1.1)",
+        (_, "k_adaptive") => "000 Thm 5's constant (the adaptive trigger)",
+        (_, "rp_vs_pas_slope") => "random polling's excess over poll-and-shuffle per doubling of n",
+        (_, "v_p_over_p_mean") => "mean V(P)/P of global round robin (exactly 1 − s/P)",
         _ => "",
-    }
+    })
 }
 
 /// The index of the pages written: (paper, title, passed).
