@@ -65,6 +65,30 @@ pub struct Claim {
     pub alpha: Option<f64>,
     /// Verdict.
     pub pass: bool,
+    /// What a plot of it draws, for a claim on a fitted constant (not in
+    /// `lbcheck bounds --json`).
+    #[serde(skip)]
+    pub plot: Option<Plot>,
+}
+
+/// The data behind a claim on a fitted constant: every test run's (P, or
+/// h, and its normalised value), the constant fitted on the calibration
+/// runs, and the limit the test holds the runs to ((1 + [`MARGIN`])·fit).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plot {
+    /// (P or h, value) of each test run.
+    pub points: Vec<(u32, f64)>,
+    /// The fitted constant.
+    pub fitted: f64,
+    /// (1 + MARGIN) × the fitted constant.
+    pub limit: f64,
+}
+
+impl Plot {
+    /// The plot of `xs` against `constant`.
+    pub fn of(xs: &[(u32, f64)], constant: f64) -> Option<Plot> {
+        Some(Plot { points: xs.to_vec(), fitted: constant, limit: (1.0 + MARGIN) * constant })
+    }
 }
 
 impl Claim {
@@ -77,7 +101,7 @@ impl Claim {
         bound: &str,
         pass: bool,
     ) -> Claim {
-        Claim { name, reference, n, measured, bound: bound.into(), ci: "exact".into(), alpha: None, pass }
+        Claim { plot: None, name, reference, n, measured, bound: bound.into(), ci: "exact".into(), alpha: None, pass }
     }
 }
 
@@ -191,6 +215,7 @@ pub fn quantile(name: &'static str, reference: &'static str, xs: &[(u32, f64)], 
     let t = TailTest::new(above, xs.len().max(1) as u64, Q0, alpha);
     let worst = max(xs.iter().map(|(_, x)| *x));
     Claim {
+        plot: Plot::of(xs, constant),
         name,
         reference,
         n: xs.len() as u64,
@@ -215,7 +240,17 @@ pub fn slope(name: &'static str, reference: &'static str, xs: &[(u32, f64)], con
         false => ("unfinished runs (∞)".into(), "-".into(), false),
     };
     let bound = format!("slope of value/{constant:.3} ≤ {SLOPE_TOL}");
-    Claim { name, reference, n: xs.len() as u64, measured, bound, ci, alpha: Some(alpha), pass }
+    Claim {
+        plot: Plot::of(xs, constant),
+        name,
+        reference,
+        n: xs.len() as u64,
+        measured,
+        bound,
+        ci,
+        alpha: Some(alpha),
+        pass,
+    }
 }
 
 /// 001 Lemma 3 as stated (S-23): the event "more than c·P·h red requests
@@ -232,6 +267,7 @@ fn lemma3(test: &[&Sample]) -> Claim {
     let ratio = runs.iter().map(|s| s.machine.h as f64 / f64::from(s.pes.max(2)).ln()).fold(f64::INFINITY, f64::min);
     let t = TailTest::new(above, runs.len().max(1) as u64, bound, alpha());
     Claim {
+        plot: None,
         name: "lemma3",
         reference: "001 Lemma 3: P[red requests until gen ≥ h > 8·P·h] ≤ P·h·e^(−h(8−ln 8−2))",
         n: runs.len() as u64,
@@ -247,6 +283,7 @@ fn queue_claim(test: &[&Sample]) -> Claim {
     let ys: Vec<f64> = test.iter().filter_map(|s| s.queue_mean).collect();
     let (mean, _, upper) = if ys.len() >= 2 { mean_upper(&ys, alpha()) } else { (f64::NAN, 0.0, f64::INFINITY) };
     Claim {
+        plot: None,
         name: "queue",
         reference: "001 Lemma 1.3: E[queue met by a request] ≤ 1",
         n: ys.len() as u64,
@@ -279,6 +316,7 @@ fn victims_claim(test: &[&Sample]) -> Claim {
     let measured = worst
         .map_or("no P with enough requests".into(), |(p, x, pv)| format!("min p = {pv:.2e} (χ² = {x:.1} at P = {p})"));
     Claim {
+        plot: None,
         name: "victims_uniform",
         reference: "001 Fig. 1, S-14: uniform victims, V(P) ≈ P·H_P",
         n: tested.len() as u64,
@@ -332,6 +370,7 @@ fn thm2_claim(samples: &[Sample], constant: f64) -> Claim {
     let t = TailTest::new(above(&trimmed), trimmed.len().max(1) as u64, q0, alpha());
     let worst = |xs: &[&Sample]| max(xs.iter().map(|s| s.r_cap));
     Claim {
+        plot: None,
         name: "thm2_t_par",
         reference: "001 Thm 2: R (T_seq over capacity) bounded with queues trimmed at ⌈√P⌉, h ≈ log P, slow PEs",
         n: trimmed.len() as u64,

@@ -118,6 +118,7 @@ pub mod atomic;
 pub mod claims;
 pub mod compare;
 pub mod dispatch;
+pub mod listing;
 pub mod observe;
 pub mod pacheco;
 pub mod papers;

@@ -76,7 +76,7 @@ fn cell(o: &Options, m: Mutant, c: Catcher) -> Case {
     };
     let verdict = if caught { Verdict::Pass } else { Verdict::Fail };
     let failed = if caught { vec![] } else { vec![format!("{m} missed")] };
-    Case { layer: "mutants", name, verdict, detail, failed, replay, secs: start.elapsed().as_secs_f64(), point: None }
+    Case { verdict, detail, failed, replay, secs: start.elapsed().as_secs_f64(), ..Case::skip("mutants", name, "") }
 }
 
 /// Caught if every demonstration run fails the listed property.
@@ -162,7 +162,7 @@ fn by_bitonic(m: Mutant) -> (bool, String, Option<String>) {
 fn by_bounds(o: &Options, m: Mutant) -> (bool, String, Option<String>) {
     let fails = m.entry().fails_under(Catcher::Bounds).unwrap_or_default();
     let under_test = Options { mutant: Some(m), only: vec![], ..o.clone() };
-    let (cases, _) = bounds::run(&under_test, &Shard::whole(), &super::Silent);
+    let (cases, ..) = bounds::run(&under_test, &Shard::whole(), &super::Silent);
     let case = cases.iter().find(|c| c.name == fails || c.name.ends_with(&format!("/{fails}")));
     let caught = case.is_some_and(|c| c.verdict == Verdict::Fail);
     let detail = case.map_or(format!("no claim `{fails}`"), |c| c.detail.clone());

@@ -1,93 +1,97 @@
 //! The `bounds` layer: the statistical suite of `lbcheck bounds` (quick or
 //! full profile), one case per claim, and its figures for the report.
 
-use std::time::Instant;
-
 use super::cost::ATOMIC_SUITES;
 use super::figures::Figures;
 use super::shard::Shard;
 use super::{cost, Case, Options, Profile, Progress, Verdict};
-use crate::bounds::claims::{self, Claim, MARGIN};
-use crate::bounds::dispatch;
+use crate::bounds::claims::{Claim, MARGIN};
 use crate::bounds::plan::{self, power_max_pes};
-use crate::bounds::suite::{self, Phase, Sample};
 use crate::bounds::Suite;
 use crate::mutants::Mutant;
+use crate::reproduce::papers::{self, SuiteRun};
+
+/// What the layer found: its cases, random polling's figures, and the
+/// suites' runs (claims with their plot data, fitted constants) for the
+/// papers' pages ([`crate::report::paper`]).
+pub type Found = (Vec<Case>, Option<Figures>, Vec<SuiteRun>);
 
 /// Runs every suite that `o`'s mutant (if any) acts in: random polling's
 /// (reduced to the mutant's power profile with a mutant), then 004's; each
-/// suite one unit of `shard`.
-pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>) {
-    let (mut cases, mut figures) = (vec![], None);
+/// suite one unit of `shard` ([`papers::run`], as `lbcheck reproduce`).
+pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Found {
+    let (mut cases, mut figures, mut suites) = (vec![], None, vec![]);
     if o.selects("bounds", "suite") {
         let cost =
             if o.mutant.and_then(inapplicable).is_some() { 0.0 } else { cost::suite(Suite::RandomPolling, o.mutant) };
         cases = shard.unit("bounds", cost, || {
-            let (cases, f) = polling(o, progress);
+            let (cases, f, run) = polling(o, progress);
             shard.keep_figures(&f);
             figures = f;
+            suites.extend(run);
             cases
         });
     }
     let runs =
         |suite: &Suite| o.selects("bounds", &suite.to_string()) && o.mutant.is_none_or(|m| suite.refuses(m).is_none());
     for suite in ATOMIC_SUITES.into_iter().filter(runs) {
-        cases.extend(shard.unit("bounds", cost::suite(suite, o.mutant), || atomic(o, suite, progress)));
+        cases.extend(shard.unit("bounds", cost::suite(suite, o.mutant), || {
+            let (cases, run) = atomic(o, suite, progress);
+            suites.push(run);
+            cases
+        }));
     }
-    (cases, figures)
+    (cases, figures, suites)
+}
+
+/// The profile of `o`'s suites: quick with a mutant.
+pub fn profile(o: &Options) -> plan::Profile {
+    match o.profile == Profile::Full && o.mutant.is_none() {
+        true => plan::Profile::Full,
+        false => plan::Profile::Quick,
+    }
 }
 
 /// One of 004's suites or Pacheco's: one case per claim, named `SUITE/CLAIM`.
-fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> Vec<Case> {
-    let profile =
-        if o.profile == Profile::Full && o.mutant.is_none() { plan::Profile::Full } else { plan::Profile::Quick };
-    let start = Instant::now();
-    let topology = suite.default_topology(o.mutant);
-    let claims = dispatch::run(suite, profile, topology, o.seed, o.mutant).claims;
-    let secs = start.elapsed().as_secs_f64() / claims.len().max(1) as f64;
+fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> (Vec<Case>, SuiteRun) {
+    let profile = profile(o);
+    let run = papers::run(suite, profile, o.seed, o.mutant);
+    let secs = run.seconds / run.claims.len().max(1) as f64;
     let p = if profile == plan::Profile::Full { "--full" } else { "--quick" };
     let mutant = o.mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
+    let topology = suite.default_topology(o.mutant);
     let net = if suite == Suite::PollAndShuffle { format!(" --topology {topology}") } else { String::new() };
     let replay = format!("lbcheck bounds --balancer {suite}{net} {p} --seed-base {}{mutant}", o.seed);
-    progress.start("bounds", claims.len());
+    progress.start("bounds", run.claims.len());
     let cases: Vec<Case> =
-        claims.iter().map(|c| Case { name: format!("{suite}/{}", c.name), ..case(c, secs, &replay) }).collect();
+        run.claims.iter().map(|c| Case { name: format!("{suite}/{}", c.name), ..case(c, secs, &replay) }).collect();
     cases.iter().for_each(|c| progress.done("bounds", c));
-    cases
+    (cases, run)
 }
 
 /// Random polling's suite (`lbcheck bounds --balancer random-polling`).
-fn polling(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>) {
+fn polling(o: &Options, progress: &dyn Progress) -> (Vec<Case>, Option<Figures>, Option<SuiteRun>) {
     if let Some(why) = o.mutant.and_then(inapplicable) {
         let case = Case::skip("bounds", "suite".into(), why);
         progress.start("bounds", 1);
         progress.done("bounds", &case);
-        return (vec![case], None);
+        return (vec![case], None, None);
     }
-    let (profile, max_pes) = match (o.profile, o.mutant) {
-        (_, Some(m)) => (plan::Profile::Quick, power_max_pes(m)),
-        (Profile::Quick, None) => (plan::Profile::Quick, u32::MAX),
-        (Profile::Full, None) => (plan::Profile::Full, u32::MAX),
-    };
-    let start = Instant::now();
-    let samples = suite::run_all(profile, max_pes, o.seed, o.mutant);
-    let (k, claims) = claims::evaluate(&samples, o.mutant);
-    let secs = start.elapsed().as_secs_f64() / claims.len().max(1) as f64;
-    let replay = replay(o, profile, max_pes);
-    progress.start("bounds", claims.len());
-    let cases: Vec<Case> = claims.iter().map(|c| case(c, secs, &replay)).collect();
+    let profile = profile(o);
+    let run = papers::run(Suite::RandomPolling, profile, o.seed, o.mutant);
+    let secs = run.seconds / run.claims.len().max(1) as f64;
+    let replay = replay(o, profile, o.mutant.map_or(u32::MAX, power_max_pes));
+    progress.start("bounds", run.claims.len());
+    let cases: Vec<Case> = run.claims.iter().map(|c| case(c, secs, &replay)).collect();
     cases.iter().for_each(|c| progress.done("bounds", c));
-    let test = |f: fn(&Sample) -> f64| {
-        samples.iter().filter(|s| s.phase == Phase::Test && s.trim.is_none()).map(|s| (s.pes, f(s))).collect()
+    let plot = |name: &str| run.claims.iter().find(|c| c.name == name).and_then(|c| c.plot.clone());
+    let figures = match (plot("t_par"), plot("traffic")) {
+        (Some(r), Some(t)) => {
+            Some(Figures { r: r.points, traffic: t.points, c_t_par: r.fitted, c_traffic: t.fitted, margin: MARGIN })
+        }
+        _ => None,
     };
-    let figures = Figures {
-        r: test(|s| s.r),
-        traffic: test(|s| s.traffic),
-        c_t_par: k.c_t_par,
-        c_traffic: k.c_traffic,
-        margin: MARGIN,
-    };
-    (cases, Some(figures))
+    (cases, figures, Some(run))
 }
 
 /// Why random polling's suite cannot run `m`.
@@ -111,6 +115,7 @@ fn case(c: &Claim, secs: f64, replay: &str) -> Case {
         replay: Some(replay.into()),
         secs,
         point: None,
+        spec: None,
     }
 }
 

@@ -65,6 +65,7 @@ fn one(layer: &'static str, script: &str, tool: &str, install: &str) -> Case {
         replay: Some(format!("bash {script}")),
         secs,
         point: None,
+        spec: None,
     }
 }
 
@@ -112,6 +113,7 @@ fn loom_case(o: &Options, filter: String, expect_pass: bool, progress: &dyn Prog
                 replay,
                 secs: start.elapsed().as_secs_f64(),
                 point: None,
+                spec: None,
             }
         }
     };

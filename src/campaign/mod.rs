@@ -123,13 +123,29 @@ pub struct Case {
     pub secs: f64,
     /// Figures for the plots, for runs.
     pub point: Option<Point>,
+    /// A failed run's specification: the report reruns it to draw its
+    /// timeline. `None` for other cases, and for a user's balancer, which
+    /// the spec does not describe. Not in `report.json` (its `replay` says
+    /// the same); a rank sends it to rank 0 beside the case ([`shard::Part`]).
+    #[serde(skip)]
+    pub spec: Option<Box<crate::harness::RunSpec>>,
 }
 
 impl Case {
     /// A skipped case.
     pub fn skip(layer: &'static str, name: String, why: impl Into<String>) -> Case {
         let detail = why.into();
-        Case { layer, name, verdict: Verdict::Skip, detail, failed: vec![], replay: None, secs: 0.0, point: None }
+        Case {
+            layer,
+            name,
+            verdict: Verdict::Skip,
+            detail,
+            failed: vec![],
+            replay: None,
+            secs: 0.0,
+            point: None,
+            spec: None,
+        }
     }
 }
 
@@ -150,6 +166,11 @@ pub struct Report {
     pub cases: Vec<Case>,
     /// The bounds suite's figures (for the plots).
     pub bounds: Option<figures::Figures>,
+    /// The bound suites this process ran, with their claims' plot data
+    /// and fitted constants: the report's pages of the papers' claims
+    /// ([`crate::report::paper`]). Not in `report.json`; over MPI, rank 0's own.
+    #[serde(skip)]
+    pub suites: Vec<crate::reproduce::papers::SuiteRun>,
 }
 
 impl Report {
@@ -183,7 +204,7 @@ pub fn run_share(o: &Options, shard: &Shard, progress: &dyn Progress) -> Report 
     let start = Instant::now();
     let mut cases = swarm::simulate(o, shard, progress);
     cases.extend(swarm::threads(o, shard, progress));
-    let (bound_cases, figures) = bounds::run(o, shard, progress);
+    let (bound_cases, figures, suites) = bounds::run(o, shard, progress);
     cases.extend(bound_cases);
     cases.extend(explore::run(o, shard, progress));
     cases.extend(adequacy::run(o, shard, progress));
@@ -197,6 +218,7 @@ pub fn run_share(o: &Options, shard: &Shard, progress: &dyn Progress) -> Report 
         seconds: start.elapsed().as_secs_f64(),
         cases,
         bounds: figures,
+        suites,
     }
 }
 

@@ -28,6 +28,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::figures::{f64_or_nan, Figures};
 use super::{Case, Report, Verdict, LAYERS};
+use crate::harness::RunSpec;
 
 /// The name prefix of a placeholder case (never a real case's: a NUL).
 const PLACEHOLDER: &str = "\u{0}unit ";
@@ -81,6 +82,10 @@ pub struct Part {
     pub units: Vec<(u32, Vec<Case>)>,
     /// The bounds suite's figures, if the rank ran it.
     pub figures: Option<Figures>,
+    /// (unit, index of the case in it, its spec) of each case with a run
+    /// specification (not part of a case's JSON).
+    #[serde(default)]
+    pub specs: Vec<(u32, usize, RunSpec)>,
 }
 
 impl Shard {
@@ -162,7 +167,10 @@ impl Shard {
     /// What this rank hands rank 0.
     pub fn part(&self) -> Part {
         let mut s = self.lock();
-        Part { rank: self.rank, units: std::mem::take(&mut s.kept).into_iter().collect(), figures: s.figures.take() }
+        let units: Vec<(u32, Vec<Case>)> = std::mem::take(&mut s.kept).into_iter().collect();
+        let with_spec = units.iter().flat_map(|(u, cases)| cases.iter().enumerate().map(move |(i, c)| (*u, i, c)));
+        let specs = with_spec.filter_map(|(u, i, c)| Some((u, i, (**c.spec.as_ref()?).clone()))).collect();
+        Part { rank: self.rank, units, figures: s.figures.take(), specs }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -216,6 +224,11 @@ pub fn assemble(mut report: Report, parts: Vec<Part>) -> Result<Report, String> 
             report.bounds = part.figures;
         }
         units.extend(part.units);
+        for (unit, i, spec) in part.specs {
+            if let Some(c) = units.get_mut(&unit).and_then(|cases| cases.get_mut(i)) {
+                c.spec = Some(Box::new(spec));
+            }
+        }
     }
     let mut cases = Vec::with_capacity(report.cases.len());
     for c in std::mem::take(&mut report.cases) {
@@ -248,7 +261,7 @@ impl<'de> Deserialize<'de> for Case {
         let Some(&layer) = LAYERS.iter().find(|l| **l == layer) else {
             return Err(serde::de::Error::custom(format!("no layer `{layer}`")));
         };
-        Ok(Case { layer, name, verdict, detail, failed, replay, secs, point })
+        Ok(Case { layer, name, verdict, detail, failed, replay, secs, point, spec: None })
     }
 }
 
@@ -285,6 +298,7 @@ mod tests {
             seconds: 0.0,
             cases,
             bounds: None,
+            suites: vec![],
         };
         let merged = assemble(report(c0.clone()), vec![r1.part()]).expect("every unit");
         let names: Vec<_> = merged.cases.iter().map(|c| c.name.as_str()).collect();
@@ -298,7 +312,7 @@ mod tests {
             Some(super::super::Point { pes: 3, slowdown: 0.1 + 0.2, messages_per_pe: f64::NAN, efficiency: 1e-300 });
         let case =
             Case { point, secs: 1.0 / 3.0, replay: Some("r".into()), ..Case::skip("mutants", "m/x".into(), "d") };
-        let part = Part { rank: 1, units: vec![(7, vec![case])], figures: None };
+        let part = Part { rank: 1, units: vec![(7, vec![case])], figures: None, specs: vec![] };
         let back: Part = serde_json::from_str(&serde_json::to_string(&part).unwrap()).expect("a part");
         let c = &back.units[0].1[0];
         assert_eq!((back.rank, back.units[0].0, c.layer, c.name.as_str(), c.secs), (1, 7, "mutants", "m/x", 1.0 / 3.0));
@@ -307,5 +321,38 @@ mod tests {
         assert!(p.messages_per_pe.is_nan());
         let bad = serde_json::to_string(&part).unwrap().replace("mutants", "nope");
         assert!(serde_json::from_str::<Part>(&bad).is_err(), "an unknown layer");
+    }
+
+    /// A failed run's spec stays out of the case's JSON (`report.json`)
+    /// but reaches rank 0 with it.
+    #[test]
+    fn a_failed_runs_spec_travels_beside_its_case() {
+        let spec = super::super::demos::of("split-loses".parse().unwrap()).remove(0);
+        let case = Case {
+            verdict: Verdict::Fail,
+            spec: Some(Box::new(spec.clone())),
+            ..Case::skip("simulate", "x".into(), "d")
+        };
+        assert!(!serde_json::to_string(&case).unwrap().contains("spec"));
+        let run =
+            |s: &Shard| -> Vec<Case> { (0..2).flat_map(|_| s.unit("simulate", 1.0, || vec![case.clone()])).collect() };
+        let dry = Shard::dry();
+        run(&dry);
+        let (r0, r1) = (Shard::of(0, 2, &dry), Shard::of(1, 2, &dry));
+        let (c0, _) = (run(&r0), run(&r1));
+        let part: Part = serde_json::from_str(&serde_json::to_string(&r1.part()).unwrap()).expect("a part");
+        assert_eq!(part.specs.len(), 1, "rank 1 ran one of the two units");
+        let report = Report {
+            profile: super::super::Profile::Quick,
+            seed: 1,
+            mutant: None,
+            replay: String::new(),
+            seconds: 0.0,
+            cases: c0,
+            bounds: None,
+            suites: vec![],
+        };
+        let merged = assemble(report, vec![part]).expect("every unit");
+        assert!(merged.cases.iter().all(|c| c.spec.as_deref() == Some(&spec)), "both ranks' cases keep their spec");
     }
 }

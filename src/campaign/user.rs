@@ -49,6 +49,7 @@ where
         cases.push(explore::case_composed(label(d), &instance, explore::seeds(o.profile), balancer));
     }
     for c in &mut cases {
+        c.spec = None; // the spec names a reference balancer, not the user's
         c.replay = c
             .replay
             .take()
@@ -62,5 +63,6 @@ where
         seconds: start.elapsed().as_secs_f64(),
         cases,
         bounds: None,
+        suites: vec![],
     }
 }

@@ -9,7 +9,7 @@ use clap::Args;
 use lbcheck::base::Registered;
 use lbcheck::bounds::dispatch;
 use lbcheck::bounds::plan::{Profile, CI_SEED_BASE};
-use lbcheck::bounds::{claims, suite, Suite};
+use lbcheck::bounds::{claims, listing, suite, Suite};
 use lbcheck::mutants::{Catcher, Mutant};
 use lbcheck::report;
 use lbcheck::sim::Topology;
@@ -47,12 +47,19 @@ pub struct BoundsArgs {
     /// Test a deliberately broken variant (calibration still runs the reference).
     #[arg(long, value_parser = kind::<Mutant>)]
     mutant: Option<Mutant>,
+    /// List every claim of every suite (suite, claim, papers, § or
+    /// equation, the mutants that fail it) and exit; runs nothing.
+    #[arg(long)]
+    list: bool,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(mut a: BoundsArgs) -> anyhow::Result<ExitCode> {
+    if a.list {
+        return list(a.json);
+    }
     let suite = a.balancer.unwrap_or_else(|| default_suite(a.mutant));
     a.balancer = Some(suite);
     check_mutant(suite, a.mutant)?;
@@ -70,6 +77,17 @@ pub fn run(mut a: BoundsArgs) -> anyhow::Result<ExitCode> {
         "family_alpha": claims::FAMILY_ALPHA, "correction": "Bonferroni"});
     report::print(&out, a.json, |out| report::bounds::human(out, &claims))?;
     Ok(report::bounds::exit_code(&claims, &replay(&a, profile)))
+}
+
+/// `--list`: every claim, with its papers (`lbcheck reproduce PAPER` shows them).
+fn list(json: bool) -> anyhow::Result<ExitCode> {
+    let rows = listing::rows();
+    let keys = ["suite", "claim", "papers", "at", "failed_by"];
+    let out: Vec<serde_json::Value> =
+        rows.iter().map(|r| keys.iter().zip(r).map(|(k, v)| (k.to_string(), json!(v))).collect()).collect();
+    let head = ["suite", "claim", "papers", "§ / equation", "failed by (mutants)"];
+    report::print(&json!(out), json, |_| report::columns(head, &rows));
+    Ok(ExitCode::SUCCESS)
 }
 
 /// One of 004's suites ([`lbcheck::bounds::atomic`]).

@@ -13,11 +13,13 @@ mod list;
 mod mpi;
 mod mutants;
 mod output;
+mod paper;
 mod progress;
 mod reproduce;
 mod run;
 mod scatter;
 mod simulate;
+mod timeline;
 mod tree;
 
 use std::process::ExitCode;
@@ -58,10 +60,12 @@ enum Command {
     Bitonic(bitonic::BitonicArgs),
     /// Explore every run of a tiny instance (every latency, every order of simultaneous events) and check each; exit 1 with the shortest counterexample.
     Explore(explore::ExploreArgs),
-    /// Re-run a paper's experiment under the references and the checker, beside the paper's figure.
+    /// A paper's claims as a page of plots and verdicts (000 … 004, all), or its experiment re-run (knapsack).
     Reproduce(reproduce::ReproduceArgs),
     /// Message scattering on 004's atomic machine: completion time T, exact facts, off-line schedule, worst-case arbiter
     Scatter(scatter::ScatterArgs),
+    /// Draw a trace as a timeline: an SVG Gantt chart (one lane per PE) and/or Chrome trace-event JSON for Perfetto.
+    Timeline(timeline::TimelineArgs),
 }
 
 /// Parses the command line, telling the subcommands that refuse flags
@@ -99,5 +103,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Explore(a) => explore::run(a),
         Command::Bitonic(a) => bitonic::run(a),
         Command::Reproduce(a) => reproduce::run(a),
+        Command::Timeline(a) => timeline::run(a),
     }
 }

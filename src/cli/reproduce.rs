@@ -1,5 +1,6 @@
 //! `lbcheck reproduce EXPERIMENT`: a paper's experiment re-run under the
-//! references and the checker, beside the paper's figure.
+//! references and the checker, beside the paper's figure (`knapsack`); or
+//! a paper's claims as a page (`000` … `004`, `all`; [`super::paper`]).
 
 use std::fmt::Write;
 use std::process::ExitCode;
@@ -20,7 +21,26 @@ enum What {
     /// 002 §5.2 / Fig. 1: average speedup of random polling on 0-1 knapsack
     /// branch-and-bound (paper: 1410 on 1024 PEs, m = 2000, 256 instances).
     Knapsack(KnapsackArgs),
+    /// 000's claims (Sanders 1995: eq. (1), Lemma 1, poll-and-shuffle §3-5) as a page.
+    #[command(name = "000")]
+    P000(PaperArgs),
+    /// 001's claims (asynchronous random polling: Fig. 1, Lemmas 1.3, 3, Thms 1-2) as a page.
+    #[command(name = "001")]
+    P001(PaperArgs),
+    /// 002's claims (Thm 1: T_par and O(P·h) messages) as a page.
+    #[command(name = "002")]
+    P002(PaperArgs),
+    /// 003's claims (§14.7.3 global round robin) as a page.
+    #[command(name = "003")]
+    P003(PaperArgs),
+    /// 004's claims (atomic model: Thms 1-3, Lemmas 6-7) as a page.
+    #[command(name = "004")]
+    P004(PaperArgs),
+    /// Every paper's page, and an index.
+    All(PaperArgs),
 }
+
+pub use super::paper::PaperArgs;
 
 #[derive(Args, Debug)]
 pub struct KnapsackArgs {
@@ -54,7 +74,19 @@ pub struct KnapsackArgs {
 }
 
 pub fn run(a: ReproduceArgs) -> anyhow::Result<ExitCode> {
-    let What::Knapsack(k) = a.what;
+    let (papers, p): (&[&str], PaperArgs) = match a.what {
+        What::Knapsack(k) => return knapsack(k),
+        What::P000(p) => (&["000"], p),
+        What::P001(p) => (&["001"], p),
+        What::P002(p) => (&["002"], p),
+        What::P003(p) => (&["003"], p),
+        What::P004(p) => (&["004"], p),
+        What::All(p) => (&["000", "001", "002", "003", "004"], p),
+    };
+    super::paper::run(papers, &p)
+}
+
+fn knapsack(k: KnapsackArgs) -> anyhow::Result<ExitCode> {
     let experiment = experiment(&k)?;
     let r = experiment.run()?;
     report::print(&serde_json::to_value(&r)?, k.json, |_| human(&r))?;

@@ -5,8 +5,12 @@
 use std::io;
 use std::path::Path;
 
-use super::{columns, html, junit};
-use crate::campaign::{Report, Verdict};
+use super::paper::{self, Setting};
+use super::{columns, html, junit, runs};
+use crate::bounds::listing::{suites_of, PAPERS};
+use crate::bounds::plan;
+use crate::campaign::{Profile, Report, Verdict};
+use crate::reproduce::papers::SuiteRun;
 
 /// One row per layer: cases, passed, failed, skipped, seconds; then a total.
 pub fn summary(r: &Report) -> String {
@@ -42,11 +46,50 @@ pub fn failures(r: &Report) -> String {
     out
 }
 
-/// Writes `report.json`, `junit.xml` and `index.html` into `dir` (created).
+/// The first failing run's files beside the page: its trace and its Perfetto JSON.
+pub const FAILURE_TRACE: &str = "first-failure.jsonl";
+/// See [`FAILURE_TRACE`].
+pub const FAILURE_PERFETTO: &str = "first-failure.perfetto.json";
+
+/// Writes `report.json`, `junit.xml` and `index.html` into `dir` (created);
+/// with a failed run, also its trace and Perfetto JSON (the page embeds its
+/// timeline and links them); the page of each paper whose bound suites all
+/// ran (`000.html` …, as `lbcheck reproduce PAPER` writes them), linked
+/// from `index.html`. The page's timelines rerun small runs
+/// ([`runs::shown`]).
 pub fn write(r: &Report, dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let json = serde_json::to_string_pretty(r).map_err(io::Error::other)?;
     std::fs::write(dir.join("report.json"), json)?;
     std::fs::write(dir.join("junit.xml"), junit::xml(r))?;
-    std::fs::write(dir.join("index.html"), html::page(r))
+    let shown = runs::shown(r);
+    let mut perfetto = None;
+    if let Some((run, _)) = &shown.failure {
+        std::fs::write(dir.join(FAILURE_TRACE), &run.trace)?;
+        let doc = super::perfetto::document(&run.timeline);
+        std::fs::write(dir.join(FAILURE_PERFETTO), serde_json::to_string(&doc).map_err(io::Error::other)?)?;
+        perfetto = Some(FAILURE_PERFETTO);
+    }
+    let papers = paper_pages(r, dir)?;
+    std::fs::write(dir.join("index.html"), html::page(r, &shown, perfetto, &papers))
+}
+
+/// A paper's page written beside the report: (paper, title, passed).
+pub type PaperPage = (&'static str, &'static str, bool);
+
+/// Writes the page of each paper whose suites all ran in this process.
+fn paper_pages(r: &Report, dir: &Path) -> io::Result<Vec<PaperPage>> {
+    let full = r.profile == Profile::Full && r.mutant.is_none();
+    let s = Setting { profile: if full { plan::Profile::Full } else { plan::Profile::Quick }, seed: r.seed };
+    let mut out = vec![];
+    for (p, title) in PAPERS {
+        let mine: Vec<&SuiteRun> = r.suites.iter().filter(|x| suites_of(p).contains(&x.suite)).collect();
+        if mine.is_empty() || mine.len() < suites_of(p).len() {
+            continue;
+        }
+        let (page, pass) = paper::page(p, title, &mine, &s);
+        std::fs::write(dir.join(format!("{p}.html")), page)?;
+        out.push((p, title, pass));
+    }
+    Ok(out)
 }

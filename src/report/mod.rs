@@ -6,17 +6,32 @@
 //! - [`verdicts`]: failed properties, the replay command and the exit code.
 //! - [`listing`]: the registry as a table or Markdown (`lbcheck list`).
 //! - [`bounds`]: the claims of `lbcheck bounds` as a table.
-//! - [`campaign`], [`junit`], [`html`], [`plots`]: `lbcheck check`'s
-//!   summary table, JUnit XML, and HTML page with SVG plots.
+//! - [`campaign`], [`junit`], [`html`]: `lbcheck check`'s summary table,
+//!   JUnit XML, and HTML page; the page's parts: [`front`] (verdict, what
+//!   was checked, the first failure), [`matrix`] (the mutant matrix),
+//!   [`charts`] (captioned figures drawn by [`plots`]) and [`runs`] (the
+//!   runs it shows as timelines).
+//! - [`timeline`], [`gantt`], [`perfetto`]: a trace as a timeline, drawn
+//!   as an SVG Gantt chart ([`svg`]) or written as Chrome trace events
+//!   (`lbcheck timeline`).
 
 pub mod bounds;
 pub mod campaign;
+pub mod charts;
 pub mod compare;
+pub mod front;
+pub mod gantt;
 pub mod html;
 pub mod junit;
 pub mod listing;
+pub mod matrix;
+pub mod paper;
+pub mod perfetto;
 pub mod plots;
 pub mod run;
+pub mod runs;
+pub mod svg;
+pub mod timeline;
 pub mod verdicts;
 
 use std::io::Write;

@@ -3,3 +3,4 @@
 //! next to the paper's, stated as they come out.
 
 pub mod knapsack;
+pub mod papers;

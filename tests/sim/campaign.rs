@@ -2,12 +2,13 @@
 //! report (JSON, JUnit, HTML that a real browser renders with its plots);
 //! with a mutant it fails and JUnit names the failed property.
 
+use lbcheck::mutants::{Catcher, CATALOGUE};
+
 use super::lbcheck;
 
-/// Every in-process layer, and the adequacy cells of the simulate and
-/// bounds checkers (loom, SPIN and Coq run in their own steps of the test
-/// command).
-const ONLY: &str = "simulate/,threads/,bounds/,/simulate,/bounds";
+/// Every in-process layer, and every adequacy cell but loom's (loom, SPIN
+/// and Coq run in their own steps of the test command).
+const ONLY: &str = "simulate/,threads/,bounds/,/simulate,/bounds,/explore,/bitonic,/compare";
 
 fn out_dir(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("lbcheck-check-{name}-{}", std::process::id()))
@@ -30,24 +31,90 @@ fn the_campaign_passes_and_writes_its_report() {
     assert!(junit.contains("failures=\"0\""), "{}", &junit[..300]);
     let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
     assert!(html.matches("<svg").count() >= 4 && html.contains("Mutant matrix"), "plots and the matrix");
+    assert_every_mutant_row_caught(&html);
+    for p in ["000", "001", "002", "003", "004"] {
+        assert!(html.contains(&format!("<a href=\"{p}.html\">{p}: ")), "index.html links {p}'s page");
+        let page = std::fs::read_to_string(dir.join(format!("{p}.html"))).unwrap();
+        assert!(page.contains("<span class=\"pass\">PASS</span></h1>"), "{p}: {page:.400}");
+    }
     assert_renders_with_plots(&dir.join("index.html"));
     std::fs::remove_dir_all(dir).ok();
 }
 
-/// Headless Chromium loads the page and its DOM holds the plots' points.
+/// Every catalogue mutant has its row in the page's matrix, with at least
+/// one caught cell; only those loom alone catches have none (the loom
+/// cells are not run here; `report::matrix`'s tests draw a row for every
+/// catalogue cell).
+fn assert_every_mutant_row_caught(html: &str) {
+    for e in CATALOGUE {
+        let start = html.find(&format!("<tr data-mutant=\"{}\">", e.mutant));
+        if e.caught_by.iter().all(|(c, _)| *c == Catcher::Loom) {
+            assert!(start.is_none(), "{}: the loom cells did not run", e.mutant);
+            continue;
+        }
+        let row = &html[start.unwrap_or_else(|| panic!("no matrix row for {}", e.mutant))..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        let caught = row.matches(">caught (").count();
+        let listed = e.caught_by.iter().filter(|(c, _)| *c != Catcher::Loom).count();
+        assert_eq!(caught, listed, "{}: every cell caught: {row}", e.mutant);
+    }
+}
+
+/// The script the page is probed with: for every SVG, whether it sits in
+/// a `figure.plot` with a caption of a sentence or more, whether it has a
+/// legend, and every mark of its data (`.data`) whose box meets the
+/// legend's; the counts go into `<pre id="probe">`.
+const PROBE: &str = r#"<script>
+let svgs = 0, uncaptioned = 0, legends = 0, marks = 0; const over = [];
+for (const svg of document.querySelectorAll('svg')) {
+  svgs++;
+  const cap = svg.closest('figure.plot')?.querySelector('figcaption');
+  if (!cap || cap.textContent.trim().length < 80) uncaptioned++;
+  const legend = svg.querySelector('.legend');
+  if (!legend) continue;
+  legends++;
+  const l = legend.getBoundingClientRect();
+  for (const m of svg.querySelectorAll('.data circle, .data path, .data rect, .data line')) {
+    marks++;
+    const r = m.getBoundingClientRect();
+    if (r.right > l.left && r.left < l.right && r.bottom > l.top && r.top < l.bottom) over.push(m.outerHTML.slice(0, 120));
+  }
+}
+const pre = document.createElement('pre');
+pre.id = 'probe';
+pre.textContent = `svgs=${svgs} uncaptioned=${uncaptioned} legends=${legends} marks=${marks} overlaps=${over.length} ${over.slice(0, 3).join(' ')}`;
+document.body.appendChild(pre);
+</script>"#;
+
+/// Headless Chromium, 1400 pixels wide, loads the page: its plots render,
+/// every plot has a caption and a legend, and no legend covers a data
+/// point (the boxes of the laid-out DOM compared by [`PROBE`]).
 fn assert_renders_with_plots(page: &std::path::Path) {
     if std::env::var("LBCHECK_SKIP_BROWSER").is_ok_and(|v| v == "1") {
         eprintln!("LBCHECK_SKIP_BROWSER=1: the report is not opened in a browser");
         return;
     }
-    let url = format!("file://{}", page.display());
-    let args = ["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", &url];
+    let html = std::fs::read_to_string(page).unwrap();
+    let probe = page.with_file_name("probe.html");
+    std::fs::write(&probe, html.replace("</body>", &format!("{PROBE}</body>"))).unwrap();
+    let url = format!("file://{}", probe.display());
+    let args = ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000", "--dump-dom", &url];
     let out = std::process::Command::new("chromium").args(args).output().unwrap_or_else(|e| {
         panic!("chromium is needed to check the report renders ({e}): apt-get install -y chromium, or LBCHECK_SKIP_BROWSER=1")
     });
     let dom = String::from_utf8_lossy(&out.stdout);
-    assert!(dom.contains("lbcheck check: PASS"), "the browser did not load the page: {dom:.300}");
-    assert!(dom.matches("<svg").count() >= 4 && dom.matches("<circle").count() >= 100, "the plots did not render");
+    assert!(dom.contains("lbcheck check: "), "the browser did not load the page: {dom:.300}");
+    let at = dom.find("<pre id=\"probe\">").unwrap_or_else(|| panic!("the probe did not run: {dom:.300}")) + 16;
+    let line = &dom[at..at + dom[at..].find("</pre>").unwrap()];
+    let count = |key: &str| -> usize {
+        let v = line.split_whitespace().find_map(|w| w.strip_prefix(&format!("{key}=")));
+        v.and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{key} in {line}"))
+    };
+    assert!(count("svgs") >= 4 && count("marks") >= 100, "the plots did not render: {line}");
+    assert_eq!(count("uncaptioned"), 0, "every plot has a caption: {line}");
+    assert_eq!(count("legends"), count("svgs"), "every plot has a legend: {line}");
+    assert_eq!(count("overlaps"), 0, "no legend over a data point: {line}");
+    std::fs::remove_file(probe).ok();
 }
 
 /// One mutant per site (balancer, detector, bound formulas, event log, a bounds-only
@@ -67,8 +134,34 @@ fn a_mutant_fails_the_campaign_and_junit_names_its_property() {
         let listed = m.parse::<lbcheck::mutants::Mutant>().unwrap().entry().caught_by;
         let named = listed.iter().any(|(_, fails)| junit.contains(&format!("<failure message=\"{fails}")));
         assert!(named, "{m} should fail one of {listed:?}: {junit:.600}");
+        if m == "split-loses" {
+            assert_embeds_the_failing_runs_timeline(&dir);
+        }
         std::fs::remove_dir_all(dir).ok();
     }
+}
+
+/// The page of a failed campaign embeds the first failing run's timeline
+/// (it fails a property again when rerun) beside its reference run, links
+/// the Perfetto file written beside it, and the front names the failure.
+fn assert_embeds_the_failing_runs_timeline(dir: &std::path::Path) {
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let figure = |id: &str| {
+        let at = html.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no figure {id}"));
+        let fig = &html[at..];
+        fig[..fig.find("</figure>").unwrap()].to_string()
+    };
+    let failing = figure("timeline-failure");
+    assert!(failing.contains("<svg") && failing.contains("<g class=\"lane\""), "a Gantt chart: {failing:.300}");
+    assert!(failing.contains("it fails ") && failing.contains("--mutant split-loses"), "{failing:.2000}");
+    let reference = figure("timeline-failure-reference");
+    assert!(reference.contains("<svg") && !reference.contains("--mutant"), "{reference:.2000}");
+    assert!(html.contains("First failure: ") && html.contains("href=\"#timeline-failure\""), "the front links it");
+    assert!(html.contains("href=\"first-failure.perfetto.json\""), "the Perfetto file linked");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("first-failure.perfetto.json")).unwrap()).unwrap();
+    assert!(doc["traceEvents"].as_array().is_some_and(|e| !e.is_empty()), "{doc:.300}");
+    assert!(dir.join("first-failure.jsonl").is_file());
 }
 
 #[test]

@@ -24,6 +24,7 @@ mod safra;
 mod scatter;
 mod spec;
 mod threads;
+mod timeline;
 mod topology;
 mod trace;
 mod two_slots;

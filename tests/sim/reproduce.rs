@@ -1,6 +1,9 @@
 //! `lbcheck reproduce knapsack` (issue 14, 002 §5.2): the quick profile
 //! runs every instance on every machine size, checks every run, and
 //! reports the paper's figure beside its own; bad input exits 2.
+//! `lbcheck reproduce 000` … `004`, `all` (issue 32): every claim of
+//! `lbcheck bounds --list` on its paper's page, passing on the references;
+//! a bounds mutant fails its paper's page.
 
 use super::lbcheck;
 
@@ -47,5 +50,78 @@ fn bad_reproduction_input_exits_2() {
         assert!(err.contains(says), "{args:?} should say {says}:\n{err}");
     }
     let (code, _, err) = lbcheck(&["reproduce", "golomb"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+fn out_dir(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("lbcheck-reproduce-{name}-{}", std::process::id()))
+}
+
+/// The section of `page` with id `id`.
+fn section<'a>(page: &'a str, id: &str) -> &'a str {
+    let at = page.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no section {id}"));
+    let start = page[..at].rfind("<section").unwrap();
+    &page[start..start + page[start..].find("</section>").unwrap()]
+}
+
+#[test]
+fn reproduce_all_puts_every_listed_claim_on_its_papers_page() {
+    let (code, list, err) = lbcheck(&["bounds", "--list", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let listed: Vec<serde_json::Value> = serde_json::from_str(&list).unwrap();
+    assert!(listed.len() >= 40, "{list:.300}");
+    let dir = out_dir("all");
+    let (code, out, err) = lbcheck(&["reproduce", "all", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let page = |p: &str| std::fs::read_to_string(dir.join(format!("{p}.html"))).unwrap();
+    for p in ["000", "001", "002", "003", "004"] {
+        assert!(index.contains(&format!("href=\"{p}.html\"")) && out.contains(&format!("{p}: ")), "{p}: {out}");
+        let html = page(p);
+        assert!(html.contains(&format!("<h1>{p}: ")) && html.contains("The constants the O() hides"), "{p}");
+        assert!(html.contains("<svg") && html.contains("<figcaption>"), "{p}: plots with captions");
+    }
+    for row in &listed {
+        let id = format!("{}-{}", row["suite"].as_str().unwrap(), row["claim"].as_str().unwrap());
+        for p in row["papers"].as_str().unwrap().split(", ") {
+            let html = page(p);
+            let s = section(&html, &id);
+            assert!(s.starts_with("<section class=\"claim pass\"") && s.contains("α</th>"), "{p} {id}: {s:.600}");
+            assert!(s.contains("Replay: <code>lbcheck bounds --balancer "), "{p} {id}: what was run");
+        }
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// `grr-no-increment` breaks global round robin (003 §14.7.3): 003's
+/// page shows `v_p` failed, names the mutant, and the command exits 1.
+#[test]
+fn a_bounds_mutant_fails_its_papers_page() {
+    let dir = out_dir("grr");
+    let (code, out, err) = lbcheck(&["reproduce", "003", "--out", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "the reference: {out}{err}");
+    let pass = std::fs::read_to_string(dir.join("003.html")).unwrap();
+    assert!(section(&pass, "pacheco-v_p").starts_with("<section class=\"claim pass\""));
+    let args = ["reproduce", "003", "--mutant", "grr-no-increment", "--out", dir.to_str().unwrap()];
+    let (code, out, err) = lbcheck(&args);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("003: 4 claims, FAIL") && err.contains("FAILED pacheco/v_p"), "{out}{err}");
+    let html = std::fs::read_to_string(dir.join("003.html")).unwrap();
+    let v_p = section(&html, "pacheco-v_p");
+    assert!(v_p.starts_with("<section class=\"claim fail\"") && v_p.contains(">FAIL<"), "{v_p}");
+    assert!(v_p.contains("test runs with the mutant <code>grr-no-increment</code>"), "{v_p}");
+    assert!(v_p.contains("Failed by: <code>grr-no-increment</code>"), "{v_p}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn bad_paper_input_exits_2() {
+    let (code, _, err) = lbcheck(&["reproduce", "003", "--mutant", "split-tiny"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("mutant `split-tiny` acts in none of the suites of 003"), "{err}");
+    let (code, _, err) = lbcheck(&["reproduce", "003", "--out", "/dev/null/pages"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("writing the pages to /dev/null/pages"), "{err}");
+    let (code, _, err) = lbcheck(&["reproduce", "005"]);
     assert_eq!(code, 2, "{err}");
 }

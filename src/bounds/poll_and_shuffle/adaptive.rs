@@ -244,6 +244,7 @@ fn notify_tail(test: &[&Run], alpha: f64) -> Claim {
     let mean = bound / n.max(1) as f64;
     let t = TailTest::new(k, n.max(1), mean, alpha);
     Claim {
+        plot: None,
         name: "notify_tail",
         reference: "000 Lemma 4: P[notifications in log2 n phases ≥ a·c·β·log2 n] ≤ n^(−β), β = 2",
         n,
@@ -278,6 +279,7 @@ fn idle_estimate(test: &[&Run], alpha: f64) -> Claim {
     let mean = bound / n.max(1) as f64;
     let t = TailTest::new(k, n.max(1), mean, alpha);
     Claim {
+        plot: None,
         name: "idle_estimate",
         reference: "000 Lemma 5: P[γ̂ < γ̄ − ε] ≤ 1/n over α·log2 n phases (c = 5 ≥ 3 ln 2/(ε²α), ε = 1/2, α = 2)",
         n,
@@ -301,7 +303,7 @@ fn shuffles_le_cycles(test: &[&Run], alpha: f64) -> Claim {
     let differ = pairs.iter().filter(|(s, c)| s != c).count() as u64;
     let (s, c) = pairs.iter().fold((0, 0), |(a, b), (s, c)| (a + s, b + c));
     let t = TailTest::new(more, differ.max(1), 0.5, alpha);
-    Claim {
+    Claim { plot: None,
         name: "shuffles_le_cycles",
         reference: "000 Thm 5, S-7: the adaptive trigger permutes no more often than every cycle",
         n: pairs.len() as u64,

@@ -75,6 +75,7 @@ fn lemma2_claim(samples: &[Sample], alpha: f64) -> Claim {
     let upper = if n > 0 { clopper_pearson_upper(k, n, alpha) } else { 0.0 };
     let bound = lemma2::GAMMA / 2.0;
     Claim {
+        plot: None,
         name: "lemma2",
         reference: "000 Lemma 2: in a phase i < log n − log2(2/γ) with ≥ γn idle, a nonempty S is asked w.p. ≥ γ/2",
         n,
@@ -104,7 +105,7 @@ fn comparison_claim(samples: &[Sample], alpha: f64) -> (Claim, (f64, f64)) {
         }
         None => ("unfinished runs (∞)".into(), "-".into(), false, (f64::NAN, f64::NAN)),
     };
-    let claim = Claim {
+    let claim = Claim { plot: None,
         name: "rp_vs_pas",
         reference: "000 §3: random polling's excess grows like h·d while poll-and-shuffle's is Õ(h): their ratio rises with log2 n",
         n: points.len() as u64,

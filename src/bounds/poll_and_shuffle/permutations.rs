@@ -64,6 +64,7 @@ pub fn eq4(base: u64, mutant: Option<Mutant>, alpha: f64) -> Claim {
     let each = alpha / f64::from(dims);
     let worst = counts.iter().map(|c| chi_square_p(c)).fold(1.0, f64::min);
     Claim {
+        plot: None,
         name: "eq4_partners",
         reference: "000 eq. (4), Lemma 2: after a shuffle S's dimension-i partner is uniform over the others",
         n: u64::from(DRAWS),
@@ -86,6 +87,7 @@ pub fn uniform(base: u64, mutant: Option<Mutant>, alpha: f64) -> Claim {
     cells.resize(24, 0);
     let p = chi_square_p(&cells);
     Claim {
+        plot: None,
         name: "perm_uniform",
         reference: "000 §3.2, S-6: the exact permutation is uniform over S_n (n = 4)",
         n: u64::from(DRAWS),

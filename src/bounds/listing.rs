@@ -1,0 +1,152 @@
+//! Every claim the bound suites check, with the papers it tests and where
+//! in each (`lbcheck bounds --list`; the pages of `lbcheck reproduce
+//! PAPER` show them in the paper's order). A suite's claim names are
+//! those its `evaluate` returns; `tests/sim/reproduce.rs` holds the two
+//! together (every listed claim passes on its page; a claim a suite checks
+//! that the listing lacks fails its paper's page).
+
+use super::Suite;
+use crate::base::Registered;
+use crate::mutants::{Catcher, Mutant, CATALOGUE};
+
+/// One claim of one suite.
+#[derive(Clone, Copy, Debug)]
+pub struct Listed {
+    /// The suite whose runs check it.
+    pub suite: Suite,
+    /// The claim's name (as in `lbcheck bounds`).
+    pub name: &'static str,
+    /// (paper, rank): the papers it tests, and where in each (the pages
+    /// sort by rank, which follows the paper's order).
+    pub papers: &'static [(&'static str, u16)],
+    /// Section, theorem or equation.
+    pub at: &'static str,
+    /// What the paper states (as the claim tests it).
+    pub statement: &'static str,
+}
+
+/// The five papers, in their order (../shared/papers/README.md).
+pub const PAPERS: [(&str, &str); 5] = [
+    ("000", "Sanders, Better Algorithms for Parallel Backtracking (1995)"),
+    ("001", "Sanders, Asynchronous Random Polling Dynamic Load Balancing"),
+    ("002", "Sanders, Tree Shaped Computations as a Model for Parallel Applications (1998)"),
+    ("003", "Pacheco, Parallel Programming with MPI, ch. 14 (parallel tree search)"),
+    ("004", "Liu, Aiello, Bhatt, An atomic model for message-passing"),
+];
+
+macro_rules! listed {
+    ($suite:ident, $name:literal, [$(($p:literal, $r:literal)),*], $at:literal, $statement:literal) => {
+        Listed { suite: Suite::$suite, name: $name, papers: &[$(($p, $r)),*], at: $at, statement: $statement }
+    };
+}
+
+/// Every claim of every suite.
+pub const LISTED: &[Listed] = &[
+    listed!(RandomPolling, "formula", [("000", 20)], "§2.2, Lemma 1, eq. (2), (3)", "The Chernoff bounds on binomial tails hold: eq. (2)'s lower and eq. (3)'s upper tail bound are at least the exact tails on a grid of n, p, ε."),
+    listed!(RandomPolling, "lower_bound_eq1", [("000", 3)], "§1.1, eq. (1)", "No load balancer beats T_par ≥ max(T_seq/P, max_gen·T_split)."),
+    listed!(RandomPolling, "thm1_eps", [("001", 42)], "§3, Thm 1", "Polling every Δt ≥ T_poll/ε units costs at most ε·T_seq in all: the (1 + ε) of Thm 1."),
+    listed!(RandomPolling, "t_par", [("001", 40), ("002", 10)], "001 §3, Thm 1; 002 Thm 1", "E[T_par] ≤ (1 + ε)·T_seq/P + O(T_atomic + h·(1/ε + T_rout + T_split)): R = (T_par − (1+ε)·T_seq/P) / (T_atomic + h·(Δt + T_rout + T_split)) is bounded by a constant C."),
+    listed!(RandomPolling, "t_par_trend", [("001", 41)], "§3, Thm 1", "The constant of Thm 1 does not grow with P: R has no upward trend in log2 P."),
+    listed!(RandomPolling, "gen_depth", [("001", 31)], "§3, Lemma 3", "After O(P·h) requests every live subproblem has generation ≥ h: requests until then, over P·h, are bounded by a constant c."),
+    listed!(RandomPolling, "lemma3", [("001", 30)], "§3, Lemma 3", "P[more than c·P·h red requests before gen ≥ h] ≤ P·h·e^(−h(c − ln c − 2)), c = 8."),
+    listed!(RandomPolling, "gen_depth_trend", [("001", 32)], "§3, Lemma 3", "Lemma 3's c does not grow with P: requests/(P·h) has no upward trend in log2 P."),
+    listed!(RandomPolling, "queue", [("001", 20)], "§3, Lemma 1.3", "The expected queue a request meets is at most 1."),
+    listed!(RandomPolling, "victims_uniform", [("001", 10)], "§2, Fig. 1", "Each request asks a uniformly random PE: offsets (to − from) mod P uniform on 1 … P − 1."),
+    listed!(RandomPolling, "traffic", [("002", 20)], "Thm 1", "Random polling sends O(P·h) messages: messages/(P·h) bounded by a constant."),
+    listed!(RandomPolling, "traffic_trend", [("002", 21)], "Thm 1", "The traffic constant does not grow with P: messages/(P·h) has no upward trend in log2 P."),
+    listed!(RandomPolling, "queue_trim", [("001", 50)], "§4, Thm 2", "With queues trimmed at ⌈√P⌉ no request meets a longer queue (and untrimmed runs of the same cells do)."),
+    listed!(RandomPolling, "thm2_t_par", [("001", 51)], "§4, Thm 2", "W.h.p. T_par ≤ (1 + ε)·T_seq/P + Õ(T_atomic + h(1/ε + T_split + T_rout)) with trimmed queues, h ≈ log P, slow PEs: R over capacity bounded."),
+    listed!(RandomPolling, "invariants", [("001", 90)], "Fig. 1, §2", "Every safety and liveness property of check/ holds on every run of the suite."),
+    listed!(RandomDestination, "lemma6", [("004", 60)], "§6.2, Lemma 6", "P[X ≥ αm] ≤ (1/2)^(αm/(p−1)) for α > 2e: at least the exact tail on a grid."),
+    listed!(RandomDestination, "lemma7", [("004", 61)], "§6.2, Lemma 7", "P[Σ receive delays > βm] < (1/2)^((β−1)m/(p−1)) for β ≥ 2e + 1: against the exact tail on a grid."),
+    listed!(RandomDestination, "lower_bound_004", [("004", 10)], "§1", "No schedule beats T ≥ max(⌈n/p⌉, h)."),
+    listed!(RandomDestination, "thm1", [("004", 20)], "§1, §5, Thm 1", "Random-destination backtrack search takes at most k(n/p + h) steps w.h.p. under any arbiter: R = T/(n/p + h) bounded."),
+    listed!(RandomDestination, "thm1_trend_p", [("004", 21)], "§5, Thm 1", "Thm 1's k does not grow with p: no upward trend of R in log2 p."),
+    listed!(RandomDestination, "thm1_trend_h", [("004", 22)], "§5, Thm 1", "Thm 1's k does not grow with h: no upward trend of R in log2 h."),
+    listed!(RandomDestination, "invariants", [("004", 90)], "§2", "Every property of check/ on every run of the atomic machine."),
+    listed!(PriorityBnb, "lemma6", [("004", 62)], "§6.2, Lemma 6", "As above, in the branch-and-bound suite (the same exact grid)."),
+    listed!(PriorityBnb, "lemma7", [("004", 63)], "§6.2, Lemma 7", "As above, in the branch-and-bound suite (the same exact grid)."),
+    listed!(PriorityBnb, "lower_bound_004", [("004", 11)], "§1", "T ≥ max(⌈n/p⌉, h) of the critical subtree on every branch-and-bound run."),
+    listed!(PriorityBnb, "thm2", [("004", 30)], "§1, §6, Thm 2", "Branch-and-bound with priority queues under the FIFO arbiter takes at most k(n/p + h) for n > p² log p: R of the critical subtree bounded."),
+    listed!(PriorityBnb, "invariants", [("004", 91)], "§2", "Every property of check/ on every branch-and-bound run."),
+    listed!(Scatter, "lemma6", [("004", 64)], "§6.2, Lemma 6", "As above, in the scattering suite (the same exact grid)."),
+    listed!(Scatter, "lemma7", [("004", 65)], "§6.2, Lemma 7", "As above, in the scattering suite (the same exact grid)."),
+    listed!(Scatter, "scatter_exact", [("004", 40)], "§3", "Scattering takes T ≥ m and T ≥ r; the off-line schedule max{r, m}; all-to-0 m·p."),
+    listed!(Scatter, "thm3", [("004", 41)], "§3, Thm 3", "With random destinations, scattering m messages per node takes at most k·m w.h.p.: T/m bounded."),
+    listed!(Scatter, "thm3_trend", [("004", 42)], "§3, Thm 3", "Thm 3's k does not grow with p: T/m has no upward trend in log2 p."),
+    listed!(Pacheco, "v_p", [("003", 10)], "§14.7.3", "Global round robin asks every PE in its first V(P) = P − s requests (s: ranks passed over)."),
+    listed!(Pacheco, "t_par", [("003", 20)], "§14.7.3", "Global round robin's T_par: R = (T_par − T_seq/P − (P−1)T_split)/(T_atomic + h(4T_rout + Δt + T_split)) bounded (four messages per request)."),
+    listed!(Pacheco, "t_par_trend", [("003", 21)], "§14.7.3", "R has no upward trend in log2 P."),
+    listed!(Pacheco, "invariants", [("003", 90)], "§14.7", "Every property of check/ on every run of global round robin."),
+    listed!(PollAndShuffle, "perm_uniform", [("000", 32)], "§3.2", "The exact random permutation is uniform (χ² over S_4)."),
+    listed!(PollAndShuffle, "perm_generators", [("000", 33)], "§3.2", "The pseudo-random method's generators act 2-transitively (every pair reaches every pair)."),
+    listed!(PollAndShuffle, "eq4_partners", [("000", 34)], "§3, eq. (4)", "After a shuffle, a subproblem's dimension-i partner is uniform over the other PEs."),
+    listed!(PollAndShuffle, "lemma2", [("000", 30)], "§3.1, Lemma 2", "A nonempty subproblem is asked in a qualifying phase with probability ≥ γ/2."),
+    listed!(PollAndShuffle, "t_par", [("000", 40)], "§3.1, §4, Thms 1-4", "Poll-and-shuffle's T_par ≤ T_seq/n + Õ(T_atomic + h·(T_phase + c_poll + T_perm/L)): R bounded."),
+    listed!(PollAndShuffle, "t_par_trend", [("000", 41)], "§3.1, §4, Thms 1-2", "R is free of log n on hypercubic networks (Õ(h), not Õ(h log n)): no upward trend in log2 n."),
+    listed!(PollAndShuffle, "rp_t_par", [("000", 5)], "§1.1 [27]", "Random polling on a network of diameter d: R_d = (T_par − T_seq/n)/(T_atomic + h(Δt + d·T_rout + T_split)) bounded."),
+    listed!(PollAndShuffle, "rp_vs_pas", [("000", 42)], "§3", "Random polling's excess over poll-and-shuffle's rises with log2 n on hypercubic networks."),
+    listed!(PollAndShuffle, "notify_tail", [("000", 50)], "§5, Lemma 4", "P[notifications in log2 n phases ≥ a·c·β·log2 n] ≤ n^(−β), β = 2."),
+    listed!(PollAndShuffle, "idle_estimate", [("000", 51)], "§5, Lemma 5", "P[γ̂ < γ̄ − ε] ≤ 1/n over α·log2 n phases."),
+    listed!(PollAndShuffle, "adaptive_t_par", [("000", 52)], "§5, Thm 5", "The adaptive trigger's T_par is bounded as Thm 1's: R bounded."),
+    listed!(PollAndShuffle, "adaptive_t_par_trend", [("000", 53)], "§5, Thm 5", "The adaptive trigger's R is free of log2 n (Õ(h))."),
+    listed!(PollAndShuffle, "shuffles_le_cycles", [("000", 54)], "§5, Thm 5", "The adaptive trigger permutes no more often than every cycle."),
+    listed!(PollAndShuffle, "invariants", [("000", 90)], "§3", "Every property of check/ on every run of poll-and-shuffle and of random polling on the network."),
+];
+
+/// The claims that test `paper`, in the paper's order.
+pub fn of_paper(paper: &str) -> Vec<&'static Listed> {
+    let rank = |l: &Listed| l.papers.iter().find(|(p, _)| *p == paper).map(|(_, r)| *r);
+    let mut out: Vec<&Listed> = LISTED.iter().filter(|l| rank(l).is_some()).collect();
+    out.sort_by_key(|l| rank(l));
+    out
+}
+
+/// The suites whose claims test `paper`, in [`Suite::ALL`]'s order.
+pub fn suites_of(paper: &str) -> Vec<Suite> {
+    let of = of_paper(paper);
+    Suite::ALL.iter().copied().filter(|s| of.iter().any(|l| l.suite == *s)).collect()
+}
+
+/// The catalogue's mutants listed as failing `name` in `suite` (the
+/// suite's mutants, and formula mutants listed under the claim).
+pub fn mutants_failing(suite: Suite, name: &str) -> Vec<Mutant> {
+    CATALOGUE
+        .iter()
+        .filter(|e| e.fails_under(Catcher::Bounds) == Some(name) && suite.refuses(e.mutant).is_none())
+        .map(|e| e.mutant)
+        .collect()
+}
+
+/// `lbcheck bounds --list`: one row per claim.
+pub fn rows() -> Vec<[String; 5]> {
+    LISTED
+        .iter()
+        .map(|l| {
+            let papers: Vec<&str> = l.papers.iter().map(|(p, _)| *p).collect();
+            let mutants: Vec<String> = mutants_failing(l.suite, l.name).iter().map(|m| m.to_string()).collect();
+            [l.suite.to_string(), l.name.into(), papers.join(", "), l.at.into(), mutants.join(", ")]
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_paper_has_claims_and_every_claim_a_known_paper() {
+        for (p, _) in PAPERS {
+            assert!(!of_paper(p).is_empty(), "{p}");
+        }
+        for l in LISTED {
+            assert!(l.papers.iter().all(|(p, _)| PAPERS.iter().any(|(q, _)| q == p)), "{}", l.name);
+        }
+        let mut names: Vec<(Suite, &str)> = LISTED.iter().map(|l| (l.suite, l.name)).collect();
+        names.sort_by_key(|(s, n)| (s.to_string(), *n));
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "a claim listed twice");
+        assert!(Suite::ALL.iter().all(|s| LISTED.iter().any(|l| l.suite == *s)));
+    }
+}

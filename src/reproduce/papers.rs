@@ -1,0 +1,81 @@
+//! `lbcheck reproduce PAPER`: the bound suites of `lbcheck bounds` whose
+//! claims test a paper ([`crate::bounds::listing`]), run once each, their
+//! claims and fitted constants kept for the paper's page
+//! ([`crate::report::paper`]).
+
+use std::time::Instant;
+
+use crate::bounds::claims::{self, Claim};
+use crate::bounds::plan::{power_max_pes, Profile};
+use crate::bounds::{dispatch, suite, Suite};
+use crate::mutants::Mutant;
+
+/// One suite's run: its claims, constants and how it was run.
+#[derive(Clone, Debug)]
+pub struct SuiteRun {
+    /// The suite.
+    pub suite: Suite,
+    /// Its claims, as `lbcheck bounds` prints them.
+    pub claims: Vec<Claim>,
+    /// The constants the O() hides, fitted on the calibration runs (JSON
+    /// as in `lbcheck bounds --json`).
+    pub constants: serde_json::Value,
+    /// Runs made.
+    pub runs: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// The mutant its test runs had, if it acts in this suite.
+    pub mutant: Option<Mutant>,
+    /// The largest P of a random-polling run with a mutant (its power profile).
+    pub max_pes: Option<u32>,
+    /// `lbcheck bounds …` that reruns it.
+    pub replay: String,
+}
+
+/// Runs `suite` on `profile` from seed base `base`; the test runs have
+/// `mutant` if it acts in the suite (the reference otherwise). A mutant of
+/// random polling runs on its power profile, as in `lbcheck check`.
+pub fn run(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>) -> SuiteRun {
+    let mutant = mutant.filter(|m| suite.refuses(*m).is_none());
+    let start = Instant::now();
+    let max_pes = (suite == Suite::RandomPolling).then(|| mutant.map(power_max_pes)).flatten();
+    let (runs, constants, claims) = match suite {
+        Suite::RandomPolling => {
+            let samples = suite::run_all(profile, max_pes.unwrap_or(u32::MAX), base, mutant);
+            let (k, claims) = claims::evaluate(&samples, mutant);
+            (samples.len(), serde_json::to_value(k).unwrap_or_default(), claims)
+        }
+        _ => {
+            let d = dispatch::run(suite, profile, suite.default_topology(mutant), base, mutant);
+            (d.runs, d.constants, d.claims)
+        }
+    };
+    let replay = replay(suite, profile, base, mutant, max_pes);
+    SuiteRun { suite, claims, constants, runs, seconds: start.elapsed().as_secs_f64(), mutant, max_pes, replay }
+}
+
+fn replay(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>, max_pes: Option<u32>) -> String {
+    let p = if profile == Profile::Full { "--full" } else { "--quick" };
+    let net = match suite {
+        Suite::PollAndShuffle => format!(" --topology {}", suite.default_topology(mutant)),
+        _ => String::new(),
+    };
+    let m = mutant.map(|m| format!(" --mutant {m}")).unwrap_or_default();
+    let cap = max_pes.map(|p| format!(" --max-pes {p}")).unwrap_or_default();
+    format!("lbcheck bounds --balancer {suite}{net} {p} --seed-base {base}{m}{cap}")
+}
+
+/// What a suite runs (its configuration and sizes), for the pages.
+pub fn configuration(suite: Suite, profile: Profile) -> &'static str {
+    let full = profile == Profile::Full;
+    match suite {
+        Suite::RandomPolling if full => "asynchronous random polling with the energy detector on 001's simulated machine (crossbar); synthetic trees (balanced, uniform, alpha:0.3 splits) with T_seq/P = 2^10·T_atomic, P = 4 … 4096, and a UTS tree; 001 Thm 2's own cells: P/4 PEs 32× slow, queues trimmed at ⌈√P⌉ or not",
+        Suite::RandomPolling => "asynchronous random polling with the energy detector on 001's simulated machine (crossbar); synthetic trees (balanced, uniform, alpha:0.3 splits) with T_seq/P = 2^10·T_atomic, P = 4 … 256; 001 Thm 2's own cells: P/4 PEs 32× slow, queues trimmed at ⌈√P⌉ or not",
+        Suite::RandomDestination => "random-destination backtrack search on 004's atomic machine: balanced, skewed and peeled binary trees, every arbiter (fifo, lifo, random, fixed-priority, anti-critical)",
+        Suite::PriorityBnb => "priority-queue branch-and-bound on 004's atomic machine, FIFO arbiter, runs with n > p² log2 p of the critical subtree",
+        Suite::Scatter => "message scattering on 004's atomic machine: m messages per node to random destinations, every arbiter",
+        Suite::Pacheco if full => "global round robin (003 §14.7.3) on 001's simulated machine: balanced and uniform synthetic trees, P = 4 … 256, two machines",
+        Suite::Pacheco => "global round robin (003 §14.7.3) on 001's simulated machine: balanced and uniform synthetic trees, P = 4 … 64",
+        Suite::PollAndShuffle => "poll-and-shuffle on 000's phased machine (hypercube; T_phase = Δt = 20, T_rout = 5, T_split = 2) and random polling on the same trees and network: balanced and uniform synthetic trees, n = 8 … 128 (full: 512); the adaptive trigger of §5",
+    }
+}
