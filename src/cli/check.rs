@@ -1,7 +1,8 @@
 //! `lbcheck check`: the campaign over every registered reference and every
 //! layer (lbcheck::campaign), with a progress display, a summary table and
 //! the report (`report.json`, `junit.xml`, `index.html`) in `--out`; with
-//! `--mpi` under `mpirun`, split over the ranks (`check_mpi.rs`).
+//! `--mpi` under `mpirun`, split over the ranks (`check_mpi.rs`); with
+//! `--impl CMD`, a user's program as the implementation (`check_impl.rs`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,16 +31,16 @@ pub struct CheckArgs {
     /// Only cases whose LAYER/NAME contains one of these (comma-separated;
     /// layers: simulate, threads, bounds, explore, mutants, loom, spin, coq).
     #[arg(long, value_delimiter = ',', value_name = "PATTERN")]
-    only: Vec<String>,
+    pub only: Vec<String>,
     /// Check this mutant as the implementation under test: the campaign must fail.
     #[arg(long, value_parser = kind::<Mutant>)]
     mutant: Option<Mutant>,
     /// Base seed of every run (CI uses 1; fresh values rerun on fresh seeds).
     #[arg(long, env = "LBCHECK_SEED", default_value_t = CI_SEED_BASE)]
-    seed: u64,
+    pub seed: u64,
     /// Where to write report.json, junit.xml and index.html.
     #[arg(long, value_name = "DIR", default_value = "lbcheck-report")]
-    out: PathBuf,
+    pub out: PathBuf,
     /// Print the report as JSON instead of the summary table.
     #[arg(long)]
     json: bool,
@@ -51,6 +52,9 @@ pub struct CheckArgs {
     /// campaign.
     #[arg(long)]
     pub mpi: bool,
+    /// `--impl CMD`: a user's program as the implementation under test.
+    #[command(flatten)]
+    pub implementation: super::check_impl::ImplArgs,
 }
 
 impl CheckArgs {
