@@ -78,6 +78,7 @@ mod early_termination;
 mod energy;
 mod exchange;
 mod fig3;
+mod global_rr;
 mod hops;
 mod idset;
 mod inflight;
