@@ -96,6 +96,7 @@ mod stop;
 mod termination;
 #[cfg(test)]
 pub(crate) mod testutil;
+mod unread;
 mod wellformed;
 mod work;
 
@@ -334,7 +335,7 @@ impl Checker {
             early: early_termination::NoEarlyTermination::new(pes),
             detected: termination::TerminationDetected::new(pes),
             delay: delay::DetectionDelayBound::new(header),
-            requests: requests::RequestsAnswered::new(pes),
+            requests: requests::RequestsAnswered::new(header),
             service: service::ServiceLatency::new(header),
             detector: detector::DetectorConformance::new(header),
             atomic: atomic::AtomicConformance::new(header),
