@@ -161,3 +161,40 @@ fn bad_input_exits_2() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--impl needs --balancer KIND and --termination KIND"));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// docs/trace-format.md's text.
+fn trace_format() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/trace-format.md")).unwrap()
+}
+
+/// The doc's property table lists exactly the properties `check-trace
+/// --explain` accepts, in its order.
+#[test]
+fn the_docs_property_table_equals_explains_list() {
+    let o = Command::new(BIN).args(["check-trace", "--explain", "?"]).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let list = err.split("[possible values: ").nth(1).and_then(|s| s.split(']').next()).expect("the list");
+    let explain: Vec<&str> = list.split(", ").collect();
+    let doc = trace_format();
+    let table = doc.split("## Properties").nth(1).unwrap().split("**First causes.**").next().unwrap();
+    let rows: Vec<&str> =
+        table.lines().filter_map(|l| l.strip_prefix("| `")).filter_map(|l| l.split('`').next()).collect();
+    assert_eq!(rows, explain);
+}
+
+/// The worked example in the doc passes `lbcheck check-trace`.
+#[test]
+fn the_docs_worked_example_passes_check_trace() {
+    let doc = trace_format();
+    let block =
+        doc.split("<!-- worked example: begin -->").nth(1).unwrap().split("<!-- worked example: end -->").next();
+    let lines: Vec<&str> = block.unwrap().lines().filter(|l| l.starts_with('{')).collect();
+    assert_eq!(lines.len(), 32);
+    let path = std::env::temp_dir().join(format!("lbcheck-worked-example-{}.jsonl", std::process::id()));
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let o = Command::new(BIN).args(["check-trace", path.to_str().unwrap()]).output().unwrap();
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(!out.contains("FAIL"), "{out}");
+    std::fs::remove_file(path).unwrap();
+}
