@@ -78,10 +78,11 @@ pub fn run(a: CheckArgs) -> anyhow::Result<ExitCode> {
 pub fn finish(r: &Report, a: &CheckArgs) -> anyhow::Result<u8> {
     let o = a.options();
     if r.cases.is_empty() {
-        bail!(
-            "no case matches --only {}; layers: simulate, threads, bounds, explore, mutants, loom, spin, coq",
-            o.only.join(",")
-        );
+        let layers = match a.implementation.command {
+            Some(_) => "impl, compare",
+            None => "simulate, threads, bounds, explore, mutants, loom, spin, coq",
+        };
+        bail!("no case matches --only {}; layers: {layers}", o.only.join(","));
     }
     report::campaign::write(r, &a.out).with_context(|| format!("writing the report to {}", a.out.display()))?;
     match a.json {
