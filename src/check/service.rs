@@ -13,6 +13,13 @@
 //! sends while one is pending (a `work` message sent with none pending is
 //! an initial part, not a reply).
 //!
+//! The polls themselves are checked against the declared Δt (`run.dt`,
+//! or the `spec`'s): a busy PE polls after every Δt units of work, so no
+//! `work` event has more than Δt units — an implementation that polls far
+//! too rarely fails. Except for `loop:` workloads, whose iterations are
+//! indivisible (002 §4.2: a slice ends after the iteration that reaches
+//! Δt), and traces that declare no Δt.
+//!
 //! Applies when the header's `balancer` is `random-polling` (all queued
 //! with `run.serve_all`) or `pacheco` (all queued); for any other balancer
 //! the trace does not say where its polls are, and the verdict says "not
@@ -37,6 +44,8 @@ pub(super) struct ServiceLatency {
     servers: Result<Vec<Server>, String>,
     /// A poll answers every queued request (else one).
     all: bool,
+    /// The declared Δt, when slices are checked against it.
+    dt: Option<u64>,
     polls: u64,
     violation: Option<(usize, String)>,
 }
@@ -52,11 +61,20 @@ impl ServiceLatency {
             }
             _ => (Err(header.balancer.clone()), false),
         };
-        ServiceLatency { servers, all, polls: 0, violation: None }
+        let divisible = !header.workload.starts_with("loop:");
+        let dt = header.run_record().map(|r| r.dt).filter(|&dt| dt > 0 && divisible);
+        ServiceLatency { servers, all, dt, polls: 0, violation: None }
     }
 
-    fn on_work(&mut self, line: usize, pe: u32) -> Option<String> {
-        let all = self.all;
+    fn on_work(&mut self, line: usize, pe: u32, units: u64) -> Option<String> {
+        let (all, dt) = (self.all, self.dt);
+        if let (Some(dt), Ok(_)) = (dt, &self.servers) {
+            if units > dt {
+                return Some(format!(
+                    "line {line}: PE {pe} worked {units} units between two polls; the run declares Δt = {dt} (a poll after every Δt units of work, 001 Fig. 1)"
+                ));
+            }
+        }
         let s = self.servers.as_mut().ok()?.get_mut(pe as usize)?;
         if let Some((earlier, owed)) = s.owes {
             let rule =
@@ -86,7 +104,7 @@ impl Property for ServiceLatency {
             return;
         }
         match *e {
-            Event::Work { pe, .. } => self.violation = self.on_work(line, pe).map(|why| (line, why)),
+            Event::Work { pe, units, .. } => self.violation = self.on_work(line, pe, units).map(|why| (line, why)),
             Event::Recv { pe, kind: Kind::Request, .. } => self.server(pe).iter_mut().for_each(|s| s.pending += 1),
             Event::Send { from, kind: Kind::Work | Kind::Reject, .. } => {
                 if let Some(s) = self.server(from).filter(|s| s.pending > 0) {
@@ -184,6 +202,24 @@ mod tests {
         let run = Some(Box::new(crate::event::RunParams { serve_all: true, ..Default::default() }));
         let serve_all = TraceHeader { run, ..rp(3) };
         assert_fails(NAME, &run_with_header(&serve_all, reference_of(&events), events), Some(line_of(7)));
+    }
+
+    /// A foreign trace declaring Δt = 4 whose PE polls after 8 units fails
+    /// (polls far too rarely); with Δt = 10, or on a loop, whose iterations
+    /// are indivisible, it passes.
+    #[test]
+    fn slices_longer_than_the_declared_dt_fail() {
+        let with_dt = |dt: u64, workload: &str| {
+            let run = Some(Box::new(crate::event::RunParams { dt, ..Default::default() }));
+            TraceHeader { run, workload: workload.into(), ..rp(2) }
+        };
+        let events = two_pes(); // PE 0's second slice is 8 units
+        let r = run_with_header(&with_dt(4, "custom"), reference_of(&events), events.clone());
+        let at = position(&events, |e| matches!(e, Event::Work { t: 10, .. }));
+        let v = assert_fails(NAME, &r, Some(line_of(at)));
+        assert!(v.detail.contains("PE 0 worked 8 units between two polls; the run declares Δt = 4"), "{}", v.detail);
+        assert_passes(NAME, &run_with_header(&with_dt(10, "custom"), reference_of(&events), events.clone()));
+        assert_passes(NAME, &run_with_header(&with_dt(4, "loop:n=300"), reference_of(&events), events));
     }
 
     #[test]

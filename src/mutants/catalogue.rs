@@ -320,6 +320,16 @@ super::declare_catalogue! {
         Site::SimWorkLoop,
         &[(Bounds, "thm1_eps")],
     );
+    /// 001's simulated machine: the work loop polls after 16·Δt units.
+    PollRarely => entry(
+        Info::ships(
+            "poll-rarely",
+            "001 Fig. 1",
+            "the work loop polls after every 16·Δt units while the run declares Δt: requests wait sixteen times longer",
+        ),
+        Site::SimWorkLoop,
+        &[(Run, "service_latency")],
+    );
     /// Bitonic sort: the DECR merge-split keeps the wrong half.
     MergeSplitSwappedDecr => entry(
         Info::ships("merge-split-swapped-decr", "003 §14.4", "the DECR merge-split keeps the low half where it should keep the high one"),
