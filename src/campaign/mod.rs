@@ -109,7 +109,8 @@ pub struct Point {
 /// (`Deserialize` is [`shard`]'s, for the cases ranks send rank 0.)
 #[derive(Clone, Debug, Serialize)]
 pub struct Case {
-    /// The layer (one of [`LAYERS`]).
+    /// The layer (one of [`LAYERS`]; `impl` or `compare` under
+    /// [`external_impl`], `check --impl`).
     pub layer: &'static str,
     /// Unique within the layer.
     pub name: String,
