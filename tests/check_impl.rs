@@ -198,3 +198,17 @@ fn the_docs_worked_example_passes_check_trace() {
     assert!(!out.contains("FAIL"), "{out}");
     std::fs::remove_file(path).unwrap();
 }
+
+/// lbcheck's own simulator as the program, handed the run as `{spec}`:
+/// every run passes and `compare` finds it consistent with itself.
+#[test]
+fn the_reference_itself_through_spec_is_consistent() {
+    let dir = out("itself");
+    let cmd = format!("env -u LBCHECK_SEED {BIN} simulate --spec {{spec}} --trace {{trace}}");
+    let (code, err, junit) = check(&cmd, &dir, &["--impl-workload", "uts:default", "--impl-runs", "20"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(junit.contains("testsuite name=\"compare\" tests=\"1\" failures=\"0\" skipped=\"0\""), "{junit}");
+    let report = std::fs::read_to_string(dir.join("report.json")).unwrap();
+    assert!(report.contains("\"detail\": \"consistent — uts:default"), "{report}");
+    let _ = std::fs::remove_dir_all(dir);
+}
