@@ -115,6 +115,7 @@ impl RunParams {
             initial_split: driver.get("initial_split").is_some(),
             victim: text(&balancer["victim"]),
             sync: text(&balancer["sync"]),
+            serve_all: balancer["serve"] == "all",
             bound: text(&spec["bound"]),
             ..RunParams::default()
         }

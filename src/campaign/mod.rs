@@ -17,7 +17,8 @@
 //!   the proofs, when the tools and the repository's files are there.
 //!
 //! [`user::check_balancer`] runs the swarm and threads layers on a user's
-//! own balancer, in-process.
+//! own balancer, in-process; [`external_impl`] (`check --impl CMD`) runs
+//! a user's program, in any language, and checks its traces.
 //!
 //! With a mutant ([`Options::mutant`]) the campaign checks the mutant as
 //! the implementation under test: every layer where it acts runs it, and
@@ -29,6 +30,7 @@ pub mod cost;
 pub mod demos;
 pub mod explore;
 pub mod external;
+pub mod external_impl;
 pub mod figures;
 pub mod shard;
 pub mod swarm;
@@ -107,7 +109,8 @@ pub struct Point {
 /// (`Deserialize` is [`shard`]'s, for the cases ranks send rank 0.)
 #[derive(Clone, Debug, Serialize)]
 pub struct Case {
-    /// The layer (one of [`LAYERS`]).
+    /// The layer (one of [`LAYERS`]; `impl` or `compare` under
+    /// [`external_impl`], `check --impl`).
     pub layer: &'static str,
     /// Unique within the layer.
     pub name: String,

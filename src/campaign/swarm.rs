@@ -27,8 +27,9 @@ use crate::runtime::threads::ThreadConfig;
 use crate::sim::atomic::{Arbiter, AtomicConfig};
 use crate::sim::{Schedule, Shape, SimConfig, Topology};
 
-/// Workloads of the swarm: every family, small enough for seconds in all.
-const WORKLOADS: &[&str] = &[
+/// Workloads of the swarm: every family, small enough for seconds in all
+/// (a synthetic or loop base gets a drawn `,seed=N`).
+pub(crate) const WORKLOADS: &[&str] = &[
     "synthetic:size=500,atomic=1,split=uniform",
     "synthetic:size=2000,atomic=4,split=peel",
     "synthetic:size=4096,atomic=2,split=fig3:8:4",
@@ -381,6 +382,9 @@ fn atomic_machine(rng: &mut ChaCha8Rng, sim: &SimConfig) -> AtomicConfig {
     AtomicConfig { pes: sim.pes, seed: sim.seed, complete, arbiter, ..AtomicConfig::default() }
 }
 
+/// The quick swarm's values of P (the full one adds 256 and 1024).
+pub(crate) const PES: [u32; 10] = [1, 2, 3, 4, 5, 8, 13, 16, 32, 64];
+
 /// The quick swarm's machine drawn from `seed` alone (`simulate --swarm`).
 pub fn machine_of_seed(seed: u64) -> SimConfig {
     machine(&mut stream(seed, 0, Purpose::Swarm), seed, Profile::Quick)
@@ -388,7 +392,7 @@ pub fn machine_of_seed(seed: u64) -> SimConfig {
 
 /// A machine drawn from `rng`: every parameter within its valid range.
 fn machine(rng: &mut ChaCha8Rng, seed: u64, profile: Profile) -> SimConfig {
-    let mut pes = vec![1, 2, 3, 4, 5, 8, 13, 16, 32, 64];
+    let mut pes = PES.to_vec();
     if profile == Profile::Full {
         pes.extend([256, 1024]);
     }

@@ -78,6 +78,7 @@ mod early_termination;
 mod energy;
 mod exchange;
 mod fig3;
+mod global_rr;
 mod hops;
 mod idset;
 mod inflight;
@@ -95,6 +96,7 @@ mod stop;
 mod termination;
 #[cfg(test)]
 pub(crate) mod testutil;
+mod unread;
 mod wellformed;
 mod work;
 
@@ -336,7 +338,7 @@ impl Checker {
             early: early_termination::NoEarlyTermination::new(pes),
             detected: termination::TerminationDetected::new(pes),
             delay: delay::DetectionDelayBound::new(header),
-            requests: requests::RequestsAnswered::new(pes),
+            requests: requests::RequestsAnswered::new(header),
             service: service::ServiceLatency::new(header),
             detector: detector::DetectorConformance::new(header),
             atomic: atomic::AtomicConformance::new(header),

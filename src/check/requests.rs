@@ -9,14 +9,26 @@
 //! reply (an initial distribution, say). At the end, a request still
 //! unanswered fails — unless it reached j after j had `terminated`: once the
 //! run is over no answer is due.
+//!
+//! A request must also be received in time ([`super::unread`]): a request
+//! sent at s to PE j fails when j starts a work slice (a `work` event's
+//! t − units) at or after s + 2·L + Δt before the request's `recv` — or
+//! never receives it although it worked that late. L is the largest
+//! latency (`recv` − `send`) of the trace's other messages, or the
+//! declared latency (`run.latency`'s upper end, else `run.t_rout`) if
+//! larger, at least 1; Δt the declared one (1 if none). The slack allows a
+//! program that logs a request's `recv` at its next poll rather than on
+//! arrival. A request in flight at the end whose target did no work that
+//! late passes. Only for `clock: work`.
 
 use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
 
+use super::unread::Unread;
 use super::{list_some, Metrics, Property, Verdict};
-use crate::event::{Event, Kind};
+use crate::event::{Event, Kind, TraceHeader};
 
 /// A received request: its line and whether the receiver had terminated.
 type Pending = (usize, bool);
@@ -46,12 +58,15 @@ pub(super) struct RequestsAnswered {
     received: u64,
     replies: u64,
     violation: Option<(usize, String)>,
+    unread: Unread,
 }
 
 impl RequestsAnswered {
-    /// For `pes` PEs.
-    pub(super) fn new(pes: u32) -> RequestsAnswered {
+    /// For the run of `header`.
+    pub(super) fn new(header: &TraceHeader) -> RequestsAnswered {
+        let pes = header.pes.min(super::MAX_PES);
         RequestsAnswered {
+            unread: Unread::new(header),
             pending: HashMap::default(),
             terminated: vec![false; pes as usize],
             received: 0,
@@ -106,6 +121,7 @@ impl Property for RequestsAnswered {
     const NAME: &'static str = "requests_answered";
 
     fn observe(&mut self, line: usize, e: &Event) {
+        self.unread.observe(line, e);
         match *e {
             Event::Recv { pe, from, kind: Kind::Request, .. } => self.on_request(line, pe, from),
             Event::Send { from, to, kind: Kind::Reject, .. } => self.on_reject(line, from, to),
@@ -121,8 +137,11 @@ impl Property for RequestsAnswered {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
-        if let Some((line, why)) = self.violation {
+    fn finish(mut self, _: &Metrics) -> Verdict {
+        if let Some((line, why)) = self.violation.take() {
+            return Verdict::fail(why, Some(line));
+        }
+        if let Some((line, why)) = self.unread.finish() {
             return Verdict::fail(why, Some(line));
         }
         let unanswered = self.unanswered();
@@ -191,6 +210,54 @@ mod tests {
         let r = run(2, events);
         assert_passes(NAME, &r);
         assert!(r.properties[NAME].detail.ends_with("1 arrived after the receiver terminated"));
+    }
+
+    /// A hand-written foreign trace: PE 1 asks PE 0 at t = 1; PE 0 works
+    /// on in slices of 10 and reads the request at `read` (never: `None`).
+    fn ignored_request(read: Option<u64>) -> Vec<Event> {
+        let mut events = vec![
+            Event::Busy { t: 0, pe: 0 },
+            send(1, 1, 0, 1, Kind::Request),
+            work(10, 0, 0, 0, 10),
+            work(20, 0, 0, 10, 20),
+            work(30, 0, 0, 20, 30),
+        ];
+        if let Some(t) = read {
+            let at = events.iter().position(|e| e.time() > t).unwrap_or(events.len());
+            events.insert(at, recv(t, 0, 1, 1, Kind::Request));
+            events.extend([send(30, 0, 1, 3, Kind::Reject), recv(32, 1, 0, 3, Kind::Reject)]);
+        }
+        events.extend([
+            Event::Idle { t: 32, pe: 0 },
+            Event::Announce { t: 32, pe: 0 },
+            Event::Terminated { t: 32, pe: 0 },
+            send(32, 0, 1, 2, Kind::Terminate),
+            recv(34, 1, 0, 2, Kind::Terminate),
+            Event::Terminated { t: 34, pe: 1 },
+            Event::End { t: 34 },
+        ]);
+        events
+    }
+
+    /// The hole an outside implementation found: a request never received
+    /// while its target works on (L = 2, Δt = 1: tolerance 5) fails, and so
+    /// does one read only after the target started a slice 9 units after it
+    /// was sent; read on arrival it passes.
+    #[test]
+    fn a_request_never_received_while_its_target_works_fails() {
+        let v = assert_fails(NAME, &run(2, ignored_request(None)), Some(line_of(1)));
+        assert!(
+            v.detail.contains("PE 1's request to PE 0 (sent at t = 1) was never received while PE 0 started a work slice 19 time units later (tolerance 2·L + Δt = 5, L = 2"),
+            "{}",
+            v.detail
+        );
+        let v = assert_fails(NAME, &run(2, ignored_request(Some(25))), Some(line_of(1)));
+        assert!(
+            v.detail.contains("was not received while PE 0 started a work slice 9 time units later"),
+            "{}",
+            v.detail
+        );
+        assert_passes(NAME, &run(2, ignored_request(Some(3))));
     }
 
     #[test]

@@ -10,11 +10,14 @@
 //!   So the counter's first pass asks every PE once, except the ranks it
 //!   passes over as their own requester: V(P) = P − s (`lbcheck bounds
 //!   --balancer pacheco`, claim `v_p`).
+//!   The counter may start anywhere: the rule is the rotation, not the
+//!   start value (003 does not fix it; [`super::global_rr`]).
 //!
 //! Read from the `send` events alone. Applies when the header's `balancer`
 //! is `pacheco` and its `run.victim` is `local-rr` or `global-rr`;
 //! otherwise the verdict says "not applicable".
 
+use super::global_rr::{skip, Global};
 use super::{Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::BalancerKind;
@@ -25,8 +28,8 @@ enum Mode {
     Off(String),
     /// Local round robin: each PE's next victim.
     Local { next: Vec<u32> },
-    /// Global round robin: PE 0's counter, and the target each PE was given.
-    Global { counter: u32, given: Vec<Option<u32>> },
+    /// Global round robin: PE 0's counter, wherever it started.
+    Global(Global),
 }
 
 /// State of the `round_robin` check.
@@ -37,15 +40,6 @@ pub(super) struct RoundRobin {
     violation: Option<(usize, String)>,
 }
 
-/// The rank after `v`'s turn for requester `pe`: `v` itself unless it is `pe`.
-fn skip(pe: u32, v: u32, pes: u32) -> u32 {
-    if v == pe {
-        (v + 1) % pes
-    } else {
-        v
-    }
-}
-
 impl RoundRobin {
     /// For the run of `header` (its PEs, balancer and victim selection).
     pub(super) fn new(header: &TraceHeader) -> RoundRobin {
@@ -54,9 +48,7 @@ impl RoundRobin {
         let victim = victim.as_deref();
         let mode = match (header.balancer.parse(), victim) {
             (Ok(BalancerKind::Pacheco), Some("local-rr")) => Mode::Local { next: (1..=pes).map(|i| i % pes).collect() },
-            (Ok(BalancerKind::Pacheco), Some("global-rr")) => {
-                Mode::Global { counter: 0, given: vec![None; pes as usize] }
-            }
+            (Ok(BalancerKind::Pacheco), Some("global-rr")) => Mode::Global(Global::new(pes)),
             (Ok(BalancerKind::Pacheco), v) => Mode::Off(format!("victim selection `{}`", v.unwrap_or("random"))),
             _ => Mode::Off(format!("balancer `{}`", header.balancer)),
         };
@@ -73,29 +65,19 @@ impl RoundRobin {
                 next[from as usize] = skip(from, (to + 1) % pes, pes);
                 e
             }
-            Mode::Global { counter, .. } if from == 0 => {
-                let e = skip(0, *counter, pes);
-                *counter = (e + 1) % pes;
-                e
+            Mode::Global(g) => {
+                self.requests += 1;
+                return g.on_request(from, to).err();
             }
-            Mode::Global { given, .. } => match given.get_mut(from as usize)?.take() {
-                Some(e) => e,
-                None => return Some(format!("PE {from} asked PE {to} without a target from PE 0")),
-            },
         };
         self.requests += 1;
         (to != expected).then(|| format!("PE {from} asked PE {to}; round robin's turn was PE {expected}"))
     }
 
-    /// PE 0 sent requester `to` a target: the counter's next value.
+    /// PE 0 sent requester `to` a target.
     fn on_target(&mut self, to: u32) {
-        let pes = self.pes;
-        if let Mode::Global { counter, given } = &mut self.mode {
-            let t = skip(to, *counter, pes);
-            *counter = (t + 1) % pes;
-            if let Some(g) = given.get_mut(to as usize) {
-                *g = Some(t);
-            }
+        if let Mode::Global(g) = &mut self.mode {
+            g.on_target(to);
         }
     }
 }
@@ -166,6 +148,24 @@ mod tests {
         assert!(v.detail.contains("PE 2 asked PE 0; round robin's turn was PE 1"), "{}", v.detail);
         let no_target = [(2, 1, r)];
         assert!(assert_fails(NAME, &check(&h, &no_target), Some(line_of(0))).detail.contains("without a target"));
+    }
+
+    /// A correct global round robin whose counter starts at 1, 2 or 3 (not
+    /// lbcheck's 0) passes: the rule is the rotation; its hand-outs may be
+    /// revealed late (two targets out before the first request).
+    #[test]
+    fn global_round_robin_may_start_anywhere() {
+        let h = pacheco(4, "global-rr");
+        let (t, r) = (Kind::Target, Kind::Request);
+        // Counter 1: PE 1 gets 2; PE 0 asks 3; PE 2 gets 0; PE 3 gets 1.
+        let from_1 = [(0, 1, t), (1, 2, r), (0, 3, r), (0, 2, t), (2, 0, r), (0, 3, t), (3, 1, r)];
+        assert!(check(&h, &from_1).properties[NAME].pass, "{:?}", check(&h, &from_1).properties[NAME]);
+        // Counter 3: PE 1 gets 3, PE 2 gets 0 before either asks; PE 0 asks 1.
+        let late = [(0, 1, t), (0, 2, t), (2, 0, r), (1, 3, r), (0, 1, r)];
+        assert!(check(&h, &late).properties[NAME].pass, "{:?}", check(&h, &late).properties[NAME]);
+        let out_of_turn = [(0, 1, t), (0, 2, t), (2, 0, r), (1, 2, r)];
+        let v = assert_fails(NAME, &check(&h, &out_of_turn), Some(line_of(3)));
+        assert!(v.detail.contains("PE 1 asked PE 2; round robin's turn was PE 3"), "{}", v.detail);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `lbcheck check`: the campaign over every registered reference and every
 //! layer (lbcheck::campaign), with a progress display, a summary table and
 //! the report (`report.json`, `junit.xml`, `index.html`) in `--out`; with
-//! `--mpi` under `mpirun`, split over the ranks (`check_mpi.rs`).
+//! `--mpi` under `mpirun`, split over the ranks (`check_mpi.rs`); with
+//! `--impl CMD`, a user's program as the implementation (`check_impl.rs`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,16 +31,16 @@ pub struct CheckArgs {
     /// Only cases whose LAYER/NAME contains one of these (comma-separated;
     /// layers: simulate, threads, bounds, explore, mutants, loom, spin, coq).
     #[arg(long, value_delimiter = ',', value_name = "PATTERN", value_parser = pattern)]
-    only: Vec<String>,
+    pub only: Vec<String>,
     /// Check this mutant as the implementation under test: the campaign must fail.
     #[arg(long, value_parser = kind::<Mutant>)]
     mutant: Option<Mutant>,
     /// Base seed of every run (CI uses 1; fresh values rerun on fresh seeds).
     #[arg(long, env = "LBCHECK_SEED", default_value_t = CI_SEED_BASE)]
-    seed: u64,
+    pub seed: u64,
     /// Where to write report.json, junit.xml and index.html.
     #[arg(long, value_name = "DIR", default_value = "lbcheck-report")]
-    out: PathBuf,
+    pub out: PathBuf,
     /// Print the report as JSON instead of the summary table.
     #[arg(long)]
     json: bool,
@@ -51,6 +52,9 @@ pub struct CheckArgs {
     /// campaign.
     #[arg(long)]
     pub mpi: bool,
+    /// `--impl CMD`: a user's program as the implementation under test.
+    #[command(flatten)]
+    pub implementation: super::check_impl::ImplArgs,
 }
 
 /// An `--only` pattern: not empty (it would match every case).
@@ -82,10 +86,11 @@ pub fn run(a: CheckArgs) -> anyhow::Result<ExitCode> {
 pub fn finish(r: &Report, a: &CheckArgs) -> anyhow::Result<u8> {
     let o = a.options();
     if r.cases.is_empty() {
-        bail!(
-            "no case matches --only {}; layers: simulate, threads, bounds, explore, mutants, loom, spin, coq",
-            o.only.join(",")
-        );
+        let layers = match a.implementation.command {
+            Some(_) => "impl, compare",
+            None => "simulate, threads, bounds, explore, mutants, loom, spin, coq",
+        };
+        bail!("no case matches --only {}; layers: {layers}", o.only.join(","));
     }
     if let Some(m) = o.mutant.filter(|_| r.cases.iter().all(|c| c.verdict == campaign::Verdict::Skip)) {
         let why = r.cases.first().map(|c| c.detail.as_str()).unwrap_or_default();

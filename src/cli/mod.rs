@@ -5,6 +5,7 @@ mod batch;
 mod bitonic;
 mod bounds;
 mod check;
+mod check_impl;
 mod check_mpi;
 mod check_trace;
 mod compare;
@@ -89,6 +90,7 @@ pub fn try_parse_from<I: IntoIterator<Item = T>, T: Into<std::ffi::OsString> + C
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(a) if a.mpi => check_mpi::run(&a),
+        Command::Check(a) if a.implementation.command.is_some() => check_impl::run(a),
         Command::Check(a) => check::run(a),
         Command::Tree(a) => tree::run(a),
         Command::Simulate(a) => simulate::run(a),

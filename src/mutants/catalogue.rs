@@ -18,6 +18,9 @@ const ENERGIES: Site = Site::Detectors(&[DetectorKind::Energy, DetectorKind::Ene
 /// Poll-and-shuffle's mutants are shown where enough work is left at the shuffles.
 const PAS_DEMO: Demo = Demo { workload: "synthetic:size=100000,split=uniform", ..Demo::DEFAULT };
 
+/// A tree large enough that busy PEs work long after the first requests.
+const LARGE_DEMO: Demo = Demo { workload: "synthetic:size=100000,split=uniform", ..Demo::DEFAULT };
+
 const fn entry(info: Info, site: Site, caught_by: &'static [(Catcher, &'static str)]) -> Entry {
     Entry::new(info, site, caught_by)
 }
@@ -317,6 +320,16 @@ super::declare_catalogue! {
         Site::SimWorkLoop,
         &[(Bounds, "thm1_eps")],
     );
+    /// 001's simulated machine: the work loop polls after 16·Δt units.
+    PollRarely => entry(
+        Info::ships(
+            "poll-rarely",
+            "001 Fig. 1",
+            "the work loop polls after every 16·Δt units while the run declares Δt: requests wait sixteen times longer",
+        ),
+        Site::SimWorkLoop,
+        &[(Run, "service_latency")],
+    );
     /// Bitonic sort: the DECR merge-split keeps the wrong half.
     MergeSplitSwappedDecr => entry(
         Info::ships("merge-split-swapped-decr", "003 §14.4", "the DECR merge-split keeps the low half where it should keep the high one"),
@@ -356,6 +369,31 @@ super::declare_catalogue! {
         &[(Run, "round_robin"), (Bounds, "v_p"), (Explore, "round_robin")],
     )
     .needs(&[Need::GlobalRoundRobin]);
+    /// Pacheco's search: a service point answers the oldest request only.
+    ServiceOne => entry(
+        Info::ships(
+            "service-one",
+            "003 §14.7.2",
+            "Service_requests answers only the oldest pending request at a service point; the others wait for the next",
+        ),
+        PACHECO,
+        &[(Run, "service_latency")],
+    )
+    // Requests queue up at a busy PE on a large tree (not on the small UTS one).
+    .demo(LARGE_DEMO);
+    /// 001's simulated machine: requests are held on the network, as if
+    /// their targets read them only long after they arrived.
+    RequestsUnread => entry(
+        Info::ships(
+            "requests-unread",
+            "001 Fig. 1, §1.1",
+            "every request reaches its target 10,000 time units late (a PE that leaves its requests unread while it works): the requesters idle meanwhile",
+        ),
+        Site::SimNetwork,
+        &[(Run, "requests_answered")],
+    )
+    // PE 0 works long enough for a held request to it to show.
+    .demo(LARGE_DEMO);
     /// Energy: shares computed in floating point (rounded, and 0 past 2^-1074).
     EnergyFloat => entry(
         Info::ships(

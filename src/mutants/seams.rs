@@ -53,6 +53,7 @@ pub fn pacheco(mutant: Option<Mutant>) -> pacheco::Rules {
     match mutant {
         Some(Mutant::NoSendAllRejects) => pacheco::Rules { send_all_rejects: false, ..pacheco::Rules::PAPER },
         Some(Mutant::GrrNoIncrement) => pacheco::Rules { increments: false, ..pacheco::Rules::PAPER },
+        Some(Mutant::ServiceOne) => pacheco::Rules { serves_all: false, ..pacheco::Rules::PAPER },
         _ => pacheco::Rules::PAPER,
     }
 }
@@ -225,13 +226,21 @@ pub fn sync_polling(mutant: Option<Mutant>) -> crate::protocol::sync_polling::Sy
     }
 }
 
+/// How many times Δt `poll-rarely` works between polls.
+const POLL_RARELY: u64 = 16;
+
 /// 001's simulated machine as the mutant runs it: `poll-every-unit` slices
-/// one unit at a time while the run (its header) declares `cfg.dt`;
-/// `hops-ignored` runs a crossbar while the header declares `cfg.topology`.
+/// one unit at a time while the run (its header) declares `cfg.dt`,
+/// `poll-rarely` 16·Δt;
+/// `hops-ignored` runs a crossbar while the header declares `cfg.topology`;
+/// `requests-unread` holds every request on the network while the header
+/// declares `cfg.schedule`.
 pub fn work_loop(mutant: Option<Mutant>, cfg: &crate::sim::SimConfig) -> crate::sim::SimConfig {
     match mutant {
         Some(Mutant::PollEveryUnit) => crate::sim::SimConfig { dt: 1, ..*cfg },
+        Some(Mutant::PollRarely) => crate::sim::SimConfig { dt: cfg.dt.saturating_mul(POLL_RARELY), ..*cfg },
         Some(Mutant::HopsIgnored) => crate::sim::SimConfig { topology: crate::base::Topology::Crossbar, ..*cfg },
+        Some(Mutant::RequestsUnread) => crate::sim::SimConfig { schedule: crate::sim::Schedule::HeldRequests, ..*cfg },
         _ => *cfg,
     }
 }

@@ -102,11 +102,14 @@ pub struct Rules {
     pub send_all_rejects: bool,
     /// Global round robin: PE 0 increments its target after each answer.
     pub increments: bool,
+    /// `Service_requests` answers every pending request (else only the
+    /// oldest; the rest wait for the next service point).
+    pub serves_all: bool,
 }
 
 impl Rules {
     /// 003 §14.7.3 as printed.
-    pub const PAPER: Rules = Rules { send_all_rejects: true, increments: true };
+    pub const PAPER: Rules = Rules { send_all_rejects: true, increments: true, serves_all: true };
 }
 
 /// Where a PE stands in `Work_remains`.
@@ -162,9 +165,11 @@ impl<T: Subproblem> Pacheco<T> {
         }
     }
 
-    /// `Service_requests`: answers every pending request.
+    /// `Service_requests`: answers every pending request (with
+    /// `serves_all` off, the oldest only).
     fn service_requests(&mut self, ctx: &mut Ctx<T>) {
-        while let Some(to) = self.pending.pop_front() {
+        let n = if self.rules.serves_all { self.pending.len() } else { 1 };
+        for to in self.pending.drain(..n.min(self.pending.len())).collect::<Vec<_>>() {
             match self.task.as_mut().and_then(|t| t.split()) {
                 Some(part) => {
                     ctx.out.push(Command::Split { gen: part.generation() });

@@ -49,7 +49,14 @@ pub enum Schedule {
     /// ahead of the work it was split from (003 §14.7.4's reason for
     /// attaching energy to work).
     SlowWork,
+    /// Requests take [`HELD`] + b (the `requests-unread` mutant's network,
+    /// never a run's declared schedule: like a PE that reads its requests
+    /// only long after they arrived, so its requesters idle meanwhile).
+    HeldRequests,
 }
+
+/// How long [`Schedule::HeldRequests`] holds a request beyond b.
+pub const HELD: u64 = 10_000;
 
 impl Shape {
     /// A latency in a..=b.
@@ -78,6 +85,7 @@ impl Schedule {
             Schedule::SlowControl if work => Some(a),
             Schedule::SlowWork if work => Some(b),
             Schedule::SlowWork if control => Some(a),
+            Schedule::HeldRequests if kind == Kind::Request => Some(HELD + b),
             _ => None,
         }
     }
@@ -185,6 +193,7 @@ impl fmt::Display for Schedule {
             Schedule::Plain => "plain",
             Schedule::SlowControl => "slow-control",
             Schedule::SlowWork => "slow-work",
+            Schedule::HeldRequests => "held-requests",
         })
     }
 }

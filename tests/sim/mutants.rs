@@ -33,6 +33,13 @@ fn args_for(e: &Entry) -> Vec<String> {
         Site::AtomicMachine | Site::Balancer(BalancerKind::RandomDestination) => {
             atomic("random-destination", "synthetic:size=4096").to_vec()
         }
+        // Requests queue up at a busy PE, and PEs work long, on a large tree.
+        _ if e.mutant == Mutant::ServiceOne => {
+            vec!["simulate", "--balancer", "pacheco", "--workload", "synthetic:size=100000,split=uniform"]
+        }
+        _ if e.mutant == Mutant::RequestsUnread => {
+            vec!["simulate", "--workload", "synthetic:size=100000,split=uniform"]
+        }
         Site::Balancer(BalancerKind::Pacheco) => vec!["simulate", "--balancer", "pacheco", "--workload", UTS],
         Site::Balancer(BalancerKind::PollAndShuffle) => {
             let w = "synthetic:size=100000,split=uniform";

@@ -1,0 +1,131 @@
+//! Global round robin for `round_robin` (003 §14.7.3, S-14): PE 0 keeps
+//! one target counter; each `target` message 0 → r (and each request PE 0
+//! sends itself) takes the counter's value, skipping the requester, and
+//! moves the counter past it; requester r's next request must go to the
+//! target it was given.
+//!
+//! The rule is the rotation, not the start value: 003 does not fix where
+//! the counter starts (lbcheck's starts at 0, an implementation may start
+//! at 1), and the trace does not show the targets PE 0 hands out, only the
+//! requests they lead to. So the counter's start is unknown until a
+//! request reveals a target: the targets handed out before are kept as
+//! their requesters, in order, and the first revealed target gives the
+//! starts consistent with it (worked backwards through the skips: nearly
+//! always one, at most [`MAX_STARTS`]). Each candidate start then runs
+//! forward; a request fails when no candidate expected it.
+
+/// The most candidate starts kept (each skip may double them; past this
+/// the earliest are kept).
+const MAX_STARTS: usize = 8;
+
+/// The rank after `v`'s turn for requester `pe`: `v` itself unless it is `pe`.
+pub(super) fn skip(pe: u32, v: u32, pes: u32) -> u32 {
+    if v == pe {
+        (v + 1) % pes
+    } else {
+        v
+    }
+}
+
+/// One candidate: the counter and the target each requester was given.
+#[derive(Clone)]
+struct Counter {
+    next: u32,
+    given: Vec<Option<u32>>,
+}
+
+impl Counter {
+    /// Hands requester `r` the counter's value.
+    fn hand(&mut self, r: u32, pes: u32) -> u32 {
+        let t = skip(r, self.next, pes);
+        self.next = (t + 1) % pes;
+        if let Some(g) = self.given.get_mut(r as usize) {
+            *g = Some(t);
+        }
+        t
+    }
+}
+
+/// PE 0's counter as far as the trace shows it.
+pub(super) struct Global {
+    pes: u32,
+    /// Requesters handed a target before any was revealed (`None`: revealed).
+    unrevealed: Option<Vec<u32>>,
+    candidates: Vec<Counter>,
+}
+
+impl Global {
+    /// For `pes` PEs, the start unknown.
+    pub(super) fn new(pes: u32) -> Global {
+        Global { pes, unrevealed: Some(Vec::new()), candidates: Vec::new() }
+    }
+
+    /// PE 0 sent requester `to` a target.
+    pub(super) fn on_target(&mut self, to: u32) {
+        match &mut self.unrevealed {
+            Some(order) => order.push(to),
+            None => {
+                for c in &mut self.candidates {
+                    c.hand(to, self.pes);
+                }
+            }
+        }
+    }
+
+    /// PE `from` asked `to`: `Err(expected)` if no candidate expected it.
+    pub(super) fn on_request(&mut self, from: u32, to: u32) -> Result<(), String> {
+        if from == 0 {
+            self.on_target(0);
+        }
+        if let Some(order) = self.unrevealed.take() {
+            let Some(k) = order.iter().rposition(|&r| r == from) else {
+                self.unrevealed = Some(order);
+                return Err(format!("PE {from} asked PE {to} without a target from PE 0"));
+            };
+            self.candidates =
+                starts(&order[..=k], to, self.pes).into_iter().map(|s| forward(s, &order, self.pes)).collect();
+        }
+        let expected: Vec<Option<u32>> = self.candidates.iter().map(|c| c.given[from as usize]).collect();
+        if expected.iter().all(Option::is_none) {
+            return Err(format!("PE {from} asked PE {to} without a target from PE 0"));
+        }
+        let before = self.candidates.clone();
+        self.candidates.retain(|c| c.given[from as usize] == Some(to));
+        self.candidates.iter_mut().for_each(|c| c.given[from as usize] = None);
+        match (self.candidates.is_empty(), before.first().and_then(|c| c.given[from as usize])) {
+            (false, _) => Ok(()),
+            (true, Some(e)) => Err(format!("PE {from} asked PE {to}; round robin's turn was PE {e}")),
+            (true, None) => Err(format!("PE {from} asked PE {to}, a target out of round robin's turn")),
+        }
+    }
+}
+
+/// The counter's starts under which handing out `order` in turn gives its
+/// last requester `to`: worked backwards, the counter before a hand-out of
+/// value v to r was v (if v ≠ r) or r (if v = r + 1).
+fn starts(order: &[u32], to: u32, pes: u32) -> Vec<u32> {
+    let mut values = vec![to];
+    for (i, &r) in order.iter().enumerate().rev() {
+        let mut before = Vec::new();
+        for &v in &values {
+            before.extend((v != r).then_some(v));
+            before.extend((v == (r + 1) % pes).then_some(r));
+        }
+        before.truncate(MAX_STARTS);
+        if i == 0 {
+            return before;
+        }
+        // The counter before this hand-out is the previous value + 1.
+        values = before.into_iter().map(|c| (c + pes - 1) % pes).filter(|&v| v != order[i - 1]).collect();
+    }
+    values
+}
+
+/// The counter from `start` after handing out `order`.
+fn forward(start: u32, order: &[u32], pes: u32) -> Counter {
+    let mut c = Counter { next: start, given: vec![None; pes as usize] };
+    for &r in order {
+        c.hand(r, pes);
+    }
+    c
+}
