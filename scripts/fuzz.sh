@@ -1,28 +1,42 @@
 #!/usr/bin/env bash
-# Builds the fuzz targets and runs each for SECONDS (default 30): the brief
-# run of the test command. A campaign: `bash scripts/fuzz.sh 3600`, or
-# `RUSTC_BOOTSTRAP=1 cargo fuzz run sim_run` in the repository root.
-# Crashes land in fuzz/artifacts/<target>/; replay one with
+# Builds the fuzz targets (every one `cargo fuzz list` names) and runs each
+# for its share of SECONDS: the brief run of the test command.
+#
+#   bash scripts/fuzz.sh --build   # build only (the test command builds this
+#                                  # while the release and loom builds run)
+#   bash scripts/fuzz.sh [SECONDS] # build, then fuzz SECONDS in all (default
+#                                  # 30), shared equally, at least 5 s a target
+#
+# A campaign: `bash scripts/fuzz.sh 3600`, or `RUSTC_BOOTSTRAP=1 cargo fuzz
+# run sim_run` in the repository root. Crashes land in
+# fuzz/artifacts/<target>/; replay one with
 # `RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/artifacts/<target>/<file>`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-30}
 export RUSTC_BOOTSTRAP=1
 if ! cargo fuzz --version >/dev/null 2>&1; then
   echo "installing cargo-fuzz (about 2 minutes)"
   cargo install cargo-fuzz --locked -q
 fi
-for target in sim_run trace_parser; do
-  if ! out=$(cargo fuzz build -O "$target" 2>&1); then
-    echo "$out" | grep -E -A 6 "^error" | head -n 40
-    echo "fuzz target $target does not build"
-    exit 1
-  fi
-  echo "$out" | tail -n 1
+start=$SECONDS
+if ! out=$(cargo fuzz build -O 2>&1); then
+  echo "$out" | grep -E -A 6 "^error" | head -n 40
+  echo "the fuzz targets do not build"
+  exit 1
+fi
+echo "fuzz targets built in $((SECONDS - start))s"
+[ "${1:-}" = --build ] && exit 0
+case "${1:-30}" in
+  '' | *[!0-9]*) echo "usage: $0 [--build | SECONDS]" >&2; exit 2 ;;
+esac
+mapfile -t targets < <(cargo fuzz list)
+each=$(( ${1:-30} / ${#targets[@]} ))
+(( each < 5 )) && each=5
+for target in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$target"
-  echo "fuzzing $target for ${seconds}s"
+  echo "fuzzing $target for ${each}s"
   log=$(mktemp)
-  if ! cargo fuzz run -O "$target" "fuzz/corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=4096 >"$log" 2>&1; then
+  if ! cargo fuzz run -O "$target" "fuzz/corpus/$target" -- -max_total_time="$each" -rss_limit_mb=4096 >"$log" 2>&1; then
     grep -E "panicked|ERROR|SUMMARY|replay" "$log" | head -n 20
     echo "fuzz target $target failed; the crashing input is in fuzz/artifacts/$target/ (full log: $log)"
     exit 1
