@@ -25,6 +25,7 @@ fn the_campaign_passes_and_writes_its_report() {
     for layer in ["simulate", "threads", "bounds", "mutants"] {
         assert!(cases.iter().any(|c| c["layer"] == layer && c["verdict"] == "pass"), "no passing {layer} case");
     }
+    every_cell_catches_its_mutant(cases);
     let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
     assert_eq!(junit.matches("<testcase ").count(), cases.len(), "one testcase per case");
     assert!(junit.contains("failures=\"0\""), "{}", &junit[..300]);
@@ -32,6 +33,24 @@ fn the_campaign_passes_and_writes_its_report() {
     assert!(html.matches("<svg").count() >= 4 && html.contains("Mutant matrix"), "plots and the matrix");
     assert_renders_with_plots(&dir.join("index.html"));
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// Every catalogue mutant that the simulate or bounds checker is listed
+/// to catch has its cell in the report, caught: a cell fails unless its
+/// checker fails the claim or property the catalogue lists (for bounds,
+/// the same suite as `lbcheck bounds --quick --mutant M`; this is the test
+/// that every bounds mutant fails its claim, tests/bounds runs a few from
+/// the CLI).
+fn every_cell_catches_its_mutant(cases: &[serde_json::Value]) {
+    use lbcheck::mutants::{Catcher, CATALOGUE};
+    for (catcher, column) in [(Catcher::Run, "simulate"), (Catcher::Bounds, "bounds")] {
+        for e in CATALOGUE.iter().filter(|e| e.caught_by(catcher)) {
+            let name = format!("{}/{column}", e.info.name);
+            let case = cases.iter().find(|c| c["layer"] == "mutants" && c["name"] == name.as_str());
+            let case = case.unwrap_or_else(|| panic!("no cell {name} in the report"));
+            assert_eq!(case["verdict"], "pass", "{name} not caught: {case}");
+        }
+    }
 }
 
 /// Headless Chromium loads the page and its DOM holds the plots' points.
