@@ -6,8 +6,11 @@ use super::lbcheck;
 
 /// Every in-process layer, and the adequacy cells of the simulate and
 /// bounds checkers (loom, SPIN and Coq run in their own steps of the test
-/// command).
-const ONLY: &str = "simulate/,threads/,bounds/,/simulate,/bounds";
+/// command). Of the bounds layer's references, random polling's suite (the
+/// report's figures) and Pacheco's: 004's suites and poll-and-shuffle's
+/// pass in tests/bounds from the same code (`bounds::dispatch`), and the
+/// `M/bounds` cells run each of them under its mutants here.
+const ONLY: &str = "simulate/,threads/,bounds/suite,bounds/pacheco,/simulate,/bounds";
 
 fn out_dir(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("lbcheck-check-{name}-{}", std::process::id()))
