@@ -113,30 +113,46 @@ run_check() {
   fi
 }
 
+# The checks run two at a time (each in its own directory; `spin`, `gcc`
+# and `pan` are one thread each); their reports print in this order.
+JOBS=${LBCHECK_SPIN_JOBS:-2}
+n=0
+check() {
+  n=$((n + 1))
+  while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+  ( WORK="$WORK/c$n"; mkdir -p "$WORK"; FAILED=0
+    run_check "$@" >"$WORK/report" 2>&1
+    echo "$FAILED" >"$WORK/failed" ) &
+}
 start=$(date +%s)
 # 003 §14.7.4 energy termination detection (flat: returns go to PE 0)
-run_check energy.pml "[P=3]"              safety hold -
-run_check energy.pml "[P=3]"              ltl    hold termination_detected
+check energy.pml "[P=3]"              safety hold -
+check energy.pml "[P=3]"              ltl    hold termination_detected
 # spanning-tree variant (parent of i is (i-1)/2); P=4/5 so the tree has depth 2
-run_check energy.pml "TREE [P=4]"         safety hold - -DTREE -DP=4 -DMAXSPLIT=5
-run_check energy.pml "TREE [P=4]"         ltl    hold termination_detected -DTREE -DP=4 -DMAXSPLIT=5
-run_check energy.pml "TREE [P=5]"         safety hold - -DTREE -DP=5 -DMAXSPLIT=4
-run_check energy.pml "TREE [P=5]"         ltl    hold termination_detected -DTREE -DP=5 -DMAXSPLIT=4
+check energy.pml "TREE [P=4]"         safety hold - -DTREE -DP=4 -DMAXSPLIT=5
+check energy.pml "TREE [P=4]"         ltl    hold termination_detected -DTREE -DP=4 -DMAXSPLIT=5
+check energy.pml "TREE [P=5]"         safety hold - -DTREE -DP=5 -DMAXSPLIT=4
+check energy.pml "TREE [P=5]"         ltl    hold termination_detected -DTREE -DP=5 -DMAXSPLIT=4
 # 001 §2 four-counter termination detection (two consecutive equal waves)
-run_check four_counter.pml "[P=3]"        safety hold -
-run_check four_counter.pml "[P=3]"        ltl    hold termination_detected
-run_check four_counter.pml "ONE_WAVE [P=3]" safety fail - -DONE_WAVE
+check four_counter.pml "[P=3]"        safety hold -
+check four_counter.pml "[P=3]"        ltl    hold termination_detected
+check four_counter.pml "ONE_WAVE [P=3]" safety fail - -DONE_WAVE
 # 003 §14.7.3 Work_remains with / without Send_all_rejects
-run_check work_request.pml "[P=3]"        safety hold -
-run_check work_request.pml "[P=3]"        ltl    hold requests_answered
-run_check work_request.pml "NO_SEND_ALL_REJECTS [P=3]" safety hold - -DNO_SEND_ALL_REJECTS
-run_check work_request.pml "NO_SEND_ALL_REJECTS [P=3]" ltl fail requests_answered -DNO_SEND_ALL_REJECTS
-run_check work_request.pml "SCATTER [P=3]"     safety hold - -DSCATTER
-run_check work_request.pml "SCATTER [P=3]"     ltl    hold requests_answered -DSCATTER
-run_check work_request.pml "SCATTER NO_SEND_ALL_REJECTS [P=3]" ltl fail requests_answered -DSCATTER -DNO_SEND_ALL_REJECTS
+check work_request.pml "[P=3]"        safety hold -
+check work_request.pml "[P=3]"        ltl    hold requests_answered
+check work_request.pml "NO_SEND_ALL_REJECTS [P=3]" safety hold - -DNO_SEND_ALL_REJECTS
+check work_request.pml "NO_SEND_ALL_REJECTS [P=3]" ltl fail requests_answered -DNO_SEND_ALL_REJECTS
+check work_request.pml "SCATTER [P=3]"     safety hold - -DSCATTER
+check work_request.pml "SCATTER [P=3]"     ltl    hold requests_answered -DSCATTER
+check work_request.pml "SCATTER NO_SEND_ALL_REJECTS [P=3]" ltl fail requests_answered -DSCATTER -DNO_SEND_ALL_REJECTS
 # 000 §3.1 (Fig. 2), S-2: one poll-and-shuffle phase and its matching on a 2-cube
-run_check pas_phase.pml "[P=4]"           safety hold -
-run_check pas_phase.pml "MID_PHASE_REQUEST [P=4]" safety fail - -DMID_PHASE_REQUEST
+check pas_phase.pml "[P=4]"           safety hold -
+check pas_phase.pml "MID_PHASE_REQUEST [P=4]" safety fail - -DMID_PHASE_REQUEST
+wait
+for i in $(seq 1 "$n"); do
+  cat "$WORK/c$i/report"
+  [ "$(cat "$WORK/c$i/failed" 2>/dev/null)" = 0 ] || FAILED=1
+done
 end=$(date +%s)
 
 if [ "$FAILED" = 0 ]; then

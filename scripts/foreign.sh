@@ -3,13 +3,16 @@
 # with Safra's token-ring detector, written from docs/trace-format.md alone)
 # through `lbcheck check-trace`: the correct one passes on several seeds; the
 # seeded bug `eager-token` fails `no_early_termination` as its first cause.
+# Arguments go to cargo (the test command passes `--features mpi`, so that
+# its one release build serves).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-cargo build --release -q --example safra_trace
+cargo build --release -q "$@" --example safra_trace
 example=target/release/examples/safra_trace
-lbcheck() { cargo run --release -q -- "$@"; }
+cargo_args=("$@")
+lbcheck() { cargo run --release -q "${cargo_args[@]}" -- "$@"; }
 
 for seed in 1 2 3; do
   "$example" --seed "$seed" --out "$dir/ok.jsonl"

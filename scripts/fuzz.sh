@@ -1,33 +1,44 @@
 #!/usr/bin/env bash
-# Builds the fuzz targets and runs them for SECONDS in all (default 60),
-# shared equally: the brief run of the test command. A campaign: `bash
-# scripts/fuzz.sh 10800`, or `RUSTC_BOOTSTRAP=1 cargo fuzz run sim_run` in
-# the repository root. cli_args runs whole commands: one taking over 10 s
-# is a hang (-timeout).
-# Crashes land in fuzz/artifacts/<target>/; replay one with
+# Builds the fuzz targets (every one `cargo fuzz list` names) and runs each
+# for its share of SECONDS: the brief run of the test command.
+#
+#   bash scripts/fuzz.sh --build   # build only (the test command builds this
+#                                  # while the release and loom builds run)
+#   bash scripts/fuzz.sh [SECONDS] # build, then fuzz SECONDS in all (default
+#                                  # 30), shared equally, at least 5 s a target
+#
+# A campaign: `bash scripts/fuzz.sh 10800`, or `RUSTC_BOOTSTRAP=1 cargo fuzz
+# run sim_run` in the repository root. cli_args runs whole commands: one
+# taking over 10 s is a hang (-timeout). Crashes land in
+# fuzz/artifacts/<target>/; replay one with
 # `RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/artifacts/<target>/<file>`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(sim_run trace_parser cli_args)
-seconds=$(( ${1:-60} / ${#targets[@]} ))
-(( seconds > 0 )) || seconds=1
 export RUSTC_BOOTSTRAP=1
 if ! cargo fuzz --version >/dev/null 2>&1; then
   echo "installing cargo-fuzz (about 2 minutes)"
   cargo install cargo-fuzz --locked -q
 fi
+start=$SECONDS
+if ! out=$(cargo fuzz build -O 2>&1); then
+  echo "$out" | grep -E -A 6 "^error" | head -n 40
+  echo "the fuzz targets do not build"
+  exit 1
+fi
+echo "fuzz targets built in $((SECONDS - start))s"
+[ "${1:-}" = --build ] && exit 0
+case "${1:-30}" in
+  '' | *[!0-9]*) echo "usage: $0 [--build | SECONDS]" >&2; exit 2 ;;
+esac
+mapfile -t targets < <(cargo fuzz list)
+each=$(( ${1:-30} / ${#targets[@]} ))
+(( each < 5 )) && each=5
 for target in "${targets[@]}"; do
-  if ! out=$(cargo fuzz build -O "$target" 2>&1); then
-    echo "$out" | grep -E -A 6 "^error" | head -n 40
-    echo "fuzz target $target does not build"
-    exit 1
-  fi
-  echo "$out" | tail -n 1
   mkdir -p "fuzz/corpus/$target"
   hang=(); [[ $target == cli_args ]] && hang=(-timeout=10)
-  echo "fuzzing $target for ${seconds}s"
+  echo "fuzzing $target for ${each}s"
   log=$(mktemp)
-  if ! cargo fuzz run -O "$target" "fuzz/corpus/$target" -- -max_total_time="$seconds" "${hang[@]}" -rss_limit_mb=4096 >"$log" 2>&1; then
+  if ! cargo fuzz run -O "$target" "fuzz/corpus/$target" -- -max_total_time="$each" "${hang[@]}" -rss_limit_mb=4096 >"$log" 2>&1; then
     grep -E "panicked|ERROR|SUMMARY|replay" "$log" | head -n 20
     echo "fuzz target $target failed; the crashing input is in fuzz/artifacts/$target/ (full log: $log)"
     exit 1

@@ -1,44 +1,62 @@
 #!/usr/bin/env bash
 # The one test command (README "Quickstart"; .ci/run calls exactly this).
 # Installs what it needs when missing; fails when any part fails.
+#
+# One release build (with the MPI driver) serves the tests, the MPI tests,
+# the examples and the benchmarks. The crate's compilation is mostly one
+# thread (rustc's front end), so the loom build (`--cfg loom`) and the fuzz
+# build (sanitizer coverage) run beside it, each in its own target directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 step() { printf '\n== %s (%ds so far)\n' "$1" $((SECONDS - start)); }
+updated=
+need() { # COMMAND PACKAGE...: apt-get install PACKAGE... unless COMMAND is on PATH
+  command -v "$1" >/dev/null 2>&1 && return
+  echo "installing ${*:2} via apt-get ..."
+  [ -n "$updated" ] || { apt-get update -qq >/dev/null; updated=1; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${@:2}" >/dev/null
+}
+features=(--features mpi)
 
 step "format"
 cargo fmt --all -- --check
 
-step "headless Chromium for the report test (installed when missing)"
-if ! command -v chromium >/dev/null 2>&1; then
-  echo "installing chromium via apt-get ..."
-  apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+step "tools, installed when missing: Chromium (report test), Open MPI, SPIN, Coq, cargo-fuzz"
+need chromium chromium
+need mpirun libopenmpi-dev openmpi-bin libclang-dev
+need spin spin gcc
+need coqc coq
+if ! RUSTC_BOOTSTRAP=1 cargo fuzz --version >/dev/null 2>&1; then
+  echo "installing cargo-fuzz (about 2 minutes)"
+  cargo install cargo-fuzz --locked -q
 fi
 
-step "cargo test --release (unit, property, golden, snapshot, CLI, campaign tests)"
-cargo test --release
+step "builds, three at once: release --features mpi (tests, examples, benches), loom, fuzz targets"
+logs=$(mktemp -d)
+bash scripts/loom.sh --build >"$logs/loom" 2>&1 &
+loom=$!
+bash scripts/fuzz.sh --build >"$logs/fuzz" 2>&1 &
+fuzz=$!
+cargo test --release -q "${features[@]}" --no-run
+cargo build --release -q "${features[@]}" --examples
+cargo bench -q "${features[@]}" --no-run
+for job in loom:$loom fuzz:$fuzz; do
+  wait "${job#*:}" || { cat "$logs/${job%%:*}"; echo "the ${job%%:*} build failed"; exit 1; }
+  tail -n 1 "$logs/${job%%:*}"
+done
+
+step "cargo test --release --features mpi (unit, property, golden, snapshot, CLI, campaign, MPI tests)"
+cargo test --release "${features[@]}"
 
 step "loom, quick profile (scripts/loom.sh --quick)"
 bash scripts/loom.sh --quick
 
 step "validating a user's own balancer (examples/own_balancer.rs)"
-cargo run --release -q --example own_balancer
+cargo run --release -q "${features[@]}" --example own_balancer
 
 step "a foreign detector's traces (scripts/foreign.sh: examples/safra_trace.rs)"
-bash scripts/foreign.sh
-
-step "MPI driver: lbcheck mpi under mpirun (tests/mpi.rs; Open MPI installed when missing)"
-if ! command -v mpirun >/dev/null 2>&1; then
-  echo "installing Open MPI via apt-get ..."
-  apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenmpi-dev openmpi-bin libclang-dev >/dev/null
-fi
-cargo build --release -q --features mpi
-cargo test --release -q --features mpi --test mpi
-
-step "benchmarks compile"
-cargo bench --no-run -q
+bash scripts/foreign.sh "${features[@]}"
 
 step "SPIN models (models/check.sh)"
 bash models/check.sh
@@ -46,7 +64,7 @@ bash models/check.sh
 step "Coq proofs (proofs/check.sh)"
 bash proofs/check.sh
 
-step "fuzz targets, briefly (scripts/fuzz.sh)"
-bash scripts/fuzz.sh "${LBCHECK_FUZZ_SECONDS:-60}" # in all, shared by the targets
+step "fuzz targets, briefly (scripts/fuzz.sh: ${LBCHECK_FUZZ_SECONDS:-30}s shared by the targets)"
+bash scripts/fuzz.sh "${LBCHECK_FUZZ_SECONDS:-30}"
 
 step "all passed in $((SECONDS - start))s"

@@ -18,11 +18,13 @@
 //! exchanging requests and rejects, and waves keep running, while the others
 //! work). Set `LBCHECK_LOOM_PROFILE=full` for the full profile (P = 3 for
 //! every mutant, more seeds, B = 3): `scripts/loom.sh --full`, 400 s on two
-//! cores; the quick profile takes 5 s plus the build.
+//! cores. A child that has printed loom's report is killed 2 s later if it
+//! has not exited (it may hang on the panic hook's lock), not at the limit.
 #![cfg(loom)]
 
 use std::io::Read;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use lbcheck::harness::{Driver, RunSpec};
@@ -117,22 +119,40 @@ fn first_failure(test: &str, case: &Case, expect: &str) -> Option<(u64, String)>
         return None;
     }
     (0..case.seeds).find_map(|seed| {
-        let (success, text) = child(test, seed);
+        let (success, text) = child(test, seed, expect);
         (!success && text.contains(expect)).then_some((seed, text))
     })
 }
 
-/// How long a child may take (quick: a seed explores in seconds). A child
-/// whose loom run has reported the deadlock may then hang instead of
-/// exiting (seen here: the harness blocks on std's panic-hook lock after
-/// the failed test); it is killed at this limit and judged by what it printed.
+/// How long a child may take (quick: a seed explores in seconds).
 fn child_limit() -> Duration {
     Duration::from_secs(if full() { 1800 } else { 120 })
 }
 
+/// How long a child that has printed loom's failure report may take to
+/// exit. Such a child may hang instead of exiting (seen here: after a
+/// deadlock report the harness blocks on std's panic-hook lock); it is
+/// killed after this grace and judged by what it printed.
+const REPORTED_GRACE: Duration = Duration::from_secs(2);
+
+/// A pipe read to its end on a thread, into a text the caller can watch.
+fn drain(mut r: impl Read + Send + 'static) -> (Arc<Mutex<String>>, std::thread::JoinHandle<()>) {
+    let text = Arc::new(Mutex::new(String::new()));
+    let sink = Arc::clone(&text);
+    let handle = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = r.read(&mut buf) {
+            sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    (text, handle)
+}
+
 /// Runs `test` for `seed` in a child process: (exited successfully, its
-/// output); a child killed at [`child_limit`] did not succeed.
-fn child(test: &str, seed: u64) -> (bool, String) {
+/// output). A child is killed at [`child_limit`], or [`REPORTED_GRACE`]
+/// after it printed loom's report (a line with `expect`, or a panic of the
+/// model); a killed child did not succeed.
+fn child(test: &str, seed: u64, expect: &str) -> (bool, String) {
     let exe = std::env::current_exe().expect("test binary");
     let mut c = Command::new(&exe)
         .args([test, "--exact", "--include-ignored", "--nocapture", "--test-threads", "1"])
@@ -141,28 +161,26 @@ fn child(test: &str, seed: u64) -> (bool, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run the test binary");
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = r.read_to_string(&mut s);
-            s
-        })
-    };
-    let (out, err) = (drain(Box::new(c.stdout.take().unwrap())), drain(Box::new(c.stderr.take().unwrap())));
-    let start = Instant::now();
+    let (out, out_thread) = drain(c.stdout.take().unwrap());
+    let (err, err_thread) = drain(c.stderr.take().unwrap());
+    let reported = || [&out, &err].iter().any(|t| t.lock().unwrap().contains(expect));
+    let (start, mut seen) = (Instant::now(), None::<Instant>);
     let status = loop {
         if let Some(status) = c.try_wait().expect("wait for the child") {
             break Some(status);
         }
-        if start.elapsed() > child_limit() {
-            let _ = c.kill();
-            let _ = c.wait();
-            eprintln!("{test}: seed {seed}: the child took over {:?} and was killed", child_limit());
+        seen = seen.or_else(|| reported().then(Instant::now));
+        let stuck = seen.is_some_and(|t| t.elapsed() > REPORTED_GRACE);
+        if stuck || start.elapsed() > child_limit() {
+            let _ = (c.kill(), c.wait());
+            let why = if stuck { "reported and then did not exit" } else { "took over the limit" };
+            eprintln!("{test}: seed {seed}: the child {why} ({:?}) and was killed", start.elapsed());
             break None;
         }
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(20));
     };
-    let text = out.join().unwrap_or_default() + &err.join().unwrap_or_default();
+    let _ = (out_thread.join(), err_thread.join());
+    let text = out.lock().unwrap().clone() + &err.lock().unwrap();
     (status.is_some_and(|s| s.success()), text)
 }
 

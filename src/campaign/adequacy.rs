@@ -30,15 +30,17 @@ pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
         .collect();
     let units: Vec<_> =
         cells.into_iter().map(|(m, c)| (shard.take_in(cost::group(c), cost::cell(m, c)), m, c)).collect();
-    progress.start("mutants", units.iter().filter(|(u, ..)| u.mine).count());
-    let cases = units.into_iter().flat_map(|(unit, m, c)| {
-        let run = || {
-            let case = cell(o, m, c);
-            progress.done("mutants", &case);
-            vec![case]
-        };
-        shard.put(unit, "mutants", unit.mine.then(run))
-    });
+    let mine: Vec<(Mutant, Catcher)> = units.iter().filter(|(u, ..)| u.mine).map(|&(_, m, c)| (m, c)).collect();
+    progress.start("mutants", mine.len());
+    let run = |&(m, c): &(Mutant, Catcher)| {
+        let case = cell(o, m, c);
+        progress.done("mutants", &case);
+        case
+    };
+    let mut ran = super::parallel(&mine, run).into_iter();
+    let cases = units
+        .into_iter()
+        .flat_map(|(unit, ..)| shard.put(unit, "mutants", unit.mine.then(|| ran.next().into_iter().collect())));
     cases.collect()
 }
 

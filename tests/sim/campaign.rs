@@ -41,10 +41,13 @@ fn the_campaign_passes_and_writes_its_report() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-/// Every catalogue mutant has its row in the page's matrix, with at least
-/// one caught cell; only those loom alone catches have none (the loom
-/// cells are not run here; `report::matrix`'s tests draw a row for every
-/// catalogue cell).
+/// Every catalogue mutant has its row in the page's matrix, with every
+/// listed cell but loom's caught; only those loom alone catches have no row
+/// (the loom cells are not run here; `report::matrix`'s tests draw a row
+/// for every catalogue cell). A bounds cell is caught only if its suite
+/// (the same as `lbcheck bounds --quick --mutant M`) fails the listed
+/// claim: this is the test that every bounds mutant fails its claim
+/// (tests/bounds runs a few from the CLI).
 fn assert_every_mutant_row_caught(html: &str) {
     for e in CATALOGUE {
         let start = html.find(&format!("<tr data-mutant=\"{}\">", e.mutant));
