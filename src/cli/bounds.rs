@@ -86,7 +86,7 @@ fn list(json: bool) -> anyhow::Result<ExitCode> {
     let out: Vec<serde_json::Value> =
         rows.iter().map(|r| keys.iter().zip(r).map(|(k, v)| (k.to_string(), json!(v))).collect()).collect();
     let head = ["suite", "claim", "papers", "§ / equation", "failed by (mutants)"];
-    report::print(&json!(out), json, |_| report::columns(head, &rows));
+    report::print(&json!(out), json, |_| report::columns(head, &rows))?;
     Ok(ExitCode::SUCCESS)
 }
 

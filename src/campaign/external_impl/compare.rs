@@ -60,6 +60,7 @@ pub fn case(group: &Group, user: &[Metrics], runs: usize, o: &CompareOptions) ->
         replay: Some(group.spec.replay()),
         secs: start.elapsed().as_secs_f64(),
         point: None,
+        spec: None,
     }
 }
 

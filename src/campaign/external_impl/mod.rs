@@ -116,6 +116,7 @@ pub fn run(o: &ImplOptions, groups: &[Group], progress: &dyn Progress) -> Report
         seconds: start.elapsed().as_secs_f64(),
         cases,
         bounds: None,
+        suites: vec![],
     }
 }
 
@@ -331,7 +332,8 @@ fn case_of(o: &ImplOptions, r: &Ran) -> Case {
     };
     let point = checked.metrics.as_ref().map(point);
     let replay = Some(replay(o, r.argv, r.values, r.files));
-    Case { layer: "impl", name: r.job.name.clone(), verdict, detail, failed, replay, secs: r.secs, point }
+    // No spec: the report's timeline would rerun lbcheck's reference, not the user's program.
+    Case { layer: "impl", name: r.job.name.clone(), verdict, detail, failed, replay, secs: r.secs, point, spec: None }
 }
 
 /// What failed, the tail of standard error, and where the run's files are.
