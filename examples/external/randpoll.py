@@ -4,9 +4,9 @@ implementation for `lbcheck check --impl` (docs/trace-format.md, docs/cli.md).
 
 A discrete-event simulation of 001's asynchronous machine (001 Fig. 1): P PEs,
 PE 0 starts with the whole workload; a busy PE works Δt units per slice and
-at each poll between slices answers one queued request (a split-off half, or
-a reject); an idle PE asks a uniformly random other PE and waits for the
-reply. Termination by energy (003 §14.7.4): PE 0 starts with energy 1, a
+at each poll between slices answers one queued request (a part split off
+as docs/trace-format.md defines the workload's split, or a reject); an idle
+PE asks a uniformly random other PE and waits for the reply. Termination by energy (003 §14.7.4): PE 0 starts with energy 1, a
 work reply carries half of its sender's energy, a PE that runs out returns
 all of its energy to PE 0, which announces when it is idle and holds 1, and
 sends `terminate` to every PE. Messages take a latency uniform in a..b;
@@ -39,11 +39,59 @@ MASK = (1 << 64) - 1
 
 
 # ---------------------------------------------------------------- workloads
-class Interval:
-    """A synthetic workload's part: the unit indices lo..hi."""
+def mix64(z):
+    """SplitMix64's finaliser (src/base/hash.rs): the synthetic adversary's draws."""
+    z = (z + 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
 
-    def __init__(self, lo, hi, gen=0):
-        self.lo, self.hi, self.gen = lo, hi, gen
+
+class Synth:
+    """A synthetic workload's fixed parameters (docs/trace-format.md, "The synthetic tree")."""
+
+    def __init__(self, body):
+        f = dict(kv.split("=", 1) for kv in body.split(",") if "=" in kv)
+        self.size, self.atomic, self.seed = int(f["size"]), int(f.get("atomic", 1)), int(f.get("seed", 0))
+        words = f.get("split", "balanced").split(":")
+        self.policy, self.num, self.den, self.branches, self.spine = words[0], 0, 1, 1, 0
+        if self.policy == "alpha":
+            digits = words[1][2:]
+            self.num, self.den = int(digits), 10 ** len(digits)
+        elif self.policy == "fig3":
+            n = int(words[1]) if len(words) > 1 else 16
+            default_spine = (max(2, self.size // self.atomic) - 1).bit_length()
+            self.branches, self.spine = n // 2, int(words[2]) if len(words) > 2 else default_spine
+        elif self.policy not in ("uniform", "peel", "balanced"):
+            raise ValueError(f"split policy `{self.policy}` is not known here")
+
+    def initial_phase(self, branches):
+        if branches > 1:
+            return ("top", branches)
+        return ("large", 0) if self.spine == 0 else ("spine", self.spine)
+
+    def give(self, s, phase, draw):
+        """Units a split of a size-s part in `phase` gives away."""
+        if self.policy == "fig3" and phase[0] == "spine":
+            k = self.atomic
+        elif self.policy == "uniform":
+            q = max(1, s // 4)
+            k = q + draw % (s - 2 * q + 1)
+        elif self.policy == "alpha":
+            k = s * self.num // self.den
+        elif self.policy == "peel":
+            k = 1
+        else:
+            k = s // 2
+        return min(max(k, 1), s - 1)
+
+
+class Interval:
+    """A synthetic workload's part: the unit indices lo..hi, its generation and phase."""
+
+    def __init__(self, cfg, lo, hi, gen=0, phase=None):
+        self.cfg, self.lo, self.hi, self.gen = cfg, lo, hi, gen
+        self.phase = phase or (cfg.initial_phase(cfg.branches) if cfg.policy == "fig3" else ("large", 0))
 
     def empty(self):
         return self.lo >= self.hi
@@ -54,13 +102,27 @@ class Interval:
         self.lo += n
         return n, ids
 
+    def child_phases(self):
+        kind, n = self.phase
+        if kind == "top":
+            p = self.cfg.initial_phase(n // 2)
+            return p, p
+        if kind == "spine" and n > 1:
+            return ("spine", n - 1), ("large", 0)
+        return ("large", 0), ("large", 0)
+
     def split(self):
-        if self.hi - self.lo < 2:
+        """Gives away the top k units hi-k..hi; both parts get generation + 1."""
+        s = self.hi - self.lo
+        if s <= self.cfg.atomic or s < 2:
             return None
-        mid = (self.lo + self.hi) // 2
+        draw = mix64(self.cfg.seed ^ mix64(self.lo ^ mix64(self.hi ^ mix64(self.gen))))
+        k = self.cfg.give(s, self.phase, draw)
+        keep, given = self.child_phases()
         self.gen += 1
-        part = Interval(mid, self.hi, self.gen)
-        self.hi = mid
+        part = Interval(self.cfg, self.hi - k, self.hi, self.gen, given)
+        self.hi -= k
+        self.phase = keep
         return part
 
 
@@ -145,20 +207,27 @@ class Stack:
         return len(ids), ids
 
     def split(self):
-        if len(self.nodes) < 2:
+        """bottom-half: every other node (0, 2, ...) of the level nearest the
+        root if it holds two or more nodes, else the bottom node alone."""
+        n, h = len(self.nodes), lambda i: self.nodes[i][1]
+        if n < 2:
             return None
-        half = len(self.nodes) // 2
+        if h(1) == h(0):
+            away = [i for i in range(n) if h(i) == h(0) and i % 2 == 0]
+        else:
+            away = [0]
         self.gen += 1
-        part = Stack(self.nodes[:half], self.p, self.gen)
-        self.nodes = self.nodes[half:]
+        part = Stack([self.nodes[i] for i in away], self.p, self.gen)
+        gone = set(away)
+        self.nodes = [x for i, x in enumerate(self.nodes) if i not in gone]
         return part
 
 
 def workload(name):
     family, _, rest = name.partition(":")
     if family == "synthetic":
-        fields = dict(kv.split("=", 1) for kv in rest.split(",") if "=" in kv)
-        return Interval(0, int(fields["size"]))
+        cfg = Synth(rest)
+        return Interval(cfg, 0, cfg.size)
     if family == "uts":
         args = rest[len("args="):] if rest.startswith("args=") else ""
         if rest not in ("", "default") and not rest.startswith("args="):
@@ -322,7 +391,7 @@ class Machine:
 def merged(kept, part):
     """dup-work: the server keeps a copy of the part it sends."""
     if isinstance(kept, Interval):
-        return Interval(kept.lo, part.hi, kept.gen)
+        return Interval(kept.cfg, kept.lo, part.hi, kept.gen, kept.phase)
     return Stack(list(part.nodes) + kept.nodes, kept.p, kept.gen)
 
 
