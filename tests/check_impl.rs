@@ -87,6 +87,31 @@ fn each_bug_fails_with_the_property_it_breaks() {
     }
 }
 
+/// docs/trace-format.md's synthetic tree, as randpoll.py builds it, is the
+/// reference's: `compare` reads "consistent" on every synthetic group (a
+/// program that halves every part, ignoring `split=` and `atomic=`, read
+/// "faster" on both).
+#[test]
+fn the_documented_synthetic_tree_reads_consistent() {
+    if !python("the_documented_synthetic_tree") {
+        return;
+    }
+    let dir = out("synthetic");
+    let (code, err, _) = check(&randpoll(""), &dir, &["--impl-workload", "synthetic"]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
+    let compares: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["layer"] == "compare")
+        .map(|c| c["detail"].as_str().unwrap())
+        .collect();
+    assert_eq!(compares.len(), 2, "{compares:?}");
+    assert!(compares.iter().all(|d| d.starts_with("consistent — synthetic:")), "{compares:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn a_slower_program_is_called_slower_by_compare() {
     if !python("a_slower_program") {
@@ -196,6 +221,28 @@ fn the_docs_worked_example_passes_check_trace() {
     let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     assert_eq!(o.status.code(), Some(0), "{out}{err}");
     assert!(!out.contains("FAIL"), "{out}");
+    std::fs::remove_file(path).unwrap();
+}
+
+/// A foreign trace (`run.driver: "external"`, no `spec`) that fails a
+/// property names no replay command (the reference's would be bogus), and
+/// its `x-` fields are ignored.
+#[test]
+fn a_failing_external_trace_names_no_replay_command() {
+    let doc = trace_format();
+    let block =
+        doc.split("<!-- worked example: begin -->").nth(1).unwrap().split("<!-- worked example: end -->").next();
+    let mut lines: Vec<String> = block.unwrap().lines().filter(|l| l.starts_with('{')).map(String::from).collect();
+    lines[0] = lines[0].replace("\"seed\": 1,", "\"seed\": 1, \"x-commit\": \"abc\",");
+    lines[1] = lines[1].replace('}', ", \"x-host\": \"n1\"}");
+    lines.remove(12); // PE 0's second slice: work is lost
+    let path = std::env::temp_dir().join(format!("lbcheck-external-fails-{}.jsonl", std::process::id()));
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let o = Command::new(BIN).args(["check-trace", path.to_str().unwrap()]).output().unwrap();
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(out.contains("work_conserved         FAIL"), "{out}");
+    assert!(err.contains("note: no replay command") && !format!("{out}{err}").contains("simulate"), "{out}{err}");
     std::fs::remove_file(path).unwrap();
 }
 

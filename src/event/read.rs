@@ -109,8 +109,28 @@ impl<R: BufRead> TraceReader<R> {
         if self.buf.iter().all(u8::is_ascii_whitespace) {
             return Err(TraceError::Blank(self.line));
         }
-        let event = serde_json::from_slice(&self.buf).map_err(|error| TraceError::Parse { line: self.line, error })?;
+        let parse = |error| TraceError::Parse { line: self.line, error };
+        let event = if self.buf.windows(3).any(|w| w == b"\"x-") {
+            let mut value: serde_json::Value = serde_json::from_slice(&self.buf).map_err(parse)?;
+            drop_own_fields(&mut value);
+            serde_json::from_value(value).map_err(parse)?
+        } else {
+            serde_json::from_slice(&self.buf).map_err(parse)?
+        };
         Ok(Some((self.line, event)))
+    }
+}
+
+/// Drops the implementer's own fields, keys starting with `x-`, from a
+/// record and from its header's `run` record (docs/trace-format.md): they
+/// are accepted and ignored; any other unknown key is still an error.
+fn drop_own_fields(record: &mut serde_json::Value) {
+    let own = |fields: &mut serde_json::Map<String, serde_json::Value>| fields.retain(|k, _| !k.starts_with("x-"));
+    if let Some(fields) = record.as_object_mut() {
+        own(fields);
+        if let Some(run) = fields.get_mut("run").and_then(|r| r.as_object_mut()) {
+            own(run);
+        }
     }
 }
 
@@ -163,5 +183,19 @@ mod tests {
         let long = format!("{{\"ev\":\"{}\"}}", "x".repeat(100_000));
         let err = read(long.as_bytes(), MAX_LINE_BYTES).unwrap_err().to_string();
         assert!(err.len() < 400 && err.starts_with("line 1: unknown variant"), "{err}");
+    }
+
+    /// `x-` keys are the implementer's own: accepted and ignored on any
+    /// record and in the header's `run`; other unknown keys stay errors.
+    #[test]
+    fn own_x_fields_are_ignored_and_other_unknown_fields_refused() {
+        let header = br#"{"ev":"header","version":1,"pes":2,"workload":"synthetic:size=8","split":"bottom-half","balancer":"random-polling","detector":"energy","t_split":1,"clock":"work","x-host":"n1","run":{"driver":"external","seed":1,"dt":2,"latency":[1,2],"x-commit":"abc"}}"#;
+        let plain = br#"{"ev":"header","version":1,"pes":2,"workload":"synthetic:size=8","split":"bottom-half","balancer":"random-polling","detector":"energy","t_split":1,"clock":"work","run":{"driver":"external","seed":1,"dt":2,"latency":[1,2]}}"#;
+        let text = [&header[..], b"\n{\"ev\":\"busy\",\"t\":0,\"pe\":0,\"x-note\":{\"why\":[1]}}\n"].concat();
+        let events = read(&text, 1000).unwrap();
+        assert_eq!(events[0].1, read(plain, 1000).unwrap()[0].1);
+        assert_eq!(events[1], (2, Event::Busy { t: 0, pe: 0 }));
+        let err = read(b"{\"ev\":\"busy\",\"t\":0,\"pe\":0,\"note\":1,\"x-a\":2}", 100).unwrap_err();
+        assert!(err.to_string().contains("unknown field `note`"), "{err}");
     }
 }
