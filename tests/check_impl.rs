@@ -90,7 +90,7 @@ fn each_bug_fails_with_the_property_it_breaks() {
 /// docs/trace-format.md's synthetic tree, as randpoll.py builds it, is the
 /// reference's: `compare` reads "consistent" on every synthetic group (a
 /// program that halves every part, ignoring `split=` and `atomic=`, read
-/// "faster" on both).
+/// "faster" on both), and the bounds claims that apply hold, each with its α.
 #[test]
 fn the_documented_synthetic_tree_reads_consistent() {
     if !python("the_documented_synthetic_tree") {
@@ -109,6 +109,10 @@ fn the_documented_synthetic_tree_reads_consistent() {
         .collect();
     assert_eq!(compares.len(), 2, "{compares:?}");
     assert!(compares.iter().all(|d| d.starts_with("consistent — synthetic:")), "{compares:?}");
+    for claim in ["t_par (001 Thm 1 / 002 Thm 1: R bounded) holds", "traffic (002 Thm 1: messages/(P·h) bounded) holds"]
+    {
+        assert!(compares.iter().all(|d| d.contains(claim) && d.contains("α = 0.005")), "{claim}: {compares:?}");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -122,7 +126,7 @@ fn a_slower_program_is_called_slower_by_compare() {
         check(&randpoll(" --bug slow"), &dir, &["--impl-workload", "uts:default", "--impl-runs", "20"]);
     assert_eq!(code, 1, "{err}");
     assert!(junit.contains("testsuite name=\"impl\" tests=\"20\" failures=\"0\""), "{junit}");
-    assert!(junit.contains("failure message=\"slower\""), "{junit}");
+    assert!(junit.contains("failure message=\"slower"), "{junit}");
     assert!(err.contains("FAILED compare/g1/uts:default: slower — uts:default"), "{err}");
     let (code, err, _) = check(
         &randpoll(" --bug slow"),

@@ -7,12 +7,15 @@
 //! group it is T_par's too: "consistent", "slower" or "faster". A slower
 //! implementation fails the gate unless allowed; the secondary quantities
 //! (messages per PE, detection delay, generation depth) are reported and
-//! fail only when asked.
+//! fail only when asked. The bounds claims that apply to the traces
+//! ([`super::bounds`]: T_par and messages per P·h against the constants
+//! the reference's runs fit) are reported with their α; a failed T_par
+//! claim fails like "slower", a failed messages claim only when asked.
 
 use std::time::Instant;
 
 use super::configs::Group;
-use super::each;
+use super::{bounds, each};
 use crate::base::rng::derive_seed;
 use crate::bounds::compare::{compare, Comparison, MIN_RUNS};
 use crate::bounds::twosample::median;
@@ -49,8 +52,15 @@ pub fn case(group: &Group, user: &[Metrics], runs: usize, o: &CompareOptions) ->
     let start = Instant::now();
     let reference = reference_runs(group, user.len(), o);
     let rows = compare(user, &reference, o.alpha);
-    let (verdict, failed) = judge(&rows, o);
-    let detail = format!("{verdict} — {}; {}", group.describe(), explain(&rows, user, &reference, group, o));
+    let (verdict, mut failed) = judge(&rows, o);
+    let claims = bounds::claims(group, user, &reference, o.alpha);
+    failed.extend(claims.iter().filter(|c| !c.pass && gates(c.name, o)).map(|c| format!("bound {}", c.name)));
+    let detail = format!(
+        "{verdict} — {}; {}; {}",
+        group.describe(),
+        explain(&rows, user, &reference, group, o),
+        bounds::describe(&claims)
+    );
     Case {
         layer: "compare",
         name,
@@ -61,6 +71,15 @@ pub fn case(group: &Group, user: &[Metrics], runs: usize, o: &CompareOptions) ->
         secs: start.elapsed().as_secs_f64(),
         point: None,
         spec: None,
+    }
+}
+
+/// Whether a failed bounds claim fails the case: T_par's unless slower is
+/// allowed, the messages' only with `strict` (a secondary quantity).
+fn gates(claim: &str, o: &CompareOptions) -> bool {
+    match claim {
+        "t_par" => !o.allow_slower,
+        _ => o.strict,
     }
 }
 

@@ -21,6 +21,7 @@
 //! Each run's files (`spec.json`, the trace, standard output and error)
 //! are in `OUT/runs/GROUP/RUN/`; those of passing runs are removed.
 
+mod bounds;
 pub mod child;
 pub mod command;
 mod compare;
