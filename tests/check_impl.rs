@@ -126,7 +126,7 @@ fn a_slower_program_is_called_slower_by_compare() {
         check(&randpoll(" --bug slow"), &dir, &["--impl-workload", "uts:default", "--impl-runs", "20"]);
     assert_eq!(code, 1, "{err}");
     assert!(junit.contains("testsuite name=\"impl\" tests=\"20\" failures=\"0\""), "{junit}");
-    assert!(junit.contains("failure message=\"slower"), "{junit}");
+    assert!(junit.contains("failure message=\"slower, bound t_par\""), "{junit}");
     assert!(err.contains("FAILED compare/g1/uts:default: slower — uts:default"), "{err}");
     let (code, err, _) = check(
         &randpoll(" --bug slow"),
