@@ -491,3 +491,23 @@ pub fn fitted(values: impl Iterator<Item = (Phase, f64)>) -> f64 {
 pub fn exact(name: &'static str, reference: &'static str, n: usize, bad: u64) -> Claim {
     Claim::exact(name, reference, n as u64, format!("{bad} runs break it"), "0", bad == 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The quantile claim's band: the values 100 runs exceed at its
+    /// interval's ends; the trend claim's: through the runs' centre.
+    #[test]
+    fn bands_come_from_the_claims_own_intervals() {
+        let xs: Vec<(u32, f64)> = (1..=100).map(|i| (1 << (i % 5 + 2), f64::from(i))).collect();
+        assert_eq!(exceed_band(&xs, (0.0, 0.1)), Some(Band::Exceed { rate: (0.0, 0.1), values: (90.0, 100.0) }));
+        let c = quantile("q", "r", &xs, 200.0, 1e-7);
+        let Some(Band::Exceed { rate, values }) = c.plot.and_then(|p| p.band) else { panic!("no band") };
+        assert!(rate.0 == 0.0 && rate.1 > 0.0 && values.1 == 100.0 && values.0 < 100.0, "{rate:?} {values:?}");
+        let Some(Band::Trend { slope, upper, .. }) = slope("t", "r", &xs, 100.0, 1e-7).plot.and_then(|p| p.band) else {
+            panic!("no trend band")
+        };
+        assert!(upper > slope, "{slope} {upper}");
+    }
+}

@@ -326,6 +326,34 @@ mod tests {
         assert_eq!(scatter("T", "y", vec![], &[]), "");
     }
 
+    /// A shaded band: a polygon in the data, clipped to the plotting area
+    /// (an edge far beyond the axes lands on its border), its swatch in
+    /// the legend's column.
+    #[test]
+    fn bands_are_polygons_inside_the_area() {
+        let series = vec![(Series { label: "runs", points: vec![(4, 1.0), (64, 2.0)] }, colour(0))];
+        let shades = [Shade { label: "band", edges: vec![(1.0, 0.5, 1.5), (1e9, 0.5, 1e9)] }];
+        let chart = Chart {
+            title: "T",
+            x_label: P_AXIS,
+            y_label: "y",
+            series,
+            lines: &[],
+            shades: &shades,
+            size: (640.0, 340.0),
+        };
+        let svg = chart.svg();
+        let pattern = "<polygon class=\"band\" points=\"";
+        let at = svg.find(pattern).expect("a band") + pattern.len();
+        let points = svg[at..].split('"').next().unwrap();
+        for xy in points.split(' ') {
+            let (x, y) = xy.split_once(',').unwrap();
+            let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
+            assert!((58.0..=640.0 - 70.0).contains(&x) && (36.0..=340.0 - 42.0).contains(&y), "{xy} outside: {svg}");
+        }
+        assert!(svg.contains("<rect x=\"0\"") && svg.contains(">band</text>"), "its swatch in the legend: {svg}");
+    }
+
     /// Values over four decades: a log axis; one far beyond the rest: an
     /// outlier on the top edge; the legend's column right of every point.
     #[test]
