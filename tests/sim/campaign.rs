@@ -38,6 +38,7 @@ fn the_campaign_passes_and_writes_its_report() {
         assert!(page.contains("<span class=\"pass\">PASS</span></h1>"), "{p}: {page:.400}");
     }
     assert_renders_with_plots(&dir.join("index.html"), "lbcheck check: ", (4, 100));
+    assert_renders_with_plots(&dir.join("001.html"), "001: PASS", (2, 100));
     std::fs::remove_dir_all(dir).ok();
 }
 
