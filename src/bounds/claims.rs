@@ -433,8 +433,9 @@ fn thm2_claim(samples: &[Sample], constant: f64) -> Claim {
     let q0 = trimmed.iter().map(|s| 1.0 / f64::from(s.pes)).sum::<f64>() / trimmed.len().max(1) as f64;
     let t = TailTest::new(above(&trimmed), trimmed.len().max(1) as u64, q0, alpha());
     let worst = |xs: &[&Sample]| max(xs.iter().map(|s| s.r_cap));
+    let points: Vec<(u32, f64)> = trimmed.iter().map(|s| (s.pes, s.r_cap)).collect();
     Claim {
-        plot: None,
+        plot: Plot::of(&points, constant).map(|p| p.with(exceed_band(&points, (t.lower, t.upper)))),
         name: "thm2_t_par",
         reference: "001 Thm 2: R (T_seq over capacity) bounded with queues trimmed at ⌈√P⌉, h ≈ log P, slow PEs",
         n: trimmed.len() as u64,

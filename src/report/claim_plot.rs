@@ -70,7 +70,7 @@ fn band(b: &Band, p: &Plot, alpha: f64) -> (String, Vec<(f64, f64, f64)>, String
         Band::Exceed { rate: (l, u), values: (vl, vh) } => (
             format!("exceed-rate interval [{l:.3}, {u:.3}]"),
             vec![(lo / 1.4, vl, vh), (hi * 1.4, vl, vh)],
-            format!("Shaded: the claim's confidence band, the values the test runs exceed at a rate inside the Clopper–Pearson interval [{l:.3}, {u:.3}] on the rate of runs above the limit (each end at confidence 1 − α, α = {alpha:.1e}; two-sided 1 − 2α); the claim fails when the interval's lower end passes Q0 = {Q0}."),
+            format!("Shaded: the claim's confidence band, the values the test runs exceed at a rate inside the Clopper–Pearson interval [{l:.3}, {u:.3}] on the rate of runs above the limit (each end at confidence 1 − α, α = {alpha:.1e}; two-sided 1 − 2α); the claim fails when the interval's lower end passes the rate the bound allows (Q0 = {Q0}; 1/P for 001 Thm 2)."),
         ),
         Band::Trend { centre: (mx, my), slope, upper } => {
             let at = |x: f64, s: f64| p.fitted * (my + s * (x.log2() - mx));
