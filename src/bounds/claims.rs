@@ -71,24 +71,75 @@ pub struct Claim {
     pub plot: Option<Plot>,
 }
 
-/// The data behind a claim on a fitted constant: every test run's (P, or
-/// h, and its normalised value), the constant fitted on the calibration
-/// runs, and the limit the test holds the runs to ((1 + [`MARGIN`])·fit).
+/// The data behind a claim's plot: every test run's (P, or h, and its
+/// value). On a fitted constant: the constant fitted on the calibration
+/// runs, the limit the test holds the runs to ((1 + [`MARGIN`])·fit) and
+/// the claim's confidence band; on an exact claim ([`Plot::exact`]): the
+/// runs' value over the bound, which is 1.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plot {
     /// (P or h, value) of each test run.
     pub points: Vec<(u32, f64)>,
-    /// The fitted constant.
+    /// The fitted constant (the bound, 1, of an exact claim).
     pub fitted: f64,
-    /// (1 + MARGIN) × the fitted constant.
+    /// (1 + MARGIN) × the fitted constant (the bound, 1, of an exact claim).
     pub limit: f64,
+    /// The confidence band the claim's test computed, in the values' units.
+    pub band: Option<Band>,
+    /// An exact claim's bound, as drawn: e.g. "T_par/bound ≥ 1".
+    pub exact: Option<&'static str>,
+}
+
+/// A claim's confidence interval drawn in the values' units.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Band {
+    /// A quantile claim's Clopper–Pearson interval [lower, upper] on the
+    /// rate at which runs exceed the limit, as values: from the value the
+    /// test runs exceed at rate `upper` to the one they exceed at `lower`.
+    Exceed {
+        /// The interval on the exceed rate.
+        rate: (f64, f64),
+        /// The values (lo, hi) with those exceed rates among the test runs.
+        values: (f64, f64),
+    },
+    /// A trend claim's least-squares line of value/constant against log2 x
+    /// and the line with the slope's upper confidence bound, both through
+    /// the runs' centre (mean log2 x, mean value/constant).
+    Trend {
+        /// (mean log2 x, mean value / constant).
+        centre: (f64, f64),
+        /// Least-squares slope per doubling.
+        slope: f64,
+        /// Its upper confidence bound (confidence 1 − α).
+        upper: f64,
+    },
 }
 
 impl Plot {
     /// The plot of `xs` against `constant`.
     pub fn of(xs: &[(u32, f64)], constant: f64) -> Option<Plot> {
-        Some(Plot { points: xs.to_vec(), fitted: constant, limit: (1.0 + MARGIN) * constant })
+        let limit = (1.0 + MARGIN) * constant;
+        Some(Plot { points: xs.to_vec(), fitted: constant, limit, band: None, exact: None })
     }
+
+    /// An exact claim's plot: each run's value over its bound (`what`), against 1.
+    pub fn exact(xs: Vec<(u32, f64)>, what: &'static str) -> Option<Plot> {
+        Some(Plot { points: xs, fitted: 1.0, limit: 1.0, band: None, exact: Some(what) })
+    }
+
+    fn with(mut self, band: Option<Band>) -> Plot {
+        self.band = band;
+        self
+    }
+}
+
+/// The values the test runs exceed at rates `upper` and `lower`.
+fn exceed_band(xs: &[(u32, f64)], (lower, upper): (f64, f64)) -> Option<Band> {
+    let mut v: Vec<f64> = xs.iter().map(|p| p.1).filter(|y| y.is_finite()).collect();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let at = |rate: f64| v[n - 1 - ((rate * n as f64).floor() as usize).min(n - 1)];
+    (n > 0).then(|| Band::Exceed { rate: (lower, upper), values: (at(upper), at(lower)) })
 }
 
 impl Claim {
@@ -197,7 +248,11 @@ fn eps_claim(test: &[&Sample]) -> Claim {
         test.iter().map(|s| s.polls as f64 * s.machine.dt as f64 / s.machine.t_seq.max(1) as f64).fold(0.0, f64::max);
     let measured = format!("{bad} runs over; max polls·Δt/T_seq = {worst:.3}");
     let reference = "001 Thm 1, §3: polling overhead ≤ ε·T_seq with ε = T_poll/Δt";
-    Claim::exact("thm1_eps", reference, test.len() as u64, measured, "polls·T_poll ≤ ε·T_seq", bad == 0)
+    let each = |s: &&Sample| s.polls as f64 * s.machine.t_poll as f64 / (s.machine.eps() * s.machine.t_seq as f64);
+    let points = test.iter().map(|s| (s.pes, each(s))).collect();
+    let mut c = Claim::exact("thm1_eps", reference, test.len() as u64, measured, "polls·T_poll ≤ ε·T_seq", bad == 0);
+    c.plot = Plot::exact(points, "polls·T_poll/(ε·T_seq) ≤ 1");
+    c
 }
 
 fn lower_claim(test: &[&Sample]) -> Claim {
@@ -205,7 +260,10 @@ fn lower_claim(test: &[&Sample]) -> Claim {
     let worst = test.iter().filter_map(|s| s.t_par.map(|t| t as f64 / s.lower)).fold(f64::INFINITY, f64::min);
     let measured = format!("{bad} runs below; min T_par/bound = {worst:.3}");
     let reference = "000 eq. (1): T_par ≥ max(T_seq/P, max_gen·T_split)";
-    Claim::exact("lower_bound_eq1", reference, test.len() as u64, measured, "T_par/bound ≥ 1", bad == 0)
+    let points = test.iter().filter_map(|s| s.t_par.map(|t| (s.pes, t as f64 / s.lower))).collect();
+    let mut c = Claim::exact("lower_bound_eq1", reference, test.len() as u64, measured, "T_par/bound ≥ 1", bad == 0);
+    c.plot = Plot::exact(points, "T_par/bound ≥ 1");
+    c
 }
 
 /// At most a fraction Q0 of test values above (1 + MARGIN)·constant, at level `alpha`.
@@ -215,7 +273,7 @@ pub fn quantile(name: &'static str, reference: &'static str, xs: &[(u32, f64)], 
     let t = TailTest::new(above, xs.len().max(1) as u64, Q0, alpha);
     let worst = max(xs.iter().map(|(_, x)| *x));
     Claim {
-        plot: Plot::of(xs, constant),
+        plot: Plot::of(xs, constant).map(|p| p.with(exceed_band(xs, (t.lower, t.upper)))),
         name,
         reference,
         n: xs.len() as u64,
@@ -232,16 +290,19 @@ pub fn quantile(name: &'static str, reference: &'static str, xs: &[(u32, f64)], 
 pub fn slope(name: &'static str, reference: &'static str, xs: &[(u32, f64)], constant: f64, alpha: f64) -> Claim {
     let finite = xs.iter().all(|(_, x)| x.is_finite()) && xs.len() >= 3 && constant > 0.0;
     let (lx, ly): (Vec<f64>, Vec<f64>) = xs.iter().map(|&(p, x)| (f64::from(p).log2(), x / constant)).unzip();
-    let (measured, ci, pass) = match finite {
+    let (measured, ci, pass, band) = match finite {
         true => {
             let t = trend(&lx, &ly, alpha);
-            (format!("slope {:+.4}/doubling", t.slope), format!("slope ≤ {:+.4}", t.upper), t.upper <= SLOPE_TOL)
+            let mx = lx.iter().sum::<f64>() / lx.len() as f64;
+            let band = Band::Trend { centre: (mx, t.intercept + t.slope * mx), slope: t.slope, upper: t.upper };
+            let ci = format!("slope ≤ {:+.4}", t.upper);
+            (format!("slope {:+.4}/doubling", t.slope), ci, t.upper <= SLOPE_TOL, Some(band))
         }
-        false => ("unfinished runs (∞)".into(), "-".into(), false),
+        false => ("unfinished runs (∞)".into(), "-".into(), false, None),
     };
     let bound = format!("slope of value/{constant:.3} ≤ {SLOPE_TOL}");
     Claim {
-        plot: Plot::of(xs, constant),
+        plot: Plot::of(xs, constant).map(|p| p.with(band)),
         name,
         reference,
         n: xs.len() as u64,
@@ -349,7 +410,10 @@ fn queue_trim(samples: &[Sample]) -> Claim {
     );
     let reference = "001 §4, Thm 2: queues trimmed at ⌈√P⌉ (max queue met, Recv.queue)";
     let pass = bad == 0 && !trimmed.is_empty() && longer > 0;
-    Claim::exact("queue_trim", reference, trimmed.len() as u64, measured, "≤ ⌈√P⌉ trimmed; > on some untrimmed", pass)
+    let bound = "≤ ⌈√P⌉ trimmed; > on some untrimmed";
+    let mut c = Claim::exact("queue_trim", reference, trimmed.len() as u64, measured, bound, pass);
+    c.plot = Plot::exact(trimmed.iter().map(|s| (s.pes, ratio(s))).collect(), "trimmed: max queue/⌈√P⌉ ≤ 1");
+    c
 }
 
 /// 001 Thm 2 (S-18; w.h.p.): T_par ≤ (1 + ε)·T_seq/P +
@@ -369,8 +433,9 @@ fn thm2_claim(samples: &[Sample], constant: f64) -> Claim {
     let q0 = trimmed.iter().map(|s| 1.0 / f64::from(s.pes)).sum::<f64>() / trimmed.len().max(1) as f64;
     let t = TailTest::new(above(&trimmed), trimmed.len().max(1) as u64, q0, alpha());
     let worst = |xs: &[&Sample]| max(xs.iter().map(|s| s.r_cap));
+    let points: Vec<(u32, f64)> = trimmed.iter().map(|s| (s.pes, s.r_cap)).collect();
     Claim {
-        plot: None,
+        plot: Plot::of(&points, constant).map(|p| p.with(exceed_band(&points, (t.lower, t.upper)))),
         name: "thm2_t_par",
         reference: "001 Thm 2: R (T_seq over capacity) bounded with queues trimmed at ⌈√P⌉, h ≈ log P, slow PEs",
         n: trimmed.len() as u64,
@@ -426,4 +491,24 @@ pub fn fitted(values: impl Iterator<Item = (Phase, f64)>) -> f64 {
 /// An exact claim: `bad` of `n` runs broke it.
 pub fn exact(name: &'static str, reference: &'static str, n: usize, bad: u64) -> Claim {
     Claim::exact(name, reference, n as u64, format!("{bad} runs break it"), "0", bad == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The quantile claim's band: the values 100 runs exceed at its
+    /// interval's ends; the trend claim's: through the runs' centre.
+    #[test]
+    fn bands_come_from_the_claims_own_intervals() {
+        let xs: Vec<(u32, f64)> = (1..=100).map(|i| (1 << (i % 5 + 2), f64::from(i))).collect();
+        assert_eq!(exceed_band(&xs, (0.0, 0.1)), Some(Band::Exceed { rate: (0.0, 0.1), values: (90.0, 100.0) }));
+        let c = quantile("q", "r", &xs, 200.0, 1e-7);
+        let Some(Band::Exceed { rate, values }) = c.plot.and_then(|p| p.band) else { panic!("no band") };
+        assert!(rate.0 == 0.0 && rate.1 > 0.0 && values.1 == 100.0 && values.0 < 100.0, "{rate:?} {values:?}");
+        let Some(Band::Trend { slope, upper, .. }) = slope("t", "r", &xs, 100.0, 1e-7).plot.and_then(|p| p.band) else {
+            panic!("no trend band")
+        };
+        assert!(upper > slope, "{slope} {upper}");
+    }
 }

@@ -96,7 +96,7 @@ fn panel(title: &str, y_label: &str, groups: &Groups, lines: &[Line]) -> String 
         colour(i.unwrap_or(DetectorKind::ALL.len()))
     };
     let series = groups.iter().map(|(d, points)| (Series { label: d, points: points.clone() }, colour_of(d))).collect();
-    Chart { title, x_label: P_AXIS, y_label, series, lines, size: (360.0, 250.0) }.svg()
+    Chart { title, x_label: P_AXIS, y_label, series, lines, shades: &[], size: (360.0, 250.0) }.svg()
 }
 
 /// 001 Thm 1's R and 002 Thm 1's messages/(P·h) against P, with the fitted constants.
@@ -109,7 +109,7 @@ fn bounds(b: &Figures) -> [Figure; 2] {
     };
     let chart = |title, y_label, points: &[(u32, f64)], c: f64| {
         let series = vec![(Series { label: "test runs", points: points.to_vec() }, colour(0))];
-        Chart { title, x_label: P_AXIS, y_label, series, lines: &fitted(c), size: (620.0, 320.0) }.svg()
+        Chart { title, x_label: P_AXIS, y_label, series, lines: &fitted(c), shades: &[], size: (620.0, 320.0) }.svg()
     };
     [
         Figure {

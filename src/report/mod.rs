@@ -18,6 +18,7 @@
 pub mod bounds;
 pub mod campaign;
 pub mod charts;
+pub mod claim_plot;
 pub mod compare;
 pub mod front;
 pub mod gantt;

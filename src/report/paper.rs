@@ -6,9 +6,8 @@
 
 use std::fmt::Write;
 
-use super::plots::{Chart, Line, Series, P_AXIS};
-use super::svg::{colour, escape};
-use crate::bounds::claims::{Claim, MARGIN};
+use super::svg::escape;
+use crate::bounds::claims::Claim;
 use crate::bounds::listing::{mutants_failing, of_paper, Listed, LISTED};
 use crate::bounds::plan::Profile;
 use crate::bounds::Suite;
@@ -95,7 +94,7 @@ fn section(l: &Listed, found: Option<(&SuiteRun, &Claim)>, s: &Setting) -> Strin
     );
     if let Some((r, c)) = found {
         out += &ran(r, c, s);
-        out += &plot(l, c);
+        out += &super::claim_plot::figure(l.at, c);
         out += &verdict_table(c);
     }
     out += &mutants(l);
@@ -123,37 +122,6 @@ fn ran(r: &SuiteRun, c: &Claim, s: &Setting) -> String {
 
 fn l_is_h(c: &Claim) -> bool {
     c.name.ends_with("_trend_h")
-}
-
-/// The test runs against the fitted constant and the limit.
-fn plot(l: &Listed, c: &Claim) -> String {
-    let Some(p) = &c.plot else { return String::new() };
-    let fit = format!("fitted constant {:.3}", p.fitted);
-    let limit = format!("test limit (1 + {MARGIN})·fit = {:.3}", p.limit);
-    let lines = [Line { label: &fit, y: p.fitted }, Line { label: &limit, y: p.limit }];
-    let series = vec![(Series { label: "test runs", points: p.points.clone() }, colour(0))];
-    let x_label = if l_is_h(c) { "h (tree height, log2 scale)" } else { P_AXIS };
-    let title = format!("{} ({})", c.name, l.at);
-    let unfinished = match p.points.iter().filter(|(_, y)| !y.is_finite()).count() {
-        0 => String::new(),
-        n => format!(" Unfinished test runs (value ∞, not drawn): {n}."),
-    };
-    let chart = Chart {
-        title: &title,
-        x_label,
-        y_label: "normalised value (ratio)",
-        series,
-        lines: &lines,
-        size: (640.0, 340.0),
-    };
-    format!(
-        "<figure class=\"plot\">\n{}<figcaption>Each dot is a test run's normalised value ({}); the lower line is the constant the O() hides, fitted on the calibration runs, the upper one the limit the test holds the runs to. A reader should see the runs under the upper line with no upward drift as {} grows; {}. Confidence: {}.{unfinished}</figcaption></figure>\n",
-        chart.svg(),
-        escape(c.reference),
-        if l_is_h(c) { "h" } else { "P" },
-        "a failing balancer shows runs above it (▲ on the top edge) or a cloud that climbs with the axis",
-        escape(&c.ci)
-    )
 }
 
 fn verdict_table(c: &Claim) -> String {

@@ -25,6 +25,15 @@ pub struct Line<'a> {
     pub y: f64,
 }
 
+/// A shaded band with a legend label: (x, lower edge, upper edge) at
+/// increasing x, in the values' units (e.g. a claim's confidence band).
+pub struct Shade<'a> {
+    /// Legend label.
+    pub label: &'a str,
+    /// The edges.
+    pub edges: Vec<(f64, f64, f64)>,
+}
+
 /// A scatter plot against P.
 pub struct Chart<'a> {
     /// The title, above the plotting area.
@@ -37,6 +46,8 @@ pub struct Chart<'a> {
     pub series: Vec<(Series<'a>, &'static str)>,
     /// Reference lines.
     pub lines: &'a [Line<'a>],
+    /// Shaded bands, under the points.
+    pub shades: &'a [Shade<'a>],
     /// Width and height in pixels, the legend's column included.
     pub size: (f64, f64),
 }
@@ -45,7 +56,7 @@ pub struct Chart<'a> {
 /// order), 640 × 360: an empty string if there is nothing to draw.
 pub fn scatter(title: &str, y_label: &str, series: Vec<Series>, lines: &[Line]) -> String {
     let series = series.into_iter().enumerate().map(|(i, s)| (s, colour(i))).collect();
-    Chart { title, x_label: P_AXIS, y_label, series, lines, size: (640.0, 360.0) }.svg()
+    Chart { title, x_label: P_AXIS, y_label, series, lines, shades: &[], size: (640.0, 360.0) }.svg()
 }
 
 /// The x axis of a plot against P.
@@ -115,7 +126,8 @@ impl Chart<'_> {
     /// 0; fences 3 interquartile ranges beyond the quartiles (of the
     /// logarithms on a log axis).
     fn y_axis(&self, ys: &[f64]) -> (Axis, Fences) {
-        let refs = self.lines.iter().map(|l| l.y).filter(|y| y.is_finite());
+        let edges = self.shades.iter().flat_map(|s| s.edges.iter().flat_map(|e| [e.1, e.2]));
+        let refs = self.lines.iter().map(|l| l.y).chain(edges).filter(|y| y.is_finite());
         let log = wants_log(ys, refs.clone());
         let f = |y: f64| if log { y.log10() } else { y };
         let mut sorted: Vec<f64> = ys.iter().map(|&y| f(y)).filter(|v| v.is_finite()).collect();
@@ -138,6 +150,9 @@ impl Chart<'_> {
     /// The points, outliers and lines in `<g class="data">`: the number of outliers.
     fn data(&self, out: &mut String, area: Area, (xa, ya): (&Axis, &Axis), fences: &Fences) -> usize {
         out.push_str("<g class=\"data\">\n");
+        for s in self.shades {
+            shade(out, area, (xa, ya), s);
+        }
         let mut outside = 0;
         for (s, c) in &self.series {
             for (i, &(p, y)) in s.points.iter().enumerate().filter(|(_, (_, y))| y.is_finite()) {
@@ -173,6 +188,7 @@ impl Chart<'_> {
 
     fn legend_width(&self) -> f64 {
         let labels = self.series.iter().map(|(s, _)| s.label).chain(self.lines.iter().map(|l| l.label));
+        let labels = labels.chain(self.shades.iter().map(|s| s.label));
         let longest = labels.map(|l| l.chars().count()).max().unwrap_or(0);
         (longest as f64 * 6.3 + 26.0).clamp(70.0, 220.0)
     }
@@ -193,8 +209,37 @@ impl Chart<'_> {
             svg::text(out, (14.0, row + 10.0), "start", "", l.label);
             row += 16.0;
         }
+        for s in self.shades {
+            let _ = writeln!(
+                out,
+                "<rect x=\"0\" y=\"{}\" width=\"11\" height=\"9\" fill=\"{SHADE}\" fill-opacity=\"0.3\"/>",
+                num(row + 2.0)
+            );
+            svg::text(out, (14.0, row + 10.0), "start", "", s.label);
+            row += 16.0;
+        }
         out.push_str("</g>\n");
     }
+}
+
+const SHADE: &str = "#E69F00";
+
+/// `s` as a polygon (class `band`) clipped to the plotting area.
+fn shade(out: &mut String, area: Area, (xa, ya): (&Axis, &Axis), s: &Shade) {
+    let at = |x: f64, y: f64| {
+        let fx = if xa.shows(x) { xa.frac(x).clamp(0.0, 1.0) } else { 0.0 };
+        let fy = if ya.shows(y) { ya.frac(y).clamp(0.0, 1.0) } else { 0.0 };
+        let px = area.left + fx * (area.right - area.left);
+        format!("{},{}", num(px), num(area.bottom - fy * (area.bottom - area.top)))
+    };
+    let upper = s.edges.iter().map(|e| at(e.0, e.2));
+    let lower = s.edges.iter().rev().map(|e| at(e.0, e.1));
+    let points: Vec<String> = upper.chain(lower).collect();
+    let _ = writeln!(
+        out,
+        "<polygon class=\"band\" points=\"{}\" fill=\"{SHADE}\" fill-opacity=\"0.3\" stroke=\"none\"/>",
+        points.join(" ")
+    );
 }
 
 /// True if at least nine in ten of `ys` are positive and the positive
@@ -279,6 +324,34 @@ mod tests {
         let svg = scatter("T", "y", series, &[Line { label: "C", y: 2.5 }]);
         assert!(svg.starts_with("<svg") && svg.matches("class=\"pt\"").count() == 3 && svg.contains("energy"), "{svg}");
         assert_eq!(scatter("T", "y", vec![], &[]), "");
+    }
+
+    /// A shaded band: a polygon in the data, clipped to the plotting area
+    /// (an edge far beyond the axes lands on its border), its swatch in
+    /// the legend's column.
+    #[test]
+    fn bands_are_polygons_inside_the_area() {
+        let series = vec![(Series { label: "runs", points: vec![(4, 1.0), (64, 2.0)] }, colour(0))];
+        let shades = [Shade { label: "band", edges: vec![(1.0, 0.5, 1.5), (1e9, 0.5, 1e9)] }];
+        let chart = Chart {
+            title: "T",
+            x_label: P_AXIS,
+            y_label: "y",
+            series,
+            lines: &[],
+            shades: &shades,
+            size: (640.0, 340.0),
+        };
+        let svg = chart.svg();
+        let pattern = "<polygon class=\"band\" points=\"";
+        let at = svg.find(pattern).expect("a band") + pattern.len();
+        let points = svg[at..].split('"').next().unwrap();
+        for xy in points.split(' ') {
+            let (x, y) = xy.split_once(',').unwrap();
+            let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
+            assert!((58.0..=640.0 - 70.0).contains(&x) && (36.0..=340.0 - 42.0).contains(&y), "{xy} outside: {svg}");
+        }
+        assert!(svg.contains("<rect x=\"0\"") && svg.contains(">band</text>"), "its swatch in the legend: {svg}");
     }
 
     /// Values over four decades: a log axis; one far beyond the rest: an

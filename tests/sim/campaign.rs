@@ -37,7 +37,8 @@ fn the_campaign_passes_and_writes_its_report() {
         let page = std::fs::read_to_string(dir.join(format!("{p}.html"))).unwrap();
         assert!(page.contains("<span class=\"pass\">PASS</span></h1>"), "{p}: {page:.400}");
     }
-    assert_renders_with_plots(&dir.join("index.html"));
+    assert_renders_with_plots(&dir.join("index.html"), "lbcheck check: ", (4, 100));
+    assert_renders_with_plots(&dir.join("001.html"), "001: PASS", (2, 100));
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -77,7 +78,7 @@ for (const svg of document.querySelectorAll('svg')) {
   if (!legend) continue;
   legends++;
   const l = legend.getBoundingClientRect();
-  for (const m of svg.querySelectorAll('.data circle, .data path, .data rect, .data line')) {
+  for (const m of svg.querySelectorAll('.data circle, .data path, .data rect, .data line, .data polygon')) {
     marks++;
     const r = m.getBoundingClientRect();
     if (r.right > l.left && r.left < l.right && r.bottom > l.top && r.top < l.bottom) over.push(m.outerHTML.slice(0, 120));
@@ -89,10 +90,12 @@ pre.textContent = `svgs=${svgs} uncaptioned=${uncaptioned} legends=${legends} ma
 document.body.appendChild(pre);
 </script>"#;
 
-/// Headless Chromium, 1400 pixels wide, loads the page: its plots render,
+/// Headless Chromium, 1400 pixels wide, loads the page (its DOM then holds
+/// `loaded`): at least `svgs` plots with `marks` data marks in all render,
 /// every plot has a caption and a legend, and no legend covers a data
-/// point (the boxes of the laid-out DOM compared by [`PROBE`]).
-fn assert_renders_with_plots(page: &std::path::Path) {
+/// mark (point, line or band; the boxes of the laid-out DOM compared by
+/// [`PROBE`]).
+pub(crate) fn assert_renders_with_plots(page: &std::path::Path, loaded: &str, (svgs, marks): (usize, usize)) {
     if std::env::var("LBCHECK_SKIP_BROWSER").is_ok_and(|v| v == "1") {
         eprintln!("LBCHECK_SKIP_BROWSER=1: the report is not opened in a browser");
         return;
@@ -106,14 +109,14 @@ fn assert_renders_with_plots(page: &std::path::Path) {
         panic!("chromium is needed to check the report renders ({e}): apt-get install -y chromium, or LBCHECK_SKIP_BROWSER=1")
     });
     let dom = String::from_utf8_lossy(&out.stdout);
-    assert!(dom.contains("lbcheck check: "), "the browser did not load the page: {dom:.300}");
+    assert!(dom.contains(loaded), "the browser did not load the page: {dom:.300}");
     let at = dom.find("<pre id=\"probe\">").unwrap_or_else(|| panic!("the probe did not run: {dom:.300}")) + 16;
     let line = &dom[at..at + dom[at..].find("</pre>").unwrap()];
     let count = |key: &str| -> usize {
         let v = line.split_whitespace().find_map(|w| w.strip_prefix(&format!("{key}=")));
         v.and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{key} in {line}"))
     };
-    assert!(count("svgs") >= 4 && count("marks") >= 100, "the plots did not render: {line}");
+    assert!(count("svgs") >= svgs && count("marks") >= marks, "the plots did not render: {line}");
     assert_eq!(count("uncaptioned"), 0, "every plot has a caption: {line}");
     assert_eq!(count("legends"), count("svgs"), "every plot has a legend: {line}");
     assert_eq!(count("overlaps"), 0, "no legend over a data point: {line}");

@@ -64,6 +64,16 @@ fn section<'a>(page: &'a str, id: &str) -> &'a str {
     &page[start..start + page[start..].find("</section>").unwrap()]
 }
 
+/// A claim's section has a plot or says why it has none; a plot of a
+/// fitted constant shades the claim's confidence band and names its
+/// confidence in the caption.
+fn assert_plotted_or_says_why(s: &str, what: &str) {
+    assert!(s.contains("<figure class=\"plot\">") || s.contains("<b>No plot</b>: "), "{what}: {s:.600}");
+    if s.contains("fitted constant ") {
+        assert!(s.contains("class=\"band\"") && s.contains("confidence 1 − α"), "{what}: the band: {s:.600}");
+    }
+}
+
 #[test]
 fn reproduce_all_puts_every_listed_claim_on_its_papers_page() {
     let (code, list, err) = lbcheck(&["bounds", "--list", "--json"]);
@@ -88,7 +98,11 @@ fn reproduce_all_puts_every_listed_claim_on_its_papers_page() {
             let s = section(&html, &id);
             assert!(s.starts_with("<section class=\"claim pass\"") && s.contains("α</th>"), "{p} {id}: {s:.600}");
             assert!(s.contains("Replay: <code>lbcheck bounds --balancer "), "{p} {id}: what was run");
+            assert_plotted_or_says_why(s, &format!("{p} {id}"));
         }
+    }
+    for p in ["001", "003"] {
+        super::campaign::assert_renders_with_plots(&dir.join(format!("{p}.html")), &format!("{p}: PASS"), (2, 100));
     }
     std::fs::remove_dir_all(dir).ok();
 }
