@@ -186,6 +186,13 @@ impl Report {
     pub fn passed(&self) -> bool {
         self.count(Verdict::Fail) == 0
     }
+
+    /// A quick-profile report of `cases` alone, seed 1 (for unit tests).
+    #[cfg(test)]
+    pub(crate) fn of(cases: Vec<Case>) -> Report {
+        let (replay, bounds, suites) = (String::new(), None, vec![]);
+        Report { profile: Profile::Quick, seed: 1, mutant: None, replay, seconds: 0.0, cases, bounds, suites }
+    }
 }
 
 /// Runs the campaign, telling `progress` as cases finish.

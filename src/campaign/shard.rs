@@ -290,20 +290,10 @@ mod tests {
         let (r0, r1) = (Shard::of(0, 2, &dry), Shard::of(1, 2, &dry));
         let (c0, c1) = (run(&r0), run(&r1));
         assert!(c0.iter().chain(&c1).filter(|c| placeholder_of(c).is_none()).count() == 5);
-        let report = |cases| Report {
-            profile: super::super::Profile::Quick,
-            seed: 1,
-            mutant: None,
-            replay: String::new(),
-            seconds: 0.0,
-            cases,
-            bounds: None,
-            suites: vec![],
-        };
-        let merged = assemble(report(c0.clone()), vec![r1.part()]).expect("every unit");
+        let merged = assemble(Report::of(c0.clone()), vec![r1.part()]).expect("every unit");
         let names: Vec<_> = merged.cases.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["0", "1", "2", "3", "4"]);
-        assert!(assemble(report(c0), vec![]).is_err(), "rank 1's units are missing");
+        assert!(assemble(Report::of(c0), vec![]).is_err(), "rank 1's units are missing");
     }
 
     #[test]
@@ -342,16 +332,7 @@ mod tests {
         let (c0, _) = (run(&r0), run(&r1));
         let part: Part = serde_json::from_str(&serde_json::to_string(&r1.part()).unwrap()).expect("a part");
         assert_eq!(part.specs.len(), 1, "rank 1 ran one of the two units");
-        let report = Report {
-            profile: super::super::Profile::Quick,
-            seed: 1,
-            mutant: None,
-            replay: String::new(),
-            seconds: 0.0,
-            cases: c0,
-            bounds: None,
-            suites: vec![],
-        };
+        let report = Report::of(c0);
         let merged = assemble(report, vec![part]).expect("every unit");
         assert!(merged.cases.iter().all(|c| c.spec.as_deref() == Some(&spec)), "both ranks' cases keep their spec");
     }

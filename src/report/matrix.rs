@@ -110,21 +110,7 @@ fn td(c: &Case) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::Profile;
     use crate::mutants::CATALOGUE;
-
-    fn report(cases: Vec<Case>) -> Report {
-        Report {
-            profile: Profile::Quick,
-            seed: 1,
-            mutant: None,
-            replay: String::new(),
-            seconds: 0.0,
-            cases,
-            bounds: None,
-            suites: vec![],
-        }
-    }
 
     /// The cells of `html`'s row for mutant `m`.
     fn row_of<'h>(html: &'h str, m: &str) -> Vec<&'h str> {
@@ -143,7 +129,7 @@ mod tests {
             .flat_map(|e| e.caught_by.iter().map(move |(c, _)| format!("{}/{}", e.mutant, c.name())))
             .map(|name| Case { verdict: Verdict::Pass, detail: "caught".into(), ..Case::skip("mutants", name, "") })
             .collect();
-        let html = section(&report(cases));
+        let html = section(&Report::of(cases));
         let head = &html[html.find("<tr><th>mutant").unwrap()..];
         let head = &head[..head.find("</tr>").unwrap()];
         let columns: Vec<&str> = head.split("<th>").skip(3).map(|h| h.trim_end_matches("</th>")).collect();
@@ -161,11 +147,11 @@ mod tests {
     #[test]
     fn a_row_with_no_caught_cell_says_so() {
         let case = |name: &str, v| Case { verdict: v, ..Case::skip("mutants", name.into(), "d") };
-        let r = report(vec![case("split-loses/simulate", Verdict::Fail), case("lost-wakeup/loom", Verdict::Skip)]);
+        let r = Report::of(vec![case("split-loses/simulate", Verdict::Fail), case("lost-wakeup/loom", Verdict::Skip)]);
         let html = section(&r);
         assert!(row_of(&html, "split-loses")[0].contains(">missed"), "{html}");
         assert!(html.contains("<td class=\"fail\">NOT CAUGHT</td>"), "{html}");
         assert!(html.contains("<td class=\"skip\">not run</td>"), "{html}");
-        assert_eq!(section(&report(vec![])), "");
+        assert_eq!(section(&Report::of(vec![])), "");
     }
 }
