@@ -7,7 +7,7 @@ use lbcheck::base::{Registered, Topology};
 use lbcheck::event::{read_trace, write_event, Event};
 use lbcheck::harness::replay::words;
 use lbcheck::harness::{Driver, RunSpec};
-use lbcheck::mutants::Mutant;
+use lbcheck::mutants::{Mutant, Site};
 use lbcheck::problem::dfs::Strategy as Split;
 use lbcheck::protocol::initial::InitialSplit;
 use lbcheck::protocol::pacheco::{PachecoParams, Victim};
@@ -50,6 +50,13 @@ fn random_spec(seed: u64) -> RunSpec {
     if rng.random_bool(0.4) {
         let m = *Mutant::ALL.choose(&mut rng).unwrap();
         spec = spec.with_mutant(Some(m));
+        if let Driver::Threads(c) = &mut spec.driver {
+            // As `lbcheck run` does: a threaded-driver mutant may deadlock, so
+            // a run without --timeout gives up after 60 s (cli/run.rs).
+            if m.entry().site == Site::ThreadedDriver && c.deadline.is_none() {
+                c.deadline = Some(std::time::Duration::from_secs(60));
+            }
+        }
     }
     spec
 }
