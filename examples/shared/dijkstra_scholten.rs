@@ -14,7 +14,7 @@
 //!   message reaching an engaged PE is acknowledged at once;
 //! - an engaged PE acknowledges its engaging message only when it is idle
 //!   and its deficit is 0, and is then no longer engaged;
-//! - PE 0, the root of the computation, is engaged throughout and
+//! - the root of the computation, PE 0, is engaged throughout and
 //!   announces termination when it is idle with a deficit of 0.
 //!
 //! The engaged PEs form a tree rooted at PE 0 (each PE's parent engaged
@@ -23,6 +23,10 @@
 //! A run that starts with the root split among the PEs (`initial_split`)
 //! is a computation that PE 0 started by engaging every other PE: PE 0
 //! starts with a deficit of P − 1, every other PE engaged by it.
+//!
+//! The root may be the last PE instead ([`DijkstraScholten::rooted_at_last`]):
+//! it then engages every other PE, PE 0 with the workload's root among
+//! them, and is the announcer it declares ([`Detector::announcer`]).
 //!
 //! The broken variant ([`Variant::AcksEarly`]) acknowledges its engaging
 //! message as soon as it is idle, with work messages of its own still
@@ -60,32 +64,45 @@ pub struct DijkstraScholten {
     /// The PE holds work.
     busy: bool,
     variant: Variant,
+    /// The root is PE P − 1, not PE 0.
+    last: bool,
 }
 
 impl DijkstraScholten {
     /// A PE's initial state.
     pub fn new(variant: Variant) -> Self {
-        DijkstraScholten { deficit: 0, parent: None, busy: false, variant }
+        DijkstraScholten { deficit: 0, parent: None, busy: false, variant, last: false }
     }
 
-    fn engaged(&self, me: PeId) -> bool {
-        me == 0 || self.parent.is_some()
+    /// This detector with PE P − 1 as the root and announcer.
+    pub fn rooted_at_last(self) -> Self {
+        DijkstraScholten { last: true, ..self }
     }
 
-    /// An idle PE with no deficit leaves the tree: PE 0 announces, another
-    /// PE acknowledges its engaging message.
+    fn root(&self, pes: u32) -> PeId {
+        if self.last {
+            pes - 1
+        } else {
+            0
+        }
+    }
+
+    fn engaged<T>(&self, ctx: &Ctx<T>) -> bool {
+        ctx.me == self.root(ctx.pes) || self.parent.is_some()
+    }
+
+    /// An idle PE with no deficit leaves the tree: the root announces,
+    /// another PE acknowledges its engaging message.
     fn leave_if_done<T>(&mut self, ctx: &mut Ctx<T>) {
-        let early = self.variant == Variant::AcksEarly && ctx.me != 0;
+        let root = ctx.me == self.root(ctx.pes);
+        let early = self.variant == Variant::AcksEarly && !root;
         if self.busy || !(self.deficit == 0 || early) {
             return;
         }
-        match ctx.me {
-            0 => ctx.out.push(Command::Announce),
-            _ => {
-                if let Some(parent) = self.parent.take() {
-                    ctx.send(parent, Msg::control(&Signal::Ack));
-                }
-            }
+        if root {
+            ctx.out.push(Command::Announce);
+        } else if let Some(parent) = self.parent.take() {
+            ctx.send(parent, Msg::control(&Signal::Ack));
         }
     }
 }
@@ -93,9 +110,10 @@ impl DijkstraScholten {
 impl<T> Detector<T> for DijkstraScholten {
     fn start(&mut self, ctx: &mut Ctx<T>, holds_work: bool, _share: Option<Fraction>) {
         self.busy = holds_work;
-        match ctx.me {
-            0 => self.deficit += u64::from(ctx.pes - 1), // after any work sent at the start
-            _ => self.parent = Some(0),
+        let root = self.root(ctx.pes);
+        match ctx.me == root {
+            true => self.deficit += u64::from(ctx.pes - 1), // after any work sent at the start
+            false => self.parent = Some(root),
         }
         self.leave_if_done(ctx);
     }
@@ -107,7 +125,7 @@ impl<T> Detector<T> for DijkstraScholten {
 
     fn on_work_received(&mut self, ctx: &mut Ctx<T>, from: PeId, _energy: Option<Fraction>) {
         self.busy = true;
-        match self.engaged(ctx.me) {
+        match self.engaged(ctx) {
             true => ctx.send(from, Msg::control(&Signal::Ack)),
             false => self.parent = Some(from),
         }
@@ -124,5 +142,9 @@ impl<T> Detector<T> for DijkstraScholten {
         }
         self.busy = !idle;
         self.leave_if_done(ctx);
+    }
+
+    fn announcer(&self, pes: u32) -> PeId {
+        self.root(pes)
     }
 }

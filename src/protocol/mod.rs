@@ -578,3 +578,27 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
         ctx.out.push(Command::Terminated);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// From any root, the announcement reaches every PE exactly once, and
+    /// from PE 0 it runs down the reduction tree as before.
+    #[test]
+    fn the_tree_from_any_root_spans_every_pe_once() {
+        for pes in 1..=9 {
+            for root in 0..pes {
+                let (mut seen, mut todo) = (vec![false; pes as usize], vec![root]);
+                while let Some(pe) = todo.pop() {
+                    assert!(!std::mem::replace(&mut seen[pe as usize], true), "P={pes} root {root}: PE {pe} twice");
+                    todo.extend(tree_children_from(root, pe, pes));
+                }
+                assert!(seen.iter().all(|&s| s), "P={pes} root {root}");
+            }
+            for pe in 0..pes {
+                assert!(tree_children_from(0, pe, pes).eq(tree_children(pe, pes)));
+            }
+        }
+    }
+}

@@ -13,6 +13,10 @@ use lbcheck::protocol::safra::Safra;
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::sim::SimConfig;
 
+#[path = "../../examples/shared/dijkstra_scholten.rs"]
+mod dijkstra_scholten;
+use dijkstra_scholten::{DijkstraScholten, Variant};
+
 /// The quick profile on a few swarm runs per balancer, every threaded run
 /// and every exploration.
 fn options() -> Options {
@@ -71,4 +75,28 @@ fn a_users_detector_is_named_and_its_messages_are_control_with_data() {
         })
         .collect();
     assert!(!tokens.is_empty() && tokens.iter().all(|d| d.get("q").is_some() && d.get("black").is_some()));
+}
+
+/// A detector rooted at the last PE (Dijkstra–Scholten's, EWD687a, from
+/// the example) declares it: the header's `announcer` is P − 1, the
+/// `terminate` broadcast from there reaches every PE, and every property
+/// holds on every balancer in a few runs; rooted there but announcing
+/// early (the acks-early variant) it is caught.
+#[test]
+fn a_detector_rooted_elsewhere_declares_its_announcer() {
+    let last =
+        UserDetector { name: "ds-last".into(), make: |_| DijkstraScholten::new(Variant::Correct).rooted_at_last() };
+    let driver = Driver::Sim(SimConfig { pes: 5, seed: 2, ..SimConfig::default() });
+    let spec = RunSpec::new("uts:default".parse().unwrap(), BalancerKind::Pacheco, DetectorKind::Energy, driver);
+    let mut trace = Vec::new();
+    let r = spec.run_composed(&last, Some(&mut trace), &mut |_| {}).unwrap();
+    assert!(r.check.all_pass(), "{:?}", r.check.failures());
+    let header: serde_json::Value = serde_json::from_slice(trace.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!(header["announcer"], 4);
+    let o = Options { only: ["/#0", "/#1", "/P=3/"].map(String::from).to_vec(), ..options() };
+    let r = user::check_detector(&o, &last, &Silent);
+    assert!(r.passed() && r.cases.iter().any(|c| c.layer == "threads"), "{:#?}", r.cases);
+    let early = |_| DijkstraScholten::new(Variant::AcksEarly).rooted_at_last();
+    let r = user::check_detector(&options(), &UserDetector { name: "ds-last-early".into(), make: early }, &Silent);
+    assert!(!r.passed());
 }
