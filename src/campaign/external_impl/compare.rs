@@ -71,6 +71,7 @@ pub fn case(group: &Group, user: &[Metrics], runs: usize, o: &CompareOptions) ->
         secs: start.elapsed().as_secs_f64(),
         point: None,
         spec: None,
+        fit: None,
     }
 }
 

@@ -334,7 +334,18 @@ fn case_of(o: &ImplOptions, r: &Ran) -> Case {
     let point = checked.metrics.as_ref().map(point);
     let replay = Some(replay(o, r.argv, r.values, r.files));
     // No spec: the report's timeline would rerun lbcheck's reference, not the user's program.
-    Case { layer: "impl", name: r.job.name.clone(), verdict, detail, failed, replay, secs: r.secs, point, spec: None }
+    Case {
+        layer: "impl",
+        name: r.job.name.clone(),
+        verdict,
+        detail,
+        failed,
+        replay,
+        secs: r.secs,
+        point,
+        spec: None,
+        fit: None,
+    }
 }
 
 /// What failed, the tail of standard error, and where the run's files are.
