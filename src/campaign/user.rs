@@ -1,7 +1,10 @@
 //! Validating a user's balancer in-process: the `simulate` swarm, the
 //! `threads` layer and the `explore` layer of the campaign with the user's
 //! [`Balancer`] in place of the references', composed with every shipping
-//! detector, on the same machines and workloads, against the same properties.
+//! detector, on the same machines and workloads, against the same
+//! properties; and the `bounds` layer ([`bounds_balancer`]): the papers'
+//! claims on T_par, generation depth, traffic and queues, each held to the
+//! constant fitted on random polling's runs of the same configurations.
 //!
 //! ```
 //! use lbcheck::campaign::{user, Options, Profile, Silent};
@@ -18,6 +21,9 @@
 
 use std::time::Instant;
 
+mod bounds;
+pub use bounds::{bounds_balancer, BoundsOptions};
+
 use super::explore;
 use super::swarm::{checked, swarm_specs, thread_specs, Runner};
 use super::{replay, Options, Progress, Report};
@@ -25,8 +31,10 @@ use crate::harness::UserBalancer;
 use crate::problem::Task;
 use crate::protocol::{Balancer, BalancerKind, DetectorKind, PeId};
 
-/// Runs the `simulate` and `threads` layers on `balancer`; the report's
-/// cases are named `user/NAME/DETECTOR/...`.
+/// Runs the `simulate`, `threads` and `explore` layers on `balancer` (the
+/// report's cases named `user/NAME/DETECTOR/...`), then the `bounds` layer
+/// with [`BoundsOptions::default`] (`user/NAME/CLAIM`; [`bounds_balancer`]
+/// runs it with other options).
 pub fn check_balancer<B, F>(o: &Options, balancer: &UserBalancer<F>, progress: &dyn Progress) -> Report
 where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
@@ -55,6 +63,7 @@ where
             .take()
             .map(|r| format!("{r}  (with the user's balancer `{}` in place of --balancer)", balancer.name));
     }
+    cases.extend(bounds_balancer(o, balancer, &BoundsOptions::default(), progress));
     Report {
         profile: o.profile,
         seed: o.seed,
