@@ -21,7 +21,7 @@
 
 use std::time::Instant;
 
-mod bounds;
+pub mod bounds;
 pub use bounds::{bounds_balancer, BoundsOptions};
 
 use super::explore;
