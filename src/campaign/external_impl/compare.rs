@@ -37,7 +37,7 @@ pub struct CompareOptions {
     /// Threads for the reference's runs.
     pub jobs: usize,
     /// Also fail a group significantly slower than this balancer's runs
-    /// (`--no-slower-than`, [`super::no_slower`]).
+    /// (`--no-slower-than`, `no_slower.rs`).
     pub no_slower_than: Option<BalancerKind>,
 }
 

@@ -17,7 +17,7 @@
 //! - `compare` ([`compare`]): per group, the runs against the declared
 //!   reference on the same configuration; a statistically slower
 //!   implementation fails unless allowed. With `--no-slower-than
-//!   REFERENCE` ([`no_slower`]) a second case per group tests T_par
+//!   REFERENCE` (`no_slower.rs`) a second case per group tests T_par
 //!   against the named reference's, and fails a slower program.
 //!
 //! Each run's files (`spec.json`, the trace, standard output and error)
