@@ -6,7 +6,7 @@
 //! and the comparison with random polling, with its fitted constants
 //! beside the reference's in the report's JSON.
 
-use lbcheck::campaign::{user, Options, Profile, Silent, Verdict};
+use lbcheck::campaign::{user, Case, Options, Profile, Silent, Verdict};
 use lbcheck::harness::UserBalancer;
 use lbcheck::mutants::seams;
 use lbcheck::protocol::random_polling::RandomPolling;
@@ -52,6 +52,8 @@ fn a_lazy_balancer_fails_the_bounds_with_both_constants_in_the_json() {
     let json = serde_json::to_value(t_par).unwrap();
     let (mine, theirs) = (json["fit"]["user"].as_f64().unwrap(), json["fit"]["reference"].as_f64().unwrap());
     assert!(mine > 5.0 * theirs && theirs > 0.0, "{json}");
+    let back: Case = serde_json::from_value(json.clone()).expect("a case read back (a rank's part over MPI)");
+    assert_eq!(back.fit, t_par.fit);
     assert!(t_par.detail.contains(&format!("mine {mine:.3} beside the reference's {theirs:.3}")), "{}", t_par.detail);
     // Deterministic from the seed.
     let again = user::bounds_balancer(&options(1), &lazy, &compared(), &Silent);
