@@ -97,7 +97,8 @@ fn the_documented_synthetic_tree_reads_consistent() {
         return;
     }
     let dir = out("synthetic");
-    let (code, err, _) = check(&randpoll(""), &dir, &["--impl-workload", "synthetic"]);
+    let (code, err, _) =
+        check(&randpoll(""), &dir, &["--impl-workload", "synthetic", "--no-slower-than", "random-polling"]);
     assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap();
     let compares: Vec<&str> = report["cases"]
@@ -107,6 +108,12 @@ fn the_documented_synthetic_tree_reads_consistent() {
         .filter(|c| c["layer"] == "compare")
         .map(|c| c["detail"].as_str().unwrap())
         .collect();
+    let (compares, not_slower): (Vec<&str>, Vec<&str>) =
+        compares.into_iter().partition(|d| !d.starts_with("not slower"));
+    assert!(
+        not_slower.len() == 2 && not_slower.iter().all(|d| d.contains("than `random-polling` — synthetic:")),
+        "{not_slower:?}"
+    );
     assert_eq!(compares.len(), 2, "{compares:?}");
     assert!(compares.iter().all(|d| d.starts_with("consistent — synthetic:")), "{compares:?}");
     for claim in ["t_par (001 Thm 1 / 002 Thm 1: R bounded) holds", "traffic (002 Thm 1: messages/(P·h) bounded) holds"]
@@ -134,6 +141,16 @@ fn a_slower_program_is_called_slower_by_compare() {
         &["--impl-workload", "uts:default", "--impl-runs", "20", "--allow-slower"],
     );
     assert_eq!(code, 0, "{err}");
+    // --no-slower-than is not waived by --allow-slower: exit 1, its case named.
+    let args =
+        ["--impl-workload", "uts:default", "--impl-runs", "20", "--allow-slower", "--no-slower-than", "random-polling"];
+    let (code, err, junit) = check(&randpoll(" --bug slow"), &dir, &args);
+    assert_eq!(code, 1, "{err}");
+    assert!(junit.contains("failure message=\"no_slower_than\""), "{junit}");
+    assert!(
+        err.contains("FAILED compare/g1/uts:default/no-slower-than/random-polling: slower than `random-polling`"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -175,10 +192,20 @@ fn sleep_and_false_fail_with_timeout_and_exit_status() {
 #[test]
 fn bad_input_exits_2() {
     let dir = out("bad");
-    let cases: [(&str, &[&str], &str); 3] = [
+    let cases: [(&str, &[&str], &str); 5] = [
         ("prog {pe}", &["--impl-workload", "uts"], "unknown placeholder `{pe}`"),
         ("prog {pes} {seed}", &["--impl-workload", "uts"], "passes {pes}, {seed} but not {dt}"),
         ("prog", &["--impl-workload", "utz"], "`utz` is neither a workload family"),
+        (
+            "prog",
+            &["--impl-workload", "uts", "--no-slower-than", "nosuch"],
+            "unknown balancer `nosuch`; valid: random-polling",
+        ),
+        (
+            "prog",
+            &["--impl-workload", "uts", "--no-slower-than", "poll-and-shuffle"],
+            "--no-slower-than poll-and-shuffle: g1",
+        ),
     ];
     for (cmd, args, want) in cases {
         let (code, err, _) = check(cmd, &dir, args);

@@ -25,6 +25,10 @@ pub enum Variant {
     Correct,
     /// The deliberate bug: on running out of work, queued requests stay unanswered.
     ForgetsQueue,
+    /// Correct but slow: an idle PE always asks the same PE (PE 0; PE 0
+    /// asks PE 1), so work spreads only from PE 0's halvings; every
+    /// property holds, the papers' bounds do not.
+    Lazy,
 }
 
 impl RoundRobin {
@@ -35,6 +39,10 @@ impl RoundRobin {
 
     fn ask(&mut self, ctx: &mut Ctx<Task>) {
         if ctx.pes < 2 {
+            return;
+        }
+        if self.variant == Variant::Lazy {
+            ctx.send(PeId::from(ctx.me == 0), Msg::Request);
             return;
         }
         self.next = (self.next + 1) % ctx.pes;

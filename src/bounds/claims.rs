@@ -211,9 +211,9 @@ pub fn evaluate(samples: &[Sample], mutant: Option<Mutant>) -> (Constants, Vec<C
         quantile("t_par", "001 Thm 1 / 002 Thm 1: R bounded", &r, k.c_t_par, alpha()),
         slope("t_par_trend", "001 Thm 1: R has no upward trend in log2 P", &r, k.c_t_par, alpha()),
         quantile("gen_depth", "001 Lemma 3's statistic: requests until gen ≥ h, / (P·h)", &gen, k.c_gen, alpha()),
-        lemma3(&test),
+        lemma3(&test, alpha()),
         slope("gen_depth_trend", "001 Lemma 3: requests/(P·h) no upward trend", &gen, k.c_gen, alpha()),
-        queue_claim(&test),
+        queue_claim(&test, alpha()),
         victims_claim(&test),
         quantile("traffic", "002 Thm 1: messages/(P·h) bounded", &traffic, k.c_traffic, alpha()),
         slope("traffic_trend", "002 Thm 1: messages/(P·h) no upward trend", &traffic, k.c_traffic, alpha()),
@@ -320,13 +320,13 @@ pub fn slope(name: &'static str, reference: &'static str, xs: &[(u32, f64)], con
 /// count as splits (000 §2.1). Clopper–Pearson on its frequency. Lemma 3
 /// also assumes h ≥ c'·ln P for a constant c' it does not fix: the claim's α
 /// rests on that, and the output gives the smallest h/ln P of the runs.
-fn lemma3(test: &[&Sample]) -> Claim {
+pub fn lemma3(test: &[&Sample], alpha: f64) -> Claim {
     let runs: Vec<&&Sample> = test.iter().filter(|s| s.red_depth.is_some()).collect();
     let above = runs.iter().filter(|s| s.red_depth.is_some_and(|r| r > LEMMA3_C)).count() as u64;
     let bound = max(runs.iter().map(|s| lemma3_union(LEMMA3_C, s.machine.h, s.pes)));
     let worst = max(runs.iter().filter_map(|s| s.red_depth));
     let ratio = runs.iter().map(|s| s.machine.h as f64 / f64::from(s.pes.max(2)).ln()).fold(f64::INFINITY, f64::min);
-    let t = TailTest::new(above, runs.len().max(1) as u64, bound, alpha());
+    let t = TailTest::new(above, runs.len().max(1) as u64, bound, alpha);
     Claim {
         plot: None,
         name: "lemma3",
@@ -335,14 +335,16 @@ fn lemma3(test: &[&Sample]) -> Claim {
         measured: format!("max red/(P·h) {worst:.3}; {above} runs above {LEMMA3_C}"),
         bound: format!("≤ {bound:.1e}; α assumes h ≥ c'·ln P (min h/ln P here {ratio:.1})"),
         ci: format!("rate [{:.2e}, {:.2e}]", t.lower, t.upper),
-        alpha: Some(alpha()),
+        alpha: Some(alpha),
         pass: !runs.is_empty() && t.holds(),
     }
 }
 
-fn queue_claim(test: &[&Sample]) -> Claim {
+/// 001 Lemma 1.3: the mean over `test`'s runs of the mean queue an
+/// arriving request meets is at most 1 (t-based upper bound at `alpha`).
+pub fn queue_claim(test: &[&Sample], alpha: f64) -> Claim {
     let ys: Vec<f64> = test.iter().filter_map(|s| s.queue_mean).collect();
-    let (mean, _, upper) = if ys.len() >= 2 { mean_upper(&ys, alpha()) } else { (f64::NAN, 0.0, f64::INFINITY) };
+    let (mean, _, upper) = if ys.len() >= 2 { mean_upper(&ys, alpha) } else { (f64::NAN, 0.0, f64::INFINITY) };
     Claim {
         plot: None,
         name: "queue",
@@ -351,7 +353,7 @@ fn queue_claim(test: &[&Sample]) -> Claim {
         measured: format!("mean of run means {mean:.4}"),
         bound: format!("{QUEUE_MEAN_BOUND}"),
         ci: format!("mean ≤ {upper:.4}"),
-        alpha: Some(alpha()),
+        alpha: Some(alpha),
         pass: upper <= QUEUE_MEAN_BOUND,
     }
 }

@@ -6,8 +6,9 @@ use super::observe::GenDepth;
 use super::papers::{lower_bound_eq1, Machine};
 use super::plan::{Cell, Profile, BALANCER, T_POLL};
 use crate::base::rng::derive_seed;
+use crate::check::Metrics;
 use crate::event::{Event, Kind};
-use crate::harness::Driver;
+use crate::harness::{Compose, Driver, RunSpec};
 use crate::mutants::Mutant;
 use crate::sim::Stop;
 
@@ -71,6 +72,8 @@ pub struct Sample {
     pub capped: bool,
     /// The command that replays the run.
     pub replay: String,
+    /// The run's metrics, as `check/` measured them.
+    pub metrics: Metrics,
 }
 
 /// One run to do.
@@ -150,9 +153,9 @@ impl Observed {
 
 /// R with slow PEs: the excess over (1 + ε)·T_seq over the machine's
 /// capacity (a slow PE counts 1/factor), per unit of the lower-order term.
-fn r_cap(job: &Job, machine: &Machine, t_par: u64) -> f64 {
-    let (n, f) = job.cell.slow().unwrap_or((0, 1));
-    let cap = f64::from(job.cell.pes - n) + f64::from(n) / f as f64;
+fn r_cap(cell: &Cell, machine: &Machine, t_par: u64) -> f64 {
+    let (n, f) = cell.slow().unwrap_or((0, 1));
+    let cap = f64::from(cell.pes - n) + f64::from(n) / f as f64;
     (t_par as f64 - (1.0 + machine.eps()) * machine.t_seq as f64 / cap) / machine.rest()
 }
 
@@ -164,32 +167,39 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
     if let (Driver::Sim(c), Some(cap)) = (&mut spec.driver, job.cap) {
         c.max_steps = cap;
     }
+    measure(job.cell, job.phase, &spec, &spec.balancer, job.cap.is_some())
+}
+
+/// One run of `cell`'s `spec` (from [`Cell::spec`], its step cap set if
+/// `capped`: a run stopped there is unfinished, not wrong) with the PEs
+/// `pes` builds — the spec's balancer, or a user's
+/// ([`crate::harness::UserBalancer`]) — measured into a [`Sample`].
+pub fn measure(cell: &Cell, phase: Phase, spec: &RunSpec, pes: &impl Compose, capped: bool) -> Sample {
     let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
-    let (dt, t_rout, t_split) = job.cell.machine;
-    let pes = job.cell.pes;
-    let mut seen = Observed::new(pes, GenDepth::new(pes, h, dt + t_split + 2 * t_rout));
-    let report = spec.run_observed(None, &mut |e| seen.observe(e, pes)).expect("no trace to write");
+    let (dt, t_rout, t_split) = cell.machine;
+    let mut seen = Observed::new(cell.pes, GenDepth::new(cell.pes, h, dt + t_split + 2 * t_rout));
+    let report = spec.run_composed(pes, None, &mut |e| seen.observe(e, cell.pes)).expect("no trace to write");
     let Observed { depth, works, idles, victims } = seen;
     let m = &report.check.metrics;
-    let h = if job.cell.synthetic() { h } else { u64::from(m.max_gen).max(1) };
+    let h = if cell.synthetic() { h } else { u64::from(m.max_gen).max(1) };
     let t_seq = report.reference.t_seq;
-    let machine = Machine { pes: job.cell.pes, t_seq, t_atomic, h, dt, t_rout, t_split, t_poll: T_POLL };
+    let machine = Machine { pes: cell.pes, t_seq, t_atomic, h, dt, t_rout, t_split, t_poll: T_POLL };
     let t_par = m.t_par.filter(|_| report.outcome.finished());
-    let capped = report.outcome.stop == Stop::StepCap && job.cap.is_some();
-    let pe_h = f64::from(job.cell.pes) * h as f64;
+    let capped = report.outcome.stop == Stop::StepCap && capped;
+    let pe_h = f64::from(cell.pes) * h as f64;
     let balancer_msgs = ["request", "reject", "work"].iter().map(|k| m.messages[k]).sum::<u64>();
-    let lower = lower_bound_eq1(t_seq, job.cell.pes, u64::from(m.max_gen), t_split);
+    let lower = lower_bound_eq1(t_seq, cell.pes, u64::from(m.max_gen), t_split);
     Sample {
-        phase: job.phase,
-        pes: job.cell.pes,
+        phase,
+        pes: cell.pes,
         machine,
-        trim: job.cell.trim,
+        trim: cell.trim,
         queue_max: m.queue.max,
-        r_cap: t_par.map_or(f64::INFINITY, |t| r_cap(job, &machine, t)),
+        r_cap: t_par.map_or(f64::INFINITY, |t| r_cap(cell, &machine, t)),
         t_par,
         r: t_par.map_or(f64::INFINITY, |t| machine.excess(t)),
-        gen_depth: job.cell.synthetic().then(|| depth.requests_until_h().map_or(f64::INFINITY, |n| n as f64 / pe_h)),
-        red_depth: job.cell.synthetic().then(|| depth.red_until_h() as f64 / pe_h),
+        gen_depth: cell.synthetic().then(|| depth.requests_until_h().map_or(f64::INFINITY, |n| n as f64 / pe_h)),
+        red_depth: cell.synthetic().then(|| depth.red_until_h() as f64 / pe_h),
         queue_mean: m.queue.mean,
         polls: works - idles,
         traffic: balancer_msgs as f64 / pe_h,
@@ -203,5 +213,6 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
         steps: report.outcome.steps,
         capped,
         replay: spec.replay(),
+        metrics: m.clone(),
     }
 }

@@ -116,6 +116,7 @@ fn case(c: &Claim, secs: f64, replay: &str) -> Case {
         secs,
         point: None,
         spec: None,
+        fit: None,
     }
 }
 

@@ -66,6 +66,7 @@ fn one(layer: &'static str, script: &str, tool: &str, install: &str) -> Case {
         secs,
         point: None,
         spec: None,
+        fit: None,
     }
 }
 
@@ -114,6 +115,7 @@ fn loom_case(o: &Options, filter: String, expect_pass: bool, progress: &dyn Prog
                 secs: start.elapsed().as_secs_f64(),
                 point: None,
                 spec: None,
+                fit: None,
             }
         }
     };

@@ -132,6 +132,28 @@ pub struct Case {
     /// the same); a rank sends it to rank 0 beside the case ([`shard::Part`]).
     #[serde(skip)]
     pub spec: Option<Box<crate::harness::RunSpec>>,
+    /// A bounds claim on a user's balancer ([`user::bounds_balancer`],
+    /// `check --impl`'s comparison): the user's fitted constant beside the
+    /// reference's. Not written when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fit: Option<Fit>,
+}
+
+/// A constant fitted on a user's runs beside the one fitted on the
+/// reference's runs of the same configurations (a claim of the `bounds`
+/// layer of a user's balancer, [`user::bounds_balancer`]); `null` in JSON
+/// for a run that never finished (∞).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fit {
+    /// Fitted on the user's runs.
+    #[serde(deserialize_with = "figures::f64_or_nan")]
+    pub user: f64,
+    /// Fitted on the reference's runs.
+    #[serde(deserialize_with = "figures::f64_or_nan")]
+    pub reference: f64,
+    /// What the user's runs are held to (e.g. (1 + margin) × the reference's).
+    #[serde(deserialize_with = "figures::f64_or_nan")]
+    pub limit: f64,
 }
 
 impl Case {
@@ -148,6 +170,7 @@ impl Case {
             secs: 0.0,
             point: None,
             spec: None,
+            fit: None,
         }
     }
 }

@@ -253,15 +253,17 @@ struct CaseWire {
     #[serde(deserialize_with = "f64_or_nan")]
     secs: f64,
     point: Option<super::Point>,
+    #[serde(default)]
+    fit: Option<super::Fit>,
 }
 
 impl<'de> Deserialize<'de> for Case {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Case, D::Error> {
-        let CaseWire { layer, name, verdict, detail, failed, replay, secs, point } = CaseWire::deserialize(d)?;
+        let CaseWire { layer, name, verdict, detail, failed, replay, secs, point, fit } = CaseWire::deserialize(d)?;
         let Some(&layer) = LAYERS.iter().find(|l| **l == layer) else {
             return Err(serde::de::Error::custom(format!("no layer `{layer}`")));
         };
-        Ok(Case { layer, name, verdict, detail, failed, replay, secs, point, spec: None })
+        Ok(Case { layer, name, verdict, detail, failed, replay, secs, point, spec: None, fit })
     }
 }
 

@@ -200,7 +200,7 @@ pub fn run_case_with(layer: &'static str, name: String, spec: &RunSpec, runner: 
     let verdict = if failed.is_empty() { Verdict::Pass } else { Verdict::Fail };
     let point = Some(point(spec, &result));
     let spec = (verdict == Verdict::Fail).then(|| Box::new(spec.clone()));
-    Case { layer, name, verdict, detail, failed, replay, secs: start.elapsed().as_secs_f64(), point, spec }
+    Case { layer, name, verdict, detail, failed, replay, secs: start.elapsed().as_secs_f64(), point, spec, fit: None }
 }
 
 /// " (follows from X)" for a failure an earlier one explains.

@@ -6,6 +6,10 @@
 //! detector, [`check_detector`] a user's detector with every shipping
 //! balancer that runs in PEs, [`check_protocols`] the two of a user's
 //! together.
+//! The `bounds` layer ([`bounds_balancer`]) holds a user's balancer to
+//! the papers' claims on T_par, generation depth, traffic and queues, each
+//! against the constant fitted on random polling's runs of the same
+//! configurations.
 //!
 //! ```
 //! use lbcheck::campaign::{user, Options, Profile, Silent};
@@ -22,6 +26,9 @@
 
 use std::time::Instant;
 
+pub mod bounds;
+pub use bounds::{bounds_balancer, BoundsOptions};
+
 use super::explore;
 use super::swarm::{checked, swarm_specs, thread_specs, Runner};
 use super::{replay, Case, Options, Progress, Report, Verdict};
@@ -36,8 +43,10 @@ const BALANCER: BalancerKind = BalancerKind::RandomPolling;
 const DETECTOR: DetectorKind = DetectorKind::Energy;
 
 /// Runs the `simulate`, `threads` and `explore` layers on `balancer` with
-/// every shipping detector; the report's cases are named
-/// `user/NAME/DETECTOR/...`.
+/// every shipping detector (the report's cases named
+/// `user/NAME/DETECTOR/...`), then the `bounds` layer with
+/// [`BoundsOptions::default`] (`user/NAME/CLAIM`; [`bounds_balancer`]
+/// runs it with other options).
 pub fn check_balancer<B, F>(o: &Options, balancer: &UserBalancer<F>, progress: &dyn Progress) -> Report
 where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
@@ -45,7 +54,11 @@ where
 {
     let combos = DetectorKind::of_pes().map(|d| (format!("user/{}/{d}", balancer.name), BALANCER, d)).collect();
     let instead = format!("the user's balancer `{}` in place of --balancer", balancer.name);
-    check_composed(o, Plan { pes: balancer, combos, instead, detector: None }, progress)
+    let start = Instant::now();
+    let mut report = check_composed(o, Plan { pes: balancer, combos, instead, detector: None }, progress);
+    report.cases.extend(bounds_balancer(o, balancer, &BoundsOptions::default(), progress));
+    report.seconds = start.elapsed().as_secs_f64();
+    report
 }
 
 /// Runs the `simulate`, `threads` and `explore` layers (P ≤ 4 for the

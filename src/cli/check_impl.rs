@@ -57,6 +57,13 @@ pub struct ImplArgs {
     /// Any compared quantity significantly worse fails (messages, detection delay), not only efficiency.
     #[arg(long = "compare-strict", requires = "command")]
     pub strict: bool,
+    /// Also fail your program if its T_par is significantly longer than this
+    /// balancer's on the same configurations (any balancer of 001's
+    /// asynchronous machine, e.g. random-polling: `lbcheck list`): one more
+    /// compare case per group, Mann–Whitney at --alpha; --allow-slower does
+    /// not waive it.
+    #[arg(long = "no-slower-than", value_name = "REFERENCE", requires = "command", value_parser = kind::<BalancerKind>)]
+    pub no_slower_than: Option<BalancerKind>,
     /// compare's family-wise false-alarm probability.
     #[arg(long, default_value_t = 0.01, requires = "command")]
     pub alpha: f64,
@@ -94,7 +101,14 @@ fn options(a: &CheckArgs) -> anyhow::Result<ImplOptions> {
         setup,
         timeout: Duration::from_secs_f64(i.timeout),
         jobs,
-        compare: CompareOptions { alpha: i.alpha, allow_slower: i.allow_slower, strict: i.strict, seed: a.seed, jobs },
+        compare: CompareOptions {
+            alpha: i.alpha,
+            allow_slower: i.allow_slower,
+            strict: i.strict,
+            seed: a.seed,
+            jobs,
+            no_slower_than: i.no_slower_than,
+        },
         out: a.out.clone(),
         only: a.only.clone(),
         replay: replay(a, balancer, detector),
@@ -118,6 +132,7 @@ fn replay(a: &CheckArgs, b: BalancerKind, d: DetectorKind) -> String {
     if i.strict {
         words.push("--compare-strict".into());
     }
+    words.extend(i.no_slower_than.map(|k| format!("--no-slower-than {k}")));
     if a.out != Path::new("lbcheck-report") {
         words.push(format!("--out {}", shell_word(&a.out.display().to_string())));
     }

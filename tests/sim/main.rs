@@ -29,6 +29,7 @@ mod topology;
 mod trace;
 mod two_slots;
 mod user;
+mod user_bounds;
 mod validation;
 
 use lbcheck::harness::{Driver, RunResult, RunSpec};

@@ -21,6 +21,7 @@ use crate::bounds::compare::{compare, Comparison, MIN_RUNS};
 use crate::bounds::twosample::median;
 use crate::campaign::{Case, Verdict};
 use crate::check::Metrics;
+use crate::protocol::{BalancerKind, BalancerSpec};
 
 /// How to compare.
 #[derive(Clone, Copy, Debug)]
@@ -35,6 +36,9 @@ pub struct CompareOptions {
     pub seed: u64,
     /// Threads for the reference's runs.
     pub jobs: usize,
+    /// Also fail a group significantly slower than this balancer's runs
+    /// (`--no-slower-than`, `no_slower.rs`).
+    pub no_slower_than: Option<BalancerKind>,
 }
 
 /// The `compare` case of `group`, from the metrics of its clean runs
@@ -50,7 +54,7 @@ pub fn case(group: &Group, user: &[Metrics], runs: usize, o: &CompareOptions) ->
         return Case::skip("compare", name, why);
     }
     let start = Instant::now();
-    let reference = reference_runs(group, user.len(), o);
+    let reference = reference_runs(group, None, user.len(), o);
     let rows = compare(user, &reference, o.alpha);
     let (verdict, mut failed) = judge(&rows, o);
     let claims = bounds::claims(group, user, &reference, o.alpha);
@@ -71,6 +75,7 @@ pub fn case(group: &Group, user: &[Metrics], runs: usize, o: &CompareOptions) ->
         secs: start.elapsed().as_secs_f64(),
         point: None,
         spec: None,
+        fit: None,
     }
 }
 
@@ -83,12 +88,19 @@ fn gates(claim: &str, o: &CompareOptions) -> bool {
     }
 }
 
-/// `n` runs of the reference on the group's configuration, each on a seed
-/// of its own.
-fn reference_runs(group: &Group, n: usize, o: &CompareOptions) -> Vec<Metrics> {
+/// `n` runs of the reference (the declared one, or `kind`) on the group's
+/// configuration, each on a seed of its own.
+pub(super) fn reference_runs(group: &Group, kind: Option<BalancerKind>, n: usize, o: &CompareOptions) -> Vec<Metrics> {
+    let label = match kind {
+        None => format!("impl-compare/{}", group.label),
+        Some(k) => format!("impl-compare/{}/{k}", group.label),
+    };
     each(n, o.jobs, |i| {
         let mut spec = group.spec.clone();
-        spec.driver.set_seed(derive_seed(o.seed, &format!("impl-compare/{}", group.label), i as u32));
+        if let Some(k) = kind {
+            spec.balancer = BalancerSpec::of(k);
+        }
+        spec.driver.set_seed(derive_seed(o.seed, &label, i as u32));
         spec.run(None).expect("a reference run without a trace does no I/O").check.metrics
     })
 }

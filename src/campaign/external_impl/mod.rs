@@ -16,7 +16,9 @@
 //!   all), the others are not started.
 //! - `compare` ([`compare`]): per group, the runs against the declared
 //!   reference on the same configuration; a statistically slower
-//!   implementation fails unless allowed.
+//!   implementation fails unless allowed. With `--no-slower-than
+//!   REFERENCE` (`no_slower.rs`) a second case per group tests T_par
+//!   against the named reference's, and fails a slower program.
 //!
 //! Each run's files (`spec.json`, the trace, standard output and error)
 //! are in `OUT/runs/GROUP/RUN/`; those of passing runs are removed.
@@ -26,6 +28,7 @@ pub mod child;
 pub mod command;
 mod compare;
 pub mod configs;
+mod no_slower;
 pub mod trace;
 
 use std::path::{Path, PathBuf};
@@ -76,7 +79,11 @@ pub enum ImplError {
 /// Checks the command against what it must pass and draws the groups.
 pub fn plan(o: &ImplOptions) -> Result<Vec<Group>, ImplError> {
     o.command.check_needs(o.setup.accepted.one_workload())?;
-    Ok(configs::groups(&o.setup)?)
+    let groups = configs::groups(&o.setup)?;
+    if let Some(k) = o.compare.no_slower_than {
+        groups.iter().try_for_each(|g| no_slower::fits(g, k))?;
+    }
+    Ok(groups)
 }
 
 /// One run to make.
@@ -144,16 +151,17 @@ fn interleaved(groups: &[Group]) -> Vec<Job<'_>> {
 /// The `compare` layer: one case per group, from its clean runs.
 fn compare_layer(o: &ImplOptions, groups: &[Group], jobs: &[Job], done: &[Done], p: &dyn Progress) -> Vec<Case> {
     let selected: Vec<&Group> = groups.iter().filter(|g| selects(o, "compare", &g.label)).collect();
-    p.start("compare", selected.len());
+    p.start("compare", selected.len() * (1 + usize::from(o.compare.no_slower_than.is_some())));
     selected
         .into_iter()
-        .map(|g| {
+        .flat_map(|g| {
             let mine = jobs.iter().zip(done).filter(|(j, _)| std::ptr::eq(j.group, g));
             let runs = mine.clone().count();
             let clean: Vec<Metrics> = mine.filter_map(|(_, d)| d.clean.clone()).collect();
-            let case = compare::case(g, &clean, runs, &o.compare);
-            p.done("compare", &case);
-            case
+            let mut cases = vec![compare::case(g, &clean, runs, &o.compare)];
+            cases.extend(o.compare.no_slower_than.map(|k| no_slower::case(g, &clean, k, &o.compare)));
+            cases.iter().for_each(|c| p.done("compare", c));
+            cases
         })
         .collect()
 }
@@ -334,7 +342,18 @@ fn case_of(o: &ImplOptions, r: &Ran) -> Case {
     let point = checked.metrics.as_ref().map(point);
     let replay = Some(replay(o, r.argv, r.values, r.files));
     // No spec: the report's timeline would rerun lbcheck's reference, not the user's program.
-    Case { layer: "impl", name: r.job.name.clone(), verdict, detail, failed, replay, secs: r.secs, point, spec: None }
+    Case {
+        layer: "impl",
+        name: r.job.name.clone(),
+        verdict,
+        detail,
+        failed,
+        replay,
+        secs: r.secs,
+        point,
+        spec: None,
+        fit: None,
+    }
 }
 
 /// What failed, the tail of standard error, and where the run's files are.
