@@ -240,7 +240,7 @@ fn outside_entry(o: &Outside) -> Entry {
         paper: o.paper.into(),
         at: o.at.into(),
         statement: o.statement.into(),
-        kind: if o.status == Status::Untested { "none" } else { "exact" },
+        kind: if o.status == Status::Tested || !o.properties.is_empty() { "exact" } else { "none" },
         alpha: None,
         profile: None,
         status: o.status.name(),
@@ -262,11 +262,14 @@ pub fn entries() -> Vec<Entry> {
 /// kind, failed by or why not).
 pub fn rows() -> Vec<[String; 6]> {
     let kind = |e: &Entry| e.alpha.map_or(e.kind.to_string(), |a| format!("α = {a:.1e}"));
-    let by = |e: &Entry| match e.mutants.is_empty() {
-        true => format!("({})", e.untestable.unwrap_or("")),
-        false => e.failed_by.clone(),
+    let by = |e: &Entry| {
+        let at = e.tested_by.map(|w| format!("{w}; ")).unwrap_or_default();
+        match e.mutants.is_empty() {
+            true => format!("{at}({})", e.untestable.unwrap_or("")),
+            false => format!("{at}{}", e.failed_by),
+        }
     };
-    let suite = |e: &Entry| e.suite.clone().unwrap_or_else(|| e.tested_by.unwrap_or("-").to_string());
+    let suite = |e: &Entry| e.suite.clone().unwrap_or_else(|| e.status.into());
     entries().iter().map(|e| [suite(e), e.claim.clone(), e.papers.clone(), e.at.clone(), kind(e), by(e)]).collect()
 }
 

@@ -89,7 +89,7 @@ pub fn run(mut a: BoundsArgs) -> anyhow::Result<ExitCode> {
 /// them), kind, α and mutants; then the papers' claims no suite tests.
 fn list(json: bool) -> anyhow::Result<ExitCode> {
     let out = serde_json::to_value(listing::entries())?;
-    let head = ["suite (or where)", "claim", "papers", "§ / equation", "kind", "failed by (mutants) or (why none)"];
+    let head = ["suite (or status)", "claim", "papers", "§ / equation", "kind", "failed by (mutants) or (why none)"];
     report::print(&out, json, |_| report::columns(head, &listing::rows()))?;
     Ok(ExitCode::SUCCESS)
 }
