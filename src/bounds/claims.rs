@@ -525,4 +525,21 @@ mod tests {
         };
         assert!(lower < slope, "{slope} {lower}");
     }
+
+    /// Issue 31: a trend claim fails on evidence of a rise steeper than
+    /// SLOPE_TOL, not on a wide interval. A short, noisy range (P = 4 … 16)
+    /// with slope 0.14 passes, though its upper bound is far above the
+    /// tolerance (the old test failed it: `--max-pes 16`); a slope of 0.5
+    /// fails on the same noise.
+    #[test]
+    fn trend_fails_on_evidence_not_on_width() {
+        let runs = |k: f64| -> Vec<(u32, f64)> {
+            let noise = |i: u32| if i % 2 == 0 { 0.3 } else { -0.3 };
+            (0..60u32).map(|i| (4 << (i % 3), 1.0 + k * f64::from(i % 3) + noise(i))).collect()
+        };
+        let (lx, ly): (Vec<f64>, Vec<f64>) = runs(0.14).iter().map(|&(p, y)| (f64::from(p).log2(), y)).unzip();
+        assert!(trend(&lx, &ly, 1e-7).upper > SLOPE_TOL, "the old test would fail it");
+        assert!(slope("t", "r", &runs(0.14), 1.0, 1e-7).pass);
+        assert!(!slope("t", "r", &runs(0.5), 1.0, 1e-7).pass);
+    }
 }
