@@ -40,7 +40,7 @@ pub struct BoundsArgs {
     /// still at the trend claims' tolerance (a finite-size rise), so they
     /// would fail a correct balancer; a smaller value is refused (exit 2,
     /// "trend needs P up to at least 32").
-    #[arg(long, default_value_t = u32::MAX, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = u32::MAX, hide_default_value = true, value_parser = clap::value_parser!(u32).range(1..))]
     max_pes: u32,
     /// The network of poll-and-shuffle's suite (000 §2.1, §4): hypercube
     /// (its default), mesh:R, fat-tree, butterfly, ccc or crossbar; random
@@ -51,7 +51,11 @@ pub struct BoundsArgs {
     #[arg(long, value_parser = kind::<Mutant>)]
     mutant: Option<Mutant>,
     /// List every claim of every suite (suite, claim, papers, § or
-    /// equation, the mutants that fail it) and exit; runs nothing.
+    /// equation, exact or its α, the mutants that fail it), then the
+    /// papers' claims no suite tests (where they are tested, or why not),
+    /// and exit; runs nothing. With --json each row has paper, kind,
+    /// alpha, status, coverage (COVERAGE.md §5's numbers), mutants and
+    /// untestable (why no mutant is shown failing it).
     #[arg(long)]
     list: bool,
     /// Print JSON instead of a table.
