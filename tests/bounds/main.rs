@@ -94,6 +94,20 @@ fn a_range_too_short_for_the_trend_claims_is_refused() {
     assert!(out.is_empty() && !err.contains("FAILED"), "{out}{err}");
 }
 
+/// The restated trend claims (fail on the slope's lower confidence bound)
+/// keep their power at the smallest range they run: `poll-lazy` (a busy
+/// PE serves requests only every 64th poll) makes all three rise with P,
+/// lower bounds 0.56, 0.22 and 0.20 per doubling on CI's seeds, above the
+/// tolerance 0.15.
+#[test]
+fn poll_lazy_fails_the_trend_claims_at_max_pes_32() {
+    let (code, out, err) = lbcheck(&["bounds", "--quick", "--max-pes", "32", "--mutant", "poll-lazy"]);
+    assert_eq!(code, 1, "{out}{err}");
+    for claim in ["t_par_trend", "gen_depth_trend", "traffic_trend"] {
+        assert!(err.contains(&format!("FAILED {claim} (")), "{claim}: {err}");
+    }
+}
+
 /// JSON output carries every claim with its α and the fitted constants; on
 /// fresh seeds (base 2) the whole quick profile passes too (every suite ×
 /// `--max-pes` 8 … 64 × seed bases 1–10: `scripts/bounds-alpha.sh`).
