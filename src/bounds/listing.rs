@@ -227,7 +227,8 @@ fn suite_entry(l: &Listed) -> Entry {
 }
 
 /// A suite claim no mutant of the catalogue is shown failing.
-pub const NO_MUTANT: &str = "no mutant of the catalogue is shown failing it yet: a gap, not a reason it cannot be tested";
+pub const NO_MUTANT: &str =
+    "no mutant of the catalogue is shown failing it yet: a gap, not a reason it cannot be tested";
 
 /// A row of a claim no suite tests.
 fn outside_entry(o: &Outside) -> Entry {
