@@ -117,6 +117,7 @@ impl Suite {
 pub mod atomic;
 pub mod claims;
 pub mod compare;
+pub mod coverage;
 pub mod dispatch;
 pub mod listing;
 pub mod observe;

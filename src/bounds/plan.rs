@@ -18,6 +18,38 @@ pub fn power_max_pes(mutant: Mutant) -> u32 {
     mutant.entry().bounds_max_pes
 }
 
+/// The smallest largest-P a reduced profile (`--max-pes`) of random
+/// polling's suite needs (issue 31). Its trend claims (`t_par_trend`,
+/// `gen_depth_trend`, `traffic_trend`) hold the slope per doubling of P to
+/// [`super::claims::SLOPE_TOL`], and their α is a false-alarm rate only
+/// where the reference's own slope is under it: 001 Thm 1 and 002 Thm 1
+/// are asymptotic, and over small P the reference's R, requests/(P·h) and
+/// messages/(P·h) still rise (a run's start, the ⌈log P⌉ rounds before
+/// every PE is busy, weighs more there). Measured on seed bases 1–10
+/// (docs/claims.md, "Trend claims and `--max-pes`"): slope 0.18–0.24 per
+/// doubling over P = 4 … 8, 0.10–0.15 over 4 … 16 (at the tolerance),
+/// 0.08–0.11 over 4 … 32, 0.05–0.06 over the whole quick profile. Below
+/// P = 16 `queue_trim` has only Thm 2's P = 4 cells, where no queue can
+/// pass ⌈√4⌉ = 2 untrimmed and the claim tests nothing.
+pub const TREND_MIN_PES: u32 = 32;
+
+/// Why `--max-pes max_pes` cannot run `profile`'s claims with their
+/// stated α (`None`: it can): the largest P it keeps is under
+/// [`TREND_MIN_PES`].
+pub fn refuse_max_pes(profile: Profile, max_pes: u32) -> Option<String> {
+    let top = profile.pes().into_iter().filter(|&p| p <= max_pes).max().unwrap_or(0);
+    (top < TREND_MIN_PES).then(|| {
+        let range = if top >= 4 { format!("P = 4 … {top}") } else { "no P at all (the smallest is 4)".into() };
+        format!(
+            "trend needs P up to at least {TREND_MIN_PES}: t_par_trend, gen_depth_trend and traffic_trend hold the \
+             slope per doubling of P to {}, and over P = 4 … 16 the reference's own slope is still 0.10–0.15 \
+             (a finite-size rise; 001 Thm 1 and 002 Thm 1 are asymptotic), so a correct balancer could fail them; \
+             --max-pes {max_pes} gives {range} (use --max-pes {TREND_MIN_PES} or more)",
+            super::claims::SLOPE_TOL
+        )
+    })
+}
+
 /// The balancer the suite tests (the only one with bound claims so far).
 pub const BALANCER: BalancerKind = BalancerKind::RandomPolling;
 
@@ -166,5 +198,23 @@ impl Cell {
             Ok(()) => spec,
             Err(_) => RunSpec { mutant: None, ..spec }, // e.g. queue-limit-ignored where there is no limit
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutants::{Catcher, CATALOGUE};
+
+    /// The reduced profiles the mutants are shown failing on run every claim.
+    #[test]
+    fn every_power_profile_is_accepted_and_small_ones_refused() {
+        for e in CATALOGUE.iter().filter(|e| e.caught_by(Catcher::Bounds)) {
+            assert_eq!(refuse_max_pes(Profile::Quick, power_max_pes(e.mutant)), None, "{}", e.info.name);
+        }
+        assert_eq!(refuse_max_pes(Profile::Quick, 32), None);
+        let why = refuse_max_pes(Profile::Quick, 31).expect("P ≤ 16 refused");
+        assert!(why.starts_with("trend needs P up to at least 32") && why.contains("gives P = 4 … 16"), "{why}");
+        assert!(refuse_max_pes(Profile::Full, 3).is_some_and(|w| w.contains("no P at all")));
     }
 }

@@ -111,6 +111,8 @@ pub struct Trend {
     pub se: f64,
     /// b + t_(n−2, 1−α)·se: the slope is below this with confidence 1 − α.
     pub upper: f64,
+    /// b − t_(n−2, 1−α)·se: the slope is above this with confidence 1 − α.
+    pub lower: f64,
     /// Points.
     pub n: usize,
 }
@@ -127,8 +129,8 @@ pub fn trend(xs: &[f64], ys: &[f64], alpha: f64) -> Trend {
     let intercept = my - slope * mx;
     let sse: f64 = xs.iter().zip(ys).map(|(x, y)| (y - intercept - slope * x).powi(2)).sum();
     let se = (sse / (n - 2.0) / sxx).sqrt();
-    let upper = slope + t_quantile(n - 2.0, alpha) * se;
-    Trend { slope, intercept, se, upper, n: xs.len() }
+    let t = t_quantile(n - 2.0, alpha) * se;
+    Trend { slope, intercept, se, upper: slope + t, lower: slope - t, n: xs.len() }
 }
 
 #[cfg(test)]
@@ -186,6 +188,6 @@ mod tests {
         let t = trend(&[0.0, 1.0, 2.0], &[0.0, 1.0, 0.0], 0.05);
         // slope 0, sse = 2/3, sxx = 2: se = sqrt(2/3 / 1 / 2) = 0.57735
         assert!(close(t.se, 0.577_350_269_189_625_8, 1e-9) && t.slope == 0.0);
-        assert!(close(t.upper, 6.313_751_514_675_04 * t.se, 1e-6));
+        assert!(close(t.upper, 6.313_751_514_675_04 * t.se, 1e-6) && close(t.lower, -t.upper, 1e-9));
     }
 }

@@ -72,16 +72,16 @@ fn band(b: &Band, p: &Plot, alpha: f64) -> (String, Vec<(f64, f64, f64)>, String
             vec![(lo / 1.4, vl, vh), (hi * 1.4, vl, vh)],
             format!("Shaded: the claim's confidence band, the values the test runs exceed at a rate inside the Clopper–Pearson interval [{l:.3}, {u:.3}] on the rate of runs above the limit (each end at confidence 1 − α, α = {alpha:.1e}; two-sided 1 − 2α); the claim fails when the interval's lower end passes the rate the bound allows (Q0 = {Q0}; 1/P for 001 Thm 2)."),
         ),
-        Band::Trend { centre: (mx, my), slope, upper } => {
+        Band::Trend { centre: (mx, my), slope, lower } => {
             let at = |x: f64, s: f64| p.fitted * (my + s * (x.log2() - mx));
             let edges = (0..=12)
                 .map(|i| lo * (hi / lo).powf(f64::from(i) / 12.0))
-                .map(|x| (x, at(x, slope).min(at(x, upper)), at(x, slope).max(at(x, upper))))
+                .map(|x| (x, at(x, slope).min(at(x, lower)), at(x, slope).max(at(x, lower))))
                 .collect();
             (
-                format!("trend, slope ≤ {upper:+.3} (1 − α)"),
+                format!("trend, slope ≥ {lower:+.3} (1 − α)"),
                 edges,
-                format!("Shaded: the claim's confidence band, between the least-squares trend ({slope:+.4} per doubling, of value/fit) and the trend with the slope's upper confidence bound {upper:+.4} (confidence 1 − α, α = {alpha:.1e}), both through the runs' centre; the claim fails when that bound passes {SLOPE_TOL} per doubling."),
+                format!("Shaded: the claim's confidence band, between the least-squares trend ({slope:+.4} per doubling, of value/fit) and the trend with the slope's lower confidence bound {lower:+.4} (confidence 1 − α, α = {alpha:.1e}), both through the runs' centre; the claim fails when that bound passes {SLOPE_TOL} per doubling (evidence of a rise steeper than the tolerance)."),
             )
         }
     }

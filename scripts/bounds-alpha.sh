@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Issue 31's α check: every bounds suite's reference, on the quick profile
+# reduced by --max-pes K, under seed bases B, must exit 0 (every claim holds)
+# or 2 (refused, with a message naming what the claim needs), never 1 (a
+# false alarm on a correct balancer). Prints one row per suite × K with the
+# counts of exit 0/1/2, the claims that failed (with how often) and the
+# first refusal's message; exit 1 if any reference run exits 1.
+#   bash scripts/bounds-alpha.sh                         # every suite, K 8 16 32 64, B 1..10
+#   bash scripts/bounds-alpha.sh -s random-polling -b 1-3 -k "16 32"
+#   nice -n 19 bash scripts/bounds-alpha.sh -k "8 16 32 64 all"   # all: the whole quick profile
+# Options: -s SUITES (comma-separated; default: every suite of `lbcheck
+# bounds --list --json`), -k "K ..." (default "8 16 32 64"; "all" runs
+# without --max-pes), -b FROM-TO (seed bases, default 1-10), -x BIN (the
+# lbcheck binary, default target/release/lbcheck).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=target/release/lbcheck suites="" ks="8 16 32 64" bases=1-10
+while getopts "s:k:b:x:h" o; do
+  case $o in
+    s) suites=${OPTARG//,/ } ;;
+    k) ks=$OPTARG ;;
+    b) bases=$OPTARG ;;
+    x) bin=$OPTARG ;;
+    *) sed -n '2,15p' "$0" >&2; exit 2 ;;
+  esac
+done
+command -v jq >/dev/null || { echo "$0: needs jq (apt-get install jq)" >&2; exit 2; }
+[ -x "$bin" ] || { echo "$0: no binary $bin (cargo build --release)" >&2; exit 2; }
+[[ $bases =~ ^([0-9]+)-([0-9]+)$ ]] || { echo "$0: -b wants FROM-TO, e.g. 1-10" >&2; exit 2; }
+from=${BASH_REMATCH[1]} to=${BASH_REMATCH[2]}
+[ -n "$suites" ] || suites=$("$bin" bounds --list --json | jq -r '[.[] | select(.suite != null) | .suite] | unique | .[]')
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+start=$SECONDS any1=0
+printf '%-20s %-4s %3s %3s %3s  %6s  %s\n' suite K "0" "1" "2" seconds "failed claims (runs) / refusal"
+for s in $suites; do
+  for k in $ks; do
+    n0=0 n1=0 n2=0 t0=$SECONDS refusal=""
+    : >"$log/failed"
+    for b in $(seq "$from" "$to"); do
+      cap=(--max-pes "$k")
+      [ "$k" = all ] && cap=()
+      rc=0
+      "$bin" bounds --balancer "$s" --quick "${cap[@]}" --seed-base "$b" >"$log/out" 2>"$log/err" || rc=$?
+      case $rc in
+        0) n0=$((n0 + 1)) ;;
+        1) n1=$((n1 + 1)) any1=1
+           sed -n 's/^FAILED \([a-z0-9_]*\) (.*/\1/p' "$log/err" >>"$log/failed"
+           echo "  $s K=$k B=$b: $(grep -c '^FAILED' "$log/err") claims failed: $(grep '^replay' "$log/err")" >>"$log/detail" ;;
+        2) n2=$((n2 + 1)); [ -n "$refusal" ] || refusal=$(head -c 160 "$log/err" | tr '\n' ' ') ;;
+        *) echo "$0: $s K=$k B=$b exited $rc" >&2; cat "$log/err" >&2; exit 2 ;;
+      esac
+    done
+    failed=$(sort "$log/failed" | uniq -c | awk '{printf "%s(%s) ", $2, $1}')
+    printf '%-20s %-4s %3d %3d %3d  %6d  %s\n' "$s" "$k" "$n0" "$n1" "$n2" $((SECONDS - t0)) "${failed}${refusal}"
+  done
+done
+[ -f "$log/detail" ] && { echo "runs that exited 1:"; cat "$log/detail"; }
+echo "seed bases $from..$to; wall time $((SECONDS - start)) s"
+exit "$any1"
