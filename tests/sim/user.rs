@@ -7,7 +7,7 @@
 use lbcheck::base::Fraction;
 use lbcheck::campaign::{user, Options, Profile, Silent, Verdict};
 use lbcheck::event::{Event, Kind};
-use lbcheck::harness::{Driver, RunSpec, UserDetector};
+use lbcheck::harness::{Driver, HeaderError, RunSpec, UserDetector};
 use lbcheck::mutants::{seams, Mutant};
 use lbcheck::protocol::energy::Energy;
 use lbcheck::protocol::safra::Safra;
@@ -66,6 +66,8 @@ fn a_users_detector_is_named_and_its_messages_are_control_with_data() {
     let text = String::from_utf8(trace).unwrap();
     let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert_eq!(header["detector"], "my-safra");
+    let Event::Header(h) = serde_json::from_str(text.lines().next().unwrap()).unwrap() else { panic!("a header") };
+    assert_eq!(RunSpec::from_header(&h), Err(HeaderError::UserDetector("my-safra".into())));
     let conformance = &r.check.properties["detector_conformance"].detail;
     assert!(conformance.contains("my-safra"), "{conformance}");
     let events = text.lines().skip(1).map(|l| serde_json::from_str::<Event>(l).unwrap());
