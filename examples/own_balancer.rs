@@ -22,7 +22,7 @@ mod round_robin;
 use round_robin::{RoundRobin, Variant};
 
 fn main() -> ExitCode {
-    let o = Options { profile: Profile::Quick, seed: 1, only: vec![], mutant: None };
+    let o = Options { profile: Profile::Quick, seed: 1, ..Options::default() };
     let correct = UserBalancer { name: "round-robin".into(), make: |me| RoundRobin::new(me, Variant::Correct) };
     let broken = UserBalancer {
         name: "round-robin-forgets-queue".into(),

@@ -156,3 +156,4 @@ pub mod reproduce;
 pub mod runtime;
 pub mod sim;
 mod sync;
+pub mod testing;

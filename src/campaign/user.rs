@@ -11,7 +11,7 @@
 //!
 //! // Here the "user's" balancer is the reference itself.
 //! let mine = UserBalancer { name: "mine".into(), make: |_| RandomPolling::new(seams::polling(None), None) };
-//! let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/#1".into()], mutant: None };
+//! let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/#1".into()], ..Options::default() };
 //! let report = user::check_balancer(&o, &mine, &Silent);
 //! assert!(report.passed() && !report.cases.is_empty());
 //! ```

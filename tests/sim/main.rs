@@ -23,6 +23,7 @@ mod run_cli;
 mod safra;
 mod scatter;
 mod spec;
+mod testing;
 mod threads;
 mod timeline;
 mod topology;
