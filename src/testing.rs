@@ -1,5 +1,7 @@
-//! Your protocol in a `#[test]`: [`assert_balancer`] runs the quick
-//! campaign of [`campaign::user`] on your balancer and panics with the first
+//! Your protocol in a `#[test]`: [`assert_balancer`], [`assert_detector`]
+//! and [`assert_protocols`] run the quick campaign of
+//! [`user`](crate::campaign::user) on your balancer, detector or both and
+//! panic with the first
 //! failing case (its cause, the property it failed and the command that
 //! replays it); [`Check`] chooses the profile, the layers, the range of P
 //! and the seed, and writes the report directory (`index.html` with its
@@ -50,9 +52,9 @@ use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
 use crate::campaign::{user, Options, Profile, Report, Silent, Verdict};
-use crate::harness::UserBalancer;
+use crate::harness::{UserBalancer, UserDetector};
 use crate::problem::Task;
-use crate::protocol::{Balancer, PeId};
+use crate::protocol::{Balancer, Detector, PeId};
 
 /// The layers a user's protocol runs under ([`Check::layers`]).
 pub const USER_LAYERS: [&str; 3] = ["simulate", "threads", "explore"];
@@ -78,6 +80,49 @@ where
     F: Fn(PeId) -> B + Sync,
 {
     Check::balancer(balancer).assert();
+}
+
+/// Runs the quick profile of every layer on `detector` (composed with
+/// every shipping balancer that runs in PEs) and panics with the first
+/// failure's cause, property and replay command ([`Check::assert`]).
+///
+/// ```
+/// use lbcheck::harness::UserDetector;
+/// use lbcheck::{mutants::seams, protocol::safra::Safra};
+///
+/// // Here the "user's" detector is Safra's (EWD998) as lbcheck ships it.
+/// let mine = UserDetector { name: "my-safra".into(), make: |_| Safra::new(seams::safra(None)) };
+/// lbcheck::testing::Check::detector(&mine).only(&["/pacheco/"]).assert(); // or assert_detector(&mine)
+/// ```
+pub fn assert_detector<D, G>(detector: &UserDetector<G>)
+where
+    D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
+    G: Fn(PeId) -> D + Sync,
+{
+    Check::detector(detector).assert();
+}
+
+/// Runs the quick profile of every layer on a user's `balancer` composed
+/// with a user's `detector` and panics with the first failure's cause,
+/// property and replay command ([`Check::assert`]).
+///
+/// ```
+/// use lbcheck::harness::{UserBalancer, UserDetector};
+/// use lbcheck::mutants::seams;
+/// use lbcheck::protocol::{four_counter::FourCounter, random_polling::RandomPolling};
+///
+/// let balancer = UserBalancer { name: "mine".into(), make: |_| RandomPolling::new(seams::polling(None), None) };
+/// let detector = UserDetector { name: "waves".into(), make: |_| FourCounter::new(seams::four_counter(None)) };
+/// lbcheck::testing::assert_protocols(&balancer, &detector);
+/// ```
+pub fn assert_protocols<B, F, D, G>(balancer: &UserBalancer<F>, detector: &UserDetector<G>)
+where
+    B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
+    F: Fn(PeId) -> B + Sync,
+    D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
+    G: Fn(PeId) -> D + Sync,
+{
+    Check::protocols(balancer, detector).assert();
 }
 
 /// What a [`Check`] runs: the campaign of the user's protocol.
@@ -106,6 +151,28 @@ impl<'a> Check<'a> {
     {
         let what = format!("balancer `{}`", balancer.name);
         Check::of(what, Box::new(move |o| user::check_balancer(o, balancer, &Silent)))
+    }
+
+    /// The campaign of [`user::check_detector`] on `detector`.
+    pub fn detector<D, G>(detector: &'a UserDetector<G>) -> Check<'a>
+    where
+        D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
+        G: Fn(PeId) -> D + Sync,
+    {
+        let what = format!("detector `{}`", detector.name);
+        Check::of(what, Box::new(move |o| user::check_detector(o, detector, &Silent)))
+    }
+
+    /// The campaign of [`user::check_protocols`] on `balancer` with `detector`.
+    pub fn protocols<B, F, D, G>(balancer: &'a UserBalancer<F>, detector: &'a UserDetector<G>) -> Check<'a>
+    where
+        B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
+        F: Fn(PeId) -> B + Sync,
+        D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
+        G: Fn(PeId) -> D + Sync,
+    {
+        let what = format!("balancer `{}` with detector `{}`", balancer.name, detector.name);
+        Check::of(what, Box::new(move |o| user::check_protocols(o, balancer, detector, &Silent)))
     }
 
     fn of(what: String, campaign: Campaign<'a>) -> Check<'a> {

@@ -61,7 +61,7 @@ where
 ///
 /// // Here the "user's" detector is Safra's (EWD998) as lbcheck ships it.
 /// let mine = UserDetector { name: "my-safra".into(), make: |_| Safra::new(seams::safra(None)) };
-/// let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/pacheco/#1".into()], mutant: None };
+/// let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/pacheco/#1".into()], ..Options::default() };
 /// let report = user::check_detector(&o, &mine, &Silent);
 /// assert!(report.passed(), "{:?}", report.cases);
 /// assert_eq!(report.cases[0].name, "user/my-safra/pacheco/#1");
@@ -90,7 +90,7 @@ where
 ///
 /// let balancer = UserBalancer { name: "mine".into(), make: |_| RandomPolling::new(seams::polling(None), None) };
 /// let detector = UserDetector { name: "waves".into(), make: |_| FourCounter::new(seams::four_counter(None)) };
-/// let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/#2".into()], mutant: None };
+/// let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/#2".into()], ..Options::default() };
 /// let report = user::check_protocols(&o, &balancer, &detector, &Silent);
 /// assert!(report.passed() && report.cases[0].name == "user/mine/waves/#2");
 /// ```

@@ -21,7 +21,7 @@ use dijkstra_scholten::{DijkstraScholten, Variant};
 /// and every exploration.
 fn options() -> Options {
     let only = ["/#0", "/#1", "/#2", "threads/", "explore/"].map(String::from).to_vec();
-    Options { profile: Profile::Quick, seed: 1, only, mutant: None }
+    Options { profile: Profile::Quick, seed: 1, only, ..Options::default() }
 }
 
 #[test]
