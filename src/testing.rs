@@ -1,6 +1,6 @@
 //! Your protocol in a `#[test]`: [`assert_balancer`], [`assert_detector`]
 //! and [`assert_protocols`] run the quick campaign of
-//! [`user`](crate::campaign::user) on your balancer, detector or both and
+//! [`crate::campaign::user`] on your balancer, detector or both and
 //! panic with the first
 //! failing case (its cause, the property it failed and the command that
 //! replays it); [`Check`] chooses the profile, the layers, the range of P
