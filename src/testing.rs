@@ -129,8 +129,18 @@ where
 type Campaign<'a> = Box<dyn Fn(&Options) -> Report + 'a>;
 
 /// A campaign over a user's protocol, configured by its methods; [`run`]
-/// returns the report, [`assert`] panics on a failure (see the [module
-/// docs](self)).
+/// returns the report, [`assert`] panics on a failure (more in the
+/// [module docs](self)).
+///
+/// ```
+/// use lbcheck::campaign::Verdict;
+/// use lbcheck::harness::UserBalancer;
+/// use lbcheck::{mutants::seams, protocol::random_polling::RandomPolling};
+///
+/// let mine = UserBalancer { name: "mine".into(), make: |_| RandomPolling::new(seams::polling(None), None) };
+/// let report = lbcheck::testing::Check::balancer(&mine).layers(&["threads"]).pes(2..=3).run();
+/// assert!(report.cases.iter().all(|c| c.layer == "threads" && c.verdict == Verdict::Pass));
+/// ```
 ///
 /// [`run`]: Check::run
 /// [`assert`]: Check::assert

@@ -38,6 +38,21 @@ const DETECTOR: DetectorKind = DetectorKind::Energy;
 /// Runs the `simulate`, `threads` and `explore` layers on `balancer` with
 /// every shipping detector; the report's cases are named
 /// `user/NAME/DETECTOR/...`.
+///
+/// ```
+/// use lbcheck::campaign::{user, Options, Silent, Verdict};
+/// use lbcheck::harness::UserBalancer;
+/// use lbcheck::mutants::{seams, Mutant};
+/// use lbcheck::protocol::random_polling::RandomPolling;
+///
+/// // A "user's" balancer that drops the requests it should reject.
+/// let seam = seams::polling(Some(Mutant::RequestDropped));
+/// let broken = UserBalancer { name: "drops".into(), make: move |_| RandomPolling::new(seam.clone(), None) };
+/// let o = Options { only: vec!["explore/".into()], ..Options::default() };
+/// let report = user::check_balancer(&o, &broken, &Silent);
+/// let failed = report.cases.iter().find(|c| c.verdict == Verdict::Fail).expect("caught");
+/// assert_eq!(failed.failed, ["requests_answered"]);
+/// ```
 pub fn check_balancer<B, F>(o: &Options, balancer: &UserBalancer<F>, progress: &dyn Progress) -> Report
 where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
