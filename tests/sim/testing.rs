@@ -10,6 +10,7 @@ use lbcheck::harness::UserBalancer;
 use lbcheck::testing::{self, Check};
 
 #[path = "../../examples/shared/round_robin.rs"]
+#[allow(dead_code)] // the variants other modules use
 mod round_robin;
 use round_robin::{RoundRobin, Variant};
 
