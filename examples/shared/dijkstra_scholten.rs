@@ -136,11 +136,12 @@ impl<T> Detector<T> for DijkstraScholten {
         self.leave_if_done(ctx);
     }
 
-    fn on_message(&mut self, ctx: &mut Ctx<T>, _from: PeId, msg: Msg<T>, idle: bool) {
+    /// `busy` is kept from `on_idle`, not from `_idle`: the balancer's
+    /// subproblem may be empty while the driver still works its last slice.
+    fn on_message(&mut self, ctx: &mut Ctx<T>, _from: PeId, msg: Msg<T>, _idle: bool) {
         if let Ok(Signal::Ack) = msg.control_payload() {
             self.deficit = self.deficit.saturating_sub(1);
         }
-        self.busy = !idle;
         self.leave_if_done(ctx);
     }
 

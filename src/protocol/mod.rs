@@ -411,7 +411,10 @@ pub trait Detector<T> {
     fn on_work_received(&mut self, ctx: &mut Ctx<T>, from: PeId, energy: Option<Fraction>);
     /// The PE ran out of work.
     fn on_idle(&mut self, ctx: &mut Ctx<T>);
-    /// A detector message (`Energy`, `WaveDown`, `WaveUp`, `Control`) reached the PE.
+    /// A detector message (`Energy`, `WaveDown`, `WaveUp`, `Control`) reached
+    /// the PE. `idle`: its balancer holds no subproblem, which may be so
+    /// while the driver still works the last slice it took (the PE is idle
+    /// only once [`Detector::on_idle`] is called).
     fn on_message(&mut self, ctx: &mut Ctx<T>, from: PeId, msg: Msg<T>, idle: bool);
     /// A timer the detector set ([`Command::Timer`]) expired.
     fn on_timer(&mut self, _ctx: &mut Ctx<T>, _idle: bool) {}
