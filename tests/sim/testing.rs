@@ -66,7 +66,7 @@ fn check_detector_asserts_on_a_users_detector() {
     use lbcheck::harness::UserDetector;
     use lbcheck::mutants::{seams, Mutant};
     use lbcheck::protocol::energy::Energy;
-    let only = ["/#0", "/#1", "explore/"];
+    let only = ["/#0", "explore/"];
     let good = UserDetector { name: "my-energy".into(), make: |_| Energy::new(false, seams::energy(None)) };
     Check::detector(&good).only(&only).assert();
     let rules = seams::energy(Some(Mutant::EnergyNotSplit));
@@ -77,4 +77,25 @@ fn check_detector_asserts_on_a_users_detector() {
         message.contains("detector `my-energy-not-split` failed ") && message.contains("replay with: "),
         "{message}"
     );
+}
+
+/// `lbcheck check --pes LO-HI`: the swarm's machines within the range; a
+/// range that is not 1 <= LO <= HI is bad input.
+#[test]
+fn check_pes_keeps_the_swarm_within_the_range() {
+    let dir = report_dir().with_extension("pes");
+    let args = ["check", "--pes", "3-5", "--only", "simulate/random-polling/energy/#1", "--out", dir.to_str().unwrap()];
+    let (code, out, err) = super::lbcheck(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let pes: Vec<u64> = json["cases"].as_array().unwrap().iter().filter_map(|c| c["point"]["pes"].as_u64()).collect();
+    assert!(pes.len() > 10 && pes.iter().all(|p| (3..=5).contains(p)), "{pes:?}");
+    assert!(json["replay"].as_str().unwrap().ends_with("--pes 3-5"), "{}", json["replay"]);
+    for bad in ["0-3", "5-3", "x"] {
+        let (code, _, err) = super::lbcheck(&["check", "--pes", bad]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains(bad) && (err.contains("LO <= HI") || err.contains("LO-HI")), "{err}");
+    }
+    std::fs::remove_dir_all(dir).ok();
 }
