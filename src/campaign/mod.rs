@@ -16,8 +16,9 @@
 //! - `loom`, `spin`, `coq` ([`external`]): the loom suite, the models and
 //!   the proofs, when the tools and the repository's files are there.
 //!
-//! [`user::check_balancer`] runs the swarm and threads layers on a user's
-//! own balancer, in-process; [`external_impl`] (`check --impl CMD`) runs
+//! [`user::check_balancer`] runs the swarm, threads and explore layers on
+//! a user's own balancer, in-process, [`user::check_detector`] on a user's
+//! own detector, [`user::check_protocols`] on both; [`external_impl`] (`check --impl CMD`) runs
 //! a user's program, in any language, and checks its traces.
 //!
 //! With a mutant ([`Options::mutant`]) the campaign checks the mutant as

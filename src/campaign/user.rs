@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use super::explore;
 use super::swarm::{checked, swarm_specs, thread_specs, Runner};
-use super::{replay, Case, Options, Progress, Report};
+use super::{replay, Case, Options, Progress, Report, Verdict};
 use crate::base::Registered;
 use crate::harness::{Compose, UserBalancer, UserDetector};
 use crate::problem::Task;
@@ -148,20 +148,13 @@ fn check_composed<C: Compose + Sync>(o: &Options, plan: Plan<C>, progress: &dyn 
     let sim: Vec<_> = combos.clone().flat_map(|(l, b, d)| swarm_specs(o, l, *b, *d)).collect();
     let threads = combos.clone().filter(|c| on_threads(&c.1)).flat_map(|(l, b, d)| thread_specs(o, l, *b, *d));
     let threads: Vec<_> = threads.collect();
-    let runner: &Runner = &|spec| spec.run_composed(plan.pes, None, &mut |_| {});
+    let runner: &Runner = &|spec| unpanicked(|| spec.run_composed(plan.pes, None, &mut |_| {}));
     let select = |layer: &str, jobs: Vec<(String, _)>| -> Vec<_> {
         jobs.into_iter().filter(|(n, _)| o.selects(layer, n)).collect()
     };
     let mut cases = checked("simulate", select("simulate", sim), progress, vec![], runner);
     cases.extend(checked("threads", select("threads", threads), progress, vec![], runner));
-    let explored: Vec<_> = combos.filter(|(l, ..)| o.selects("explore", l)).collect();
-    progress.start("explore", explored.len());
-    for (label, b, d) in explored {
-        let instance = explore::instance(*b, *d, None);
-        let case = explore::case_composed(label.clone(), &instance, explore::seeds(o.profile), plan.pes);
-        progress.done("explore", &case);
-        cases.push(case);
-    }
+    cases.extend(explored(o, &plan, progress));
     cases.iter_mut().for_each(|c| plan.note(c));
     Report {
         profile: o.profile,
@@ -175,6 +168,25 @@ fn check_composed<C: Compose + Sync>(o: &Options, plan: Plan<C>, progress: &dyn 
     }
 }
 
+/// The `explore` layer on `plan`'s tiny instances (P = 3).
+fn explored<C: Compose>(o: &Options, plan: &Plan<C>, progress: &dyn Progress) -> Vec<Case> {
+    let combos: Vec<_> = plan.combos.iter().filter(|(l, ..)| o.selects("explore", l)).collect();
+    progress.start("explore", combos.len());
+    let cases = combos.into_iter().map(|(label, b, d)| {
+        let instance = explore::instance(*b, *d, None);
+        let explored = || Ok(explore::case_composed(label.clone(), &instance, explore::seeds(o.profile), plan.pes));
+        let case = unpanicked(explored).unwrap_or_else(|e| Case {
+            verdict: Verdict::Fail,
+            detail: format!("the exploration failed: {e}"),
+            replay: Some(instance.1.clone()),
+            ..Case::skip("explore", label.clone(), "")
+        });
+        progress.done("explore", &case);
+        case
+    });
+    cases.collect()
+}
+
 impl<C> Plan<'_, C> {
     /// A case of the user's protocol: no spec (it names a reference
     /// protocol, not the user's), the replay noted, the user's detector
@@ -186,4 +198,14 @@ impl<C> Plan<'_, C> {
             c.detail = c.detail.replacen(&format!(" PEs, {DETECTOR}"), &format!(" PEs, {name}"), 1);
         }
     }
+}
+
+/// `run`'s result, or its panic as an error: a user's protocol that
+/// panics (or makes a reference balancer's assertion fail, as a detector
+/// that announces early may) fails its case instead of the whole check.
+fn unpanicked<R>(run: impl FnOnce() -> std::io::Result<R>) -> std::io::Result<R> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|p| {
+        let why = p.downcast_ref::<String>().map(String::as_str).or_else(|| p.downcast_ref::<&str>().copied());
+        Err(std::io::Error::other(format!("it panicked: {}", why.unwrap_or("(no message)"))))
+    })
 }

@@ -58,7 +58,7 @@ fn assert_balancer_panics_on_the_forgetful_round_robin_with_its_replay() {
     assert!(pes.clone().all(|p| (2..=5).contains(&p)) && pes.count() == report.cases.len());
 }
 
-/// A user's detector: the energy detector's mutant `energy-not-split`
+/// A user's detector: the energy detector's mutant `energy-early-return`
 /// wrapped as a user's makes `Check::detector(..).assert()` panic with
 /// its property and replay; the correct one passes the same cases.
 #[test]
@@ -69,14 +69,11 @@ fn check_detector_asserts_on_a_users_detector() {
     let only = ["/#0", "explore/"];
     let good = UserDetector { name: "my-energy".into(), make: |_| Energy::new(false, seams::energy(None)) };
     Check::detector(&good).only(&only).assert();
-    let rules = seams::energy(Some(Mutant::EnergyNotSplit));
-    let bad = UserDetector { name: "my-energy-not-split".into(), make: move |_| Energy::new(false, rules) };
+    let rules = seams::energy(Some(Mutant::EnergyEarlyReturn));
+    let bad = UserDetector { name: "my-energy-early".into(), make: move |_| Energy::new(false, rules) };
     let panic = catch_unwind(AssertUnwindSafe(|| Check::detector(&bad).only(&only).assert())).expect_err("a panic");
     let message = panic.downcast_ref::<String>().expect("a formatted message");
-    assert!(
-        message.contains("detector `my-energy-not-split` failed ") && message.contains("replay with: "),
-        "{message}"
-    );
+    assert!(message.contains("detector `my-energy-early` failed ") && message.contains("replay with: "), "{message}");
 }
 
 /// `lbcheck check --pes LO-HI`: the swarm's machines within the range; a
