@@ -55,7 +55,7 @@ fn verdict(r: &Report) -> (bool, Option<&'static str>) {
 }
 
 fn main() -> ExitCode {
-    let o = Options { profile: Profile::Quick, seed: 1, only: vec![], mutant: None };
+    let o = Options { profile: Profile::Quick, seed: 1, ..Options::default() };
     let variants = [
         ("round-robin", Variant::Correct, (true, None)),
         ("round-robin-forgets-queue", Variant::ForgetsQueue, (false, Some("invariant"))),

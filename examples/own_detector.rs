@@ -26,7 +26,7 @@ mod dijkstra_scholten;
 use dijkstra_scholten::{DijkstraScholten, Variant};
 
 fn main() -> ExitCode {
-    let o = Options { profile: Profile::Quick, seed: 1, only: vec![], mutant: None };
+    let o = Options { profile: Profile::Quick, seed: 1, ..Options::default() };
     let correct = UserDetector { name: "dijkstra-scholten".into(), make: |_| DijkstraScholten::new(Variant::Correct) };
     let broken = UserDetector {
         name: "dijkstra-scholten-acks-early".into(),

@@ -32,16 +32,20 @@ if ! RUSTC_BOOTSTRAP=1 cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked -q
 fi
 
-step "builds, three at once: release --features mpi (tests, examples, benches), loom, fuzz targets"
+step "builds, four at once: release --features mpi (tests, examples, benches), loom, fuzz targets, rustdoc (no warnings)"
 logs=$(mktemp -d)
 bash scripts/loom.sh --build >"$logs/loom" 2>&1 &
 loom=$!
 bash scripts/fuzz.sh --build >"$logs/fuzz" 2>&1 &
 fuzz=$!
+# The rustdoc with no warnings (~30 s of CPU from a fresh clone, in its own
+# target directory: the release build holds target/'s lock).
+RUSTDOCFLAGS="-D warnings" CARGO_TARGET_DIR=target/rustdoc cargo doc --no-deps -q >"$logs/doc" 2>&1 &
+doc=$!
 cargo test --release -q "${features[@]}" --no-run
 cargo build --release -q "${features[@]}" --examples
 cargo bench -q "${features[@]}" --no-run
-for job in loom:$loom fuzz:$fuzz; do
+for job in loom:$loom fuzz:$fuzz doc:$doc; do
   wait "${job#*:}" || { cat "$logs/${job%%:*}"; echo "the ${job%%:*} build failed"; exit 1; }
   tail -n 1 "$logs/${job%%:*}"
 done

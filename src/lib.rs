@@ -7,14 +7,70 @@
 //! that gate them and anyone else's.
 //!
 //! **The user's guide is `docs/guide.md` in the repository** (rustdoc
-//! cannot link outside the crate): the main job, validating your own
-//! balancer in-process or from another language, the drivers, debugging a
-//! failure. Beside it in `docs/`: `cli.md` (the CLI reference),
-//! `trace-format.md` (the trace format, the contract with implementations
-//! in any language), `claims.md` (the papers' claims and the figures
-//! measured against them), `architecture.md` (for contributors) and
-//! `mutants.md` (the mutant catalogue). `README.md` has the two commands to
-//! start with: `cargo run --release -- check` and `bash scripts/test.sh`.
+//! cannot link outside the crate): the main job, your own protocol under
+//! lbcheck in three paths (each ending in a CI job), the drivers,
+//! debugging a failure. Beside it in `docs/`: `cli.md` (the CLI
+//! reference), `trace-format.md` (the trace format, the contract with
+//! implementations in any language), `claims.md` (the papers' claims and
+//! the figures measured against them), `architecture.md` (for
+//! contributors) and `mutants.md` (the mutant catalogue). `README.md` has
+//! the two commands to start with: `cargo run --release -- check` and
+//! `bash scripts/test.sh`.
+//!
+//! ## The layers of checking
+//!
+//! `lbcheck check` ([`campaign`]) runs every layer over every reference and
+//! writes one report (HTML with SVG plots, JSON, JUnit; [`report`]):
+//!
+//! - **simulate** ([`campaign::swarm`]): a swarm of simulated runs per
+//!   balancer × detector, each drawing its machine from its seed; every
+//!   invariant of [`check`] on every run;
+//! - **threads**: checked runs on OS threads ([`runtime`]);
+//! - **bounds** ([`bounds`]): the papers' bounds as statistical tests at a
+//!   stated α, one case per claim;
+//! - **explore** ([`sim::explore`]): every latency and event order of a tiny
+//!   instance, exhaustively;
+//! - **mutants** ([`mutants`], [`campaign::adequacy`]): every deliberately
+//!   broken variant against every checker said to catch it;
+//! - **loom**, **spin**, **coq** ([`campaign::external`]): the threaded
+//!   driver under loom, the SPIN models and the Coq proofs of the detectors.
+//!
+//! ## Your protocol under lbcheck: three paths
+//!
+//! - **A Rust protocol, in-process.** Implement the sans-IO
+//!   [`protocol::Balancer`] or [`protocol::Detector`] (handlers get a
+//!   [`protocol::Ctx`] and push [`protocol::Command`]s; messages are
+//!   [`protocol::Msg`]s), wrap its constructor in a
+//!   [`harness::UserBalancer`] or [`harness::UserDetector`], and gate it
+//!   with the five-line `#[test]` of [`testing`] ([`testing::assert_balancer`];
+//!   [`testing::Check`] writes the report directory) or call
+//!   [`campaign::user`] directly; the simulate, threads and explore layers
+//!   run it with every shipping counterpart. A fuzz target for your
+//!   protocol is a few lines over `lbcheck::fuzz`
+//!   (`fuzz/fuzz_targets/own_balancer.rs`). Examples:
+//!   `examples/own_balancer.rs`, `examples/own_detector.rs`.
+//! - **An external program, in any language.** Write the trace format
+//!   (`docs/trace-format.md`, [`event`]) and let `lbcheck check --impl
+//!   CMD` ([`campaign::external_impl`]) run it over a swarm of
+//!   configurations, check every trace and compare it with the reference.
+//! - **Saved traces.** `lbcheck check-trace` ([`harness::check_trace`])
+//!   checks a trace against every property; `lbcheck compare`
+//!   ([`bounds::compare`]) tests 20 of them against the reference's runs.
+//!
+//! The five-line test (the reference random polling stands in for yours):
+//!
+//! ```
+//! use lbcheck::harness::UserBalancer;
+//! use lbcheck::{mutants::seams, protocol::random_polling::RandomPolling};
+//!
+//! #[test]
+//! fn mine_passes_lbcheck() {
+//!     let mine = UserBalancer { name: "mine".into(), make: |_| RandomPolling::new(seams::polling(None), None) };
+//!     lbcheck::testing::assert_balancer(&mine);
+//! }
+//! # let mine = UserBalancer { name: "mine".into(), make: |_| RandomPolling::new(seams::polling(None), None) };
+//! # lbcheck::testing::Check::balancer(&mine).layers(&["explore"]).assert();
+//! ```
 //!
 //! ## What ships
 //!
@@ -27,9 +83,10 @@
 //!   branch-and-bound (004 §4–§6), Pacheco's parallel tree search (003
 //!   §14.7), synchronous random polling (001 §1.3), poll-and-shuffle (000
 //!   §3–§6), neighbourhood polling and SIMD phases (000 §1.1);
-//! - 4 termination detectors ([`protocol::DetectorKind`]): energy with exact
+//! - 5 termination detectors ([`protocol::DetectorKind`]): energy with exact
 //!   fractions, returned directly or along the spanning tree (003 §14.7.4),
-//!   four-counter waves (001 §2), and the phased machine's barriers (000);
+//!   four-counter waves (001 §2), Safra's token ring (EWD998, beyond the
+//!   papers), and the phased machine's barriers (000);
 //! - 4 machine models: 001's asynchronous machine (on a crossbar or 000's
 //!   networks: hypercube, mesh, fat tree, butterfly, cube-connected
 //!   cycles), 004's atomic machine with six arbiters, Karp–Zhang's complete
@@ -40,12 +97,12 @@
 //!   Karp–Zhang cost trees, and knapsack, TSP, Golomb and 15-puzzle
 //!   branch-and-bound;
 //! - 21 invariants checked on every run and on any trace, 6 bound suites of
-//!   statistical tests, 60 mutants that show each checker failing, bitonic
+//!   statistical tests, 64 mutants that show each checker failing, bitonic
 //!   sort on a hypercube, and SPIN models and Coq proofs of the detectors
 //!   (outside the crate, in `models/` and `proofs/`);
 //! - the campaign `lbcheck check` ([`campaign`]), which runs every layer
-//!   over every reference (or over a user's balancer,
-//!   [`campaign::user`]) and writes an HTML, JSON and JUnit report.
+//!   over every reference (or over a user's balancer or detector,
+//!   [`campaign::user`], [`testing`]) and writes an HTML, JSON and JUnit report.
 //!
 //! The sequential reference of a workload:
 //!
@@ -116,7 +173,10 @@
 //! - [`bitonic`]: bitonic sort on a hypercube (003 §14.3–14.4) and its
 //!   properties; [`reproduce`]: the papers' experiments re-run and checked.
 //! - [`campaign`]: `lbcheck check`, every layer over every reference (or a
-//!   user's balancer, [`campaign::user`]) with a report.
+//!   user's balancer or detector, [`campaign::user`]; or a user's program,
+//!   [`campaign::external_impl`]) with a report.
+//! - [`testing`]: a user's protocol in a `#[test]`: `assert_balancer`,
+//!   `assert_detector`, `assert_protocols` and the [`testing::Check`] builder.
 //! - [`report`]: tables, JSON, verdicts, JUnit XML, the HTML report with
 //!   SVG plots, and the registry listing.
 //! - The `lbcheck` binary (`src/main.rs`, `src/cli/`): `check`, `tree`,
@@ -156,3 +216,4 @@ pub mod reproduce;
 pub mod runtime;
 pub mod sim;
 mod sync;
+pub mod testing;

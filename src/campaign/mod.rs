@@ -37,6 +37,7 @@ pub mod shard;
 pub mod swarm;
 pub mod user;
 
+use std::ops::RangeInclusive;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -55,6 +56,14 @@ pub enum Profile {
 }
 
 /// What to run.
+///
+/// ```
+/// use lbcheck::campaign::{Options, Profile};
+///
+/// // `lbcheck check --full --seed 7 --only simulate/ --pes 2-8`
+/// let o = Options { profile: Profile::Full, seed: 7, only: vec!["simulate/".into()], pes: Some(2..=8), ..Options::default() };
+/// assert!(o.selects("simulate", "random-polling/energy/#3") && !o.selects("threads", "random-polling/energy/P=2"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Quick or full.
@@ -65,6 +74,18 @@ pub struct Options {
     pub only: Vec<String>,
     /// Check this mutant as the implementation under test.
     pub mutant: Option<Mutant>,
+    /// Only machines with P in this range (`simulate` and `threads`; all
+    /// of the profile's if `None`): the swarm draws P from the profile's
+    /// values in the range, or uniformly from the range if it holds none
+    /// of them (000's phased machine rounds P up to a power of two).
+    pub pes: Option<RangeInclusive<u32>>,
+}
+
+impl Default for Options {
+    /// The quick profile, seed 1 (CI's), every case, no mutant, every P.
+    fn default() -> Self {
+        Options { profile: Profile::Quick, seed: 1, only: vec![], mutant: None, pes: None }
+    }
 }
 
 impl Options {
@@ -265,6 +286,9 @@ pub fn replay(o: &Options) -> String {
     }
     if let Some(m) = o.mutant {
         cmd += &format!(" --mutant {m}");
+    }
+    if let Some(p) = &o.pes {
+        cmd += &format!(" --pes {}-{}", p.start(), p.end());
     }
     cmd
 }

@@ -115,7 +115,8 @@ pub fn threads(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case>
 
 /// The threaded runs of one pair, named `{label}/P=…/workload`.
 pub fn thread_specs(o: &Options, label: &str, b: BalancerKind, d: DetectorKind) -> Vec<(String, RunSpec)> {
-    let pes: &[u32] = if o.profile == Profile::Full { &[2, 3, 4, 8] } else { &[2, 3, 4] };
+    let all: &[u32] = if o.profile == Profile::Full { &[2, 3, 4, 8] } else { &[2, 3, 4] };
+    let pes: Vec<u32> = all.iter().copied().filter(|p| o.pes.as_ref().is_none_or(|r| r.contains(p))).collect();
     let workloads = ["uts:default", "synthetic:size=20000,atomic=1,split=uniform", "golomb:marks=7"];
     let runs = pes.iter().flat_map(|&p| workloads.map(|w| (p, w)));
     runs.map(|(p, w)| {
@@ -232,7 +233,7 @@ fn spec(workload: &str, b: BalancerKind, d: DetectorKind, driver: Driver, mutant
 fn swarm_spec(o: &Options, label: &str, b: BalancerKind, d: DetectorKind, i: u32) -> RunSpec {
     let seed = derive_seed(o.seed, &format!("swarm/{label}"), i);
     let mut rng = stream(seed, 0, Purpose::Protocol);
-    let sim = machine(&mut rng, seed, o.profile);
+    let sim = machine(&mut rng, seed, o);
     let base = *WORKLOADS.choose(&mut rng).expect("workloads");
     let bnb = o.mutant.map_or(rng.random_bool(0.2), |m| m.entry().site == Site::BoundPropagation);
     let workload = match (b, base.starts_with("uts:")) {
@@ -386,21 +387,33 @@ fn atomic_machine(rng: &mut ChaCha8Rng, sim: &SimConfig) -> AtomicConfig {
     AtomicConfig { pes: sim.pes, seed: sim.seed, complete, arbiter, ..AtomicConfig::default() }
 }
 
+/// P drawn from the profile's values ([`PES`]; the full profile adds 256
+/// and 1024) within `o.pes`, or uniformly from `o.pes` if it holds none.
+fn draw_pes(rng: &mut ChaCha8Rng, o: &Options) -> u32 {
+    let mut pes = PES.to_vec();
+    if o.profile == Profile::Full {
+        pes.extend([256, 1024]);
+    }
+    pes.retain(|p| o.pes.as_ref().is_none_or(|r| r.contains(p)));
+    match (pes.choose(rng), &o.pes) {
+        (Some(&p), _) => p,
+        (None, Some(r)) => rng.random_range(r.clone()),
+        (None, None) => unreachable!("the profile's values of P"),
+    }
+}
+
 /// The quick swarm's values of P (the full one adds 256 and 1024).
 pub(crate) const PES: [u32; 10] = [1, 2, 3, 4, 5, 8, 13, 16, 32, 64];
 
 /// The quick swarm's machine drawn from `seed` alone (`simulate --swarm`).
 pub fn machine_of_seed(seed: u64) -> SimConfig {
-    machine(&mut stream(seed, 0, Purpose::Swarm), seed, Profile::Quick)
+    machine(&mut stream(seed, 0, Purpose::Swarm), seed, &Options::default())
 }
 
-/// A machine drawn from `rng`: every parameter within its valid range.
-fn machine(rng: &mut ChaCha8Rng, seed: u64, profile: Profile) -> SimConfig {
-    let mut pes = PES.to_vec();
-    if profile == Profile::Full {
-        pes.extend([256, 1024]);
-    }
-    let pes = *pes.choose(rng).expect("P values");
+/// A machine drawn from `rng`: every parameter within its valid range,
+/// P within `o.pes`.
+fn machine(rng: &mut ChaCha8Rng, seed: u64, o: &Options) -> SimConfig {
+    let pes = draw_pes(rng, o);
     let fixed = rng.random_bool(0.5);
     let a = rng.random_range(1..=10);
     let mut c = SimConfig {

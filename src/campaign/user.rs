@@ -19,7 +19,7 @@
 //!
 //! // Here the "user's" balancer is the reference itself.
 //! let mine = UserBalancer { name: "mine".into(), make: |_| RandomPolling::new(seams::polling(None), None) };
-//! let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/#1".into()], mutant: None };
+//! let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/#1".into()], ..Options::default() };
 //! let report = user::check_balancer(&o, &mine, &Silent);
 //! assert!(report.passed() && !report.cases.is_empty());
 //! ```
@@ -47,6 +47,21 @@ const DETECTOR: DetectorKind = DetectorKind::Energy;
 /// `user/NAME/DETECTOR/...`), then the `bounds` layer with
 /// [`BoundsOptions::default`] (`user/NAME/CLAIM`; [`bounds_balancer`]
 /// runs it with other options).
+///
+/// ```
+/// use lbcheck::campaign::{user, Options, Silent, Verdict};
+/// use lbcheck::harness::UserBalancer;
+/// use lbcheck::mutants::{seams, Mutant};
+/// use lbcheck::protocol::random_polling::RandomPolling;
+///
+/// // A "user's" balancer that drops the requests it should reject.
+/// let seam = seams::polling(Some(Mutant::RequestDropped));
+/// let broken = UserBalancer { name: "drops".into(), make: move |_| RandomPolling::new(seam.clone(), None) };
+/// let o = Options { only: vec!["explore/".into()], ..Options::default() };
+/// let report = user::check_balancer(&o, &broken, &Silent);
+/// let failed = report.cases.iter().find(|c| c.verdict == Verdict::Fail).expect("caught");
+/// assert_eq!(failed.failed, ["requests_answered"]);
+/// ```
 pub fn check_balancer<B, F>(o: &Options, balancer: &UserBalancer<F>, progress: &dyn Progress) -> Report
 where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
@@ -74,7 +89,7 @@ where
 ///
 /// // Here the "user's" detector is Safra's (EWD998) as lbcheck ships it.
 /// let mine = UserDetector { name: "my-safra".into(), make: |_| Safra::new(seams::safra(None)) };
-/// let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/pacheco/#1".into()], mutant: None };
+/// let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/pacheco/#1".into()], ..Options::default() };
 /// let report = user::check_detector(&o, &mine, &Silent);
 /// assert!(report.passed(), "{:?}", report.cases);
 /// assert_eq!(report.cases[0].name, "user/my-safra/pacheco/#1");
@@ -103,7 +118,7 @@ where
 ///
 /// let balancer = UserBalancer { name: "mine".into(), make: |_| RandomPolling::new(seams::polling(None), None) };
 /// let detector = UserDetector { name: "waves".into(), make: |_| FourCounter::new(seams::four_counter(None)) };
-/// let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/#2".into()], mutant: None };
+/// let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/#2".into()], ..Options::default() };
 /// let report = user::check_protocols(&o, &balancer, &detector, &Silent);
 /// assert!(report.passed() && report.cases[0].name == "user/mine/waves/#2");
 /// ```

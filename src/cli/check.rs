@@ -35,6 +35,10 @@ pub struct CheckArgs {
     /// Check this mutant as the implementation under test: the campaign must fail.
     #[arg(long, value_parser = kind::<Mutant>)]
     mutant: Option<Mutant>,
+    /// Only machines with P in LO-HI (the simulate and threads layers;
+    /// e.g. `2-8`, or `4` alone).
+    #[arg(long, value_name = "LO-HI", value_parser = pes_range)]
+    pub pes: Option<std::ops::RangeInclusive<u32>>,
     /// Base seed of every run (CI uses 1; fresh values rerun on fresh seeds).
     #[arg(long, env = "LBCHECK_SEED", default_value_t = CI_SEED_BASE)]
     pub seed: u64,
@@ -65,11 +69,22 @@ fn pattern(s: &str) -> Result<String, String> {
     }
 }
 
+/// A `--pes` range: `LO-HI` or `P`, with 1 <= LO <= HI.
+fn pes_range(s: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    let (lo, hi) = s.split_once('-').unwrap_or((s, s));
+    let num = |v: &str| v.trim().parse::<u32>().map_err(|_| format!("`{s}` is not LO-HI (e.g. 2-8) or P"));
+    let (lo, hi) = (num(lo)?, num(hi)?);
+    match 1 <= lo && lo <= hi {
+        true => Ok(lo..=hi),
+        false => Err(format!("`{s}`: need 1 <= LO <= HI")),
+    }
+}
+
 impl CheckArgs {
     /// The campaign's options.
     pub fn options(&self) -> Options {
         let profile = if self.full { Profile::Full } else { Profile::Quick };
-        Options { profile, seed: self.seed, only: self.only.clone(), mutant: self.mutant }
+        Options { profile, seed: self.seed, only: self.only.clone(), mutant: self.mutant, pes: self.pes.clone() }
     }
 }
 

@@ -16,7 +16,7 @@ pub fn reference(workload: &Workload, split: Strategy) -> Reference {
     reference_within(workload, split, u64::MAX).unwrap_or_else(|_| unreachable!("no budget"))
 }
 
-/// [`reference`], giving up once the sequential run has done more than
+/// [`reference()`], giving up once the sequential run has done more than
 /// `budget` units: `Err` with the units it did.
 pub fn reference_within(workload: &Workload, split: Strategy, budget: u64) -> Result<Reference, u64> {
     let seq = sequential::run_within(workload.root(split), budget).map_err(|partial| partial.work)?;

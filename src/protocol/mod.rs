@@ -56,6 +56,19 @@ pub use spec::{BalancerSpec, Params, ParamsError, ProtocolArgs};
 pub use crate::base::PeId;
 
 /// A message between PEs, carrying subproblems of type `T`.
+///
+/// A balancer sends `Request`, `Reject` and `Work`; a user's detector
+/// sends its own messages as [`Msg::Control`] ([`Msg::control`]).
+///
+/// ```
+/// use lbcheck::event::Kind;
+/// use lbcheck::protocol::Msg;
+///
+/// let work: Msg<u32> = Msg::Work { task: 7, energy: None };
+/// assert_eq!((work.kind(), Msg::<u32>::Request.kind()), (Kind::Work, Kind::Request));
+/// let ack: Msg<u32> = Msg::control(&("ack", 3));
+/// assert_eq!(ack.control_payload::<(String, u32)>().unwrap(), ("ack".to_string(), 3));
+/// ```
 #[derive(Clone, Debug)]
 pub enum Msg<T> {
     /// A request for work.
@@ -153,7 +166,17 @@ impl<T> Msg<T> {
     }
 }
 
-/// An effect a handler asks its driver to carry out.
+/// An effect a handler asks its driver to carry out: a handler pushes
+/// them on [`Ctx::out`] ([`Ctx::send`] pushes a `Send`), and the driver
+/// carries them out in order and records their events.
+///
+/// ```
+/// use lbcheck::event::Event;
+/// use lbcheck::protocol::Command;
+///
+/// let split: Command<()> = Command::Split { gen: 3 };
+/// assert!(matches!(split.event(10, 1), Some(Event::Split { t: 10, pe: 1, gen: 3 })));
+/// ```
 #[derive(Clone, Debug)]
 pub enum Command<T> {
     /// Send `msg` to `to`.
@@ -215,7 +238,17 @@ impl<T> Command<T> {
 }
 
 /// What a handler may use: the time, its identity, its random stream and the
-/// output buffer.
+/// output buffer. Drivers build it; a unit test of a protocol can too:
+///
+/// ```
+/// use lbcheck::protocol::{Command, Ctx, Msg};
+/// use rand::SeedableRng;
+///
+/// let (mut rng, mut out) = (rand_chacha::ChaCha8Rng::seed_from_u64(1), Vec::new());
+/// let mut ctx: Ctx<u32> = Ctx { now: 0, me: 1, pes: 4, rng: &mut rng, out: &mut out };
+/// ctx.send(0, Msg::Request);
+/// assert!(matches!(out[..], [Command::Send { to: 0, msg: Msg::Request }]));
+/// ```
 pub struct Ctx<'a, T> {
     /// Current time (driver units).
     pub now: u64,
@@ -255,6 +288,37 @@ pub fn tree_children_from(root: PeId, pe: PeId, pes: u32) -> impl Iterator<Item 
 }
 
 /// A load balancer: the per-PE state machine that moves work (e.g. 001 Fig. 1).
+///
+/// A user's balancer implements it over lbcheck's [`Task`](crate::problem::Task)
+/// and runs wherever the references do ([`crate::harness::UserBalancer`],
+/// [`crate::testing`]). This one keeps its work (it rejects every request
+/// and never asks): correct, if slow; `examples/shared/round_robin.rs`
+/// is one that shares.
+///
+/// ```
+/// use lbcheck::harness::UserBalancer;
+/// use lbcheck::problem::{Subproblem, Task};
+/// use lbcheck::protocol::{Balancer, Ctx, Msg, PeId};
+///
+/// #[derive(Clone, Debug, Default)]
+/// struct Hoard { task: Option<Task> }
+///
+/// impl Balancer for Hoard {
+///     type Task = Task;
+///     fn start(&mut self, _: &mut Ctx<Task>, part: Option<Task>) { self.task = part; }
+///     fn on_message(&mut self, ctx: &mut Ctx<Task>, from: PeId, msg: Msg<Task>) {
+///         if let Msg::Request = msg { ctx.send(from, Msg::Reject) }
+///     }
+///     fn on_poll(&mut self, _: &mut Ctx<Task>) {}
+///     fn on_exhausted(&mut self, _: &mut Ctx<Task>) { self.task = None; }
+///     fn task_mut(&mut self) -> Option<&mut Task> { self.task.as_mut() }
+///     fn has_work(&self) -> bool { self.task.as_ref().is_some_and(|t| !t.is_empty()) }
+///     fn queued_requests(&self) -> u32 { 0 }
+/// }
+///
+/// let mine = UserBalancer { name: "hoard".into(), make: |_| Hoard::default() };
+/// lbcheck::testing::Check::balancer(&mine).layers(&["explore"]).assert();
+/// ```
 pub trait Balancer {
     /// The subproblems it moves.
     type Task: Subproblem;
@@ -321,6 +385,20 @@ pub trait Balancer {
 }
 
 /// A termination detector: observes work moving and PEs going idle.
+///
+/// A user's detector implements it over lbcheck's [`Task`](crate::problem::Task)
+/// (its own messages are [`Msg::Control`]) and runs with the references'
+/// balancers ([`crate::harness::UserDetector`], [`crate::testing`]);
+/// `examples/own_detector.rs` is Dijkstra–Scholten (EWD687a). Here the
+/// reference four-counter detector stands in for a user's:
+///
+/// ```
+/// use lbcheck::harness::UserDetector;
+/// use lbcheck::{mutants::seams, protocol::four_counter::FourCounter};
+///
+/// let mine = UserDetector { name: "waves".into(), make: |_| FourCounter::new(seams::four_counter(None)) };
+/// lbcheck::testing::Check::detector(&mine).layers(&["explore"]).assert();
+/// ```
 pub trait Detector<T> {
     /// Time 0, with the energy share of the PE's initial part, if any.
     fn start(&mut self, ctx: &mut Ctx<T>, holds_work: bool, share: Option<Fraction>);

@@ -22,7 +22,7 @@ use dijkstra_scholten::{DijkstraScholten, Variant};
 /// every threaded run and every exploration.
 fn options() -> Options {
     let only = ["/#0", "/#3", "threads/", "explore/"].map(String::from).to_vec();
-    Options { profile: Profile::Quick, seed: 1, only, mutant: None }
+    Options { profile: Profile::Quick, seed: 1, only, ..Options::default() }
 }
 
 #[test]

@@ -14,7 +14,7 @@
 //!   error and the one command that re-runs exactly that run. When the
 //!   first runs all end without a trace (a program that cannot run at
 //!   all), the others are not started.
-//! - `compare` ([`compare`]): per group, the runs against the declared
+//! - `compare` (`compare.rs`): per group, the runs against the declared
 //!   reference on the same configuration; a statistically slower
 //!   implementation fails unless allowed. With `--no-slower-than
 //!   REFERENCE` (`no_slower.rs`) a second case per group tests T_par
