@@ -51,13 +51,16 @@
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
-use crate::campaign::{user, Options, Profile, Report, Silent, Verdict};
+use crate::campaign::user::{self, BoundsOptions};
+use crate::campaign::{Options, Profile, Report, Silent, Verdict};
 use crate::harness::{UserBalancer, UserDetector};
 use crate::problem::Task;
-use crate::protocol::{Balancer, Detector, PeId};
+use crate::protocol::{Balancer, BalancerKind, Detector, PeId};
 
 /// The layers a user's protocol runs under ([`Check::layers`]).
-pub const USER_LAYERS: [&str; 3] = ["simulate", "threads", "explore"];
+/// `bounds` runs on a user's balancer only
+/// ([`crate::campaign::user::bounds_balancer`]).
+pub const USER_LAYERS: [&str; 4] = ["simulate", "threads", "explore", "bounds"];
 
 /// Runs the quick profile of every layer on `balancer` (composed with
 /// every shipping detector) and panics with the first failure's cause,
@@ -126,7 +129,7 @@ where
 }
 
 /// What a [`Check`] runs: the campaign of the user's protocol.
-type Campaign<'a> = Box<dyn Fn(&Options) -> Report + 'a>;
+type Campaign<'a> = Box<dyn Fn(&Options, &BoundsOptions) -> Report + 'a>;
 
 /// A campaign over a user's protocol, configured by its methods; [`run`]
 /// returns the report, [`assert`] panics on a failure (more in the
@@ -148,6 +151,7 @@ pub struct Check<'a> {
     what: String,
     campaign: Campaign<'a>,
     options: Options,
+    bounds: BoundsOptions,
     layers: Vec<String>,
     report_dir: Option<PathBuf>,
 }
@@ -160,7 +164,7 @@ impl<'a> Check<'a> {
         F: Fn(PeId) -> B + Sync,
     {
         let what = format!("balancer `{}`", balancer.name);
-        Check::of(what, Box::new(move |o| user::check_balancer(o, balancer, &Silent)))
+        Check::of(what, Box::new(move |o, b| user::check_balancer_with(o, balancer, b, &Silent)))
     }
 
     /// The campaign of [`user::check_detector`] on `detector`.
@@ -170,7 +174,7 @@ impl<'a> Check<'a> {
         G: Fn(PeId) -> D + Sync,
     {
         let what = format!("detector `{}`", detector.name);
-        Check::of(what, Box::new(move |o| user::check_detector(o, detector, &Silent)))
+        Check::of(what, Box::new(move |o, _| user::check_detector(o, detector, &Silent)))
     }
 
     /// The campaign of [`user::check_protocols`] on `balancer` with `detector`.
@@ -182,11 +186,18 @@ impl<'a> Check<'a> {
         G: Fn(PeId) -> D + Sync,
     {
         let what = format!("balancer `{}` with detector `{}`", balancer.name, detector.name);
-        Check::of(what, Box::new(move |o| user::check_protocols(o, balancer, detector, &Silent)))
+        Check::of(what, Box::new(move |o, _| user::check_protocols(o, balancer, detector, &Silent)))
     }
 
     fn of(what: String, campaign: Campaign<'a>) -> Check<'a> {
-        Check { what, campaign, options: Options::default(), layers: vec![], report_dir: None }
+        Check {
+            what,
+            campaign,
+            options: Options::default(),
+            bounds: BoundsOptions::default(),
+            layers: vec![],
+            report_dir: None,
+        }
     }
 
     /// Quick (the default) or full.
@@ -215,6 +226,14 @@ impl<'a> Check<'a> {
     pub fn pes(mut self, pes: RangeInclusive<u32>) -> Self {
         assert!(*pes.start() >= 1 && pes.start() <= pes.end(), "lbcheck: P in {pes:?}: need 1 <= LO <= HI");
         self.options.pes = Some(pes);
+        self
+    }
+
+    /// A user's balancer's `bounds` layer also fails it when its T_par is
+    /// significantly longer than `reference`'s on the same configurations
+    /// (Mann–Whitney at the layer's α, [`BoundsOptions::no_slower_than`]).
+    pub fn no_slower_than(mut self, reference: BalancerKind) -> Self {
+        self.bounds.no_slower_than = Some(reference);
         self
     }
 
@@ -247,7 +266,7 @@ impl<'a> Check<'a> {
         if o.only.is_empty() {
             o.only = self.layers.iter().map(|l| format!("{l}/")).collect();
         }
-        let mut report = (self.campaign)(&o);
+        let mut report = (self.campaign)(&o, &self.bounds);
         report.cases.retain(|c| self.layers.is_empty() || self.layers.iter().any(|l| l == c.layer));
         assert!(!report.cases.is_empty(), "lbcheck: no case of {} selected ({:?})", self.what, self.options);
         if let Some(dir) = &self.report_dir {

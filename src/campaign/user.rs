@@ -67,11 +67,26 @@ where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
     F: Fn(PeId) -> B + Sync,
 {
+    check_balancer_with(o, balancer, &BoundsOptions::default(), progress)
+}
+
+/// [`check_balancer`] with the `bounds` layer's options `bounds` (a named
+/// reference, `no_slower_than`, α).
+pub fn check_balancer_with<B, F>(
+    o: &Options,
+    balancer: &UserBalancer<F>,
+    bounds: &BoundsOptions,
+    progress: &dyn Progress,
+) -> Report
+where
+    B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
+    F: Fn(PeId) -> B + Sync,
+{
+    let start = Instant::now();
     let combos = DetectorKind::of_pes().map(|d| (format!("user/{}/{d}", balancer.name), BALANCER, d)).collect();
     let instead = format!("the user's balancer `{}` in place of --balancer", balancer.name);
-    let start = Instant::now();
     let mut report = check_composed(o, Plan { pes: balancer, combos, instead, detector: None }, progress);
-    report.cases.extend(bounds_balancer(o, balancer, &BoundsOptions::default(), progress));
+    report.cases.extend(bounds_balancer(o, balancer, bounds, progress));
     report.seconds = start.elapsed().as_secs_f64();
     report
 }

@@ -96,3 +96,18 @@ fn check_pes_keeps_the_swarm_within_the_range() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The builder's `no_slower_than` reaches the `bounds` layer: the lazy
+/// round robin (every idle PE asks PE 0) fails it beside its fitted
+/// constants; without it, no `no_slower_than` case runs.
+#[test]
+fn no_slower_than_fails_the_lazy_round_robin() {
+    use lbcheck::campaign::Verdict;
+    use lbcheck::protocol::BalancerKind;
+    let mine = UserBalancer { name: "rr-lazy".into(), make: |me| RoundRobin::new(me, Variant::Lazy) };
+    let plain = Check::balancer(&mine).layers(&["bounds"]).run();
+    assert!(plain.cases.iter().all(|c| c.layer == "bounds" && !c.name.ends_with("no_slower_than")));
+    let report = Check::balancer(&mine).layers(&["bounds"]).no_slower_than(BalancerKind::RandomPolling).run();
+    let slower = report.cases.iter().find(|c| c.name.ends_with("no_slower_than")).expect("a no_slower_than case");
+    assert_eq!(slower.verdict, Verdict::Fail, "{}", slower.detail);
+}

@@ -18,7 +18,7 @@ mod round_robin;
 use round_robin::{RoundRobin, Variant};
 
 fn options(seed: u64) -> Options {
-    Options { profile: Profile::Quick, seed, only: vec![], mutant: None }
+    Options { profile: Profile::Quick, seed, ..Options::default() }
 }
 
 fn compared() -> user::BoundsOptions {
