@@ -117,6 +117,8 @@
 //!   properties; [`reproduce`]: the papers' experiments re-run and checked.
 //! - [`campaign`]: `lbcheck check`, every layer over every reference (or a
 //!   user's balancer, [`campaign::user`]) with a report.
+//! - [`fuzz`]: fuzzer bytes → one checked simulated run of a reference or
+//!   of a user's balancer, for cargo-fuzz targets (`fuzz/`).
 //! - [`report`]: tables, JSON, verdicts, JUnit XML, the HTML report with
 //!   SVG plots, and the registry listing.
 //! - The `lbcheck` binary (`src/main.rs`, `src/cli/`): `check`, `tree`,
@@ -147,6 +149,7 @@ pub mod bounds;
 pub mod campaign;
 pub mod check;
 pub mod event;
+pub mod fuzz;
 pub mod harness;
 pub mod mutants;
 pub mod problem;

@@ -10,6 +10,7 @@ mod combinations;
 mod compare;
 mod deactivate;
 mod explore;
+mod fuzz;
 mod hostile;
 mod initial_random;
 mod local_sync;
