@@ -82,12 +82,9 @@ fn check(spec: &RunSpec, pes: &impl Compose, user: Option<&str>) {
     let failures = report.check.failures_in_order();
     if let Some((property, verdict)) = failures.first() {
         let also: Vec<&str> = failures[1..].iter().map(|(p, _)| *p).collect();
-        panic!(
-            "{} violates {property}: {}\n  run: {run}\n  also failed: {also:?}\n{}",
-            pes.balancer_name(),
-            verdict.detail,
-            replay(spec, user)
-        );
+        let also = if also.is_empty() { String::new() } else { format!("\n  also failed: {}", also.join(", ")) };
+        let name = pes.balancer_name();
+        panic!("{name} violates {property}: {}\n  run: {run}{also}\n{}", verdict.detail, replay(spec, user));
     }
     if !report.outcome.finished() {
         let stop = report.outcome.stop;

@@ -15,7 +15,7 @@ mod round_robin;
 use round_robin::{RoundRobin, Variant};
 
 /// The fixed inputs: `N` strings of 64 pseudo-random bytes (a run takes ~40).
-const N: usize = 40;
+const N: usize = 100;
 
 fn inputs() -> Vec<Vec<u8>> {
     let mut rng = ChaCha8Rng::seed_from_u64(29);
