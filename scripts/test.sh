@@ -55,6 +55,9 @@ bash scripts/loom.sh --quick
 step "validating a user's own balancer (examples/own_balancer.rs)"
 cargo run --release -q "${features[@]}" --example own_balancer
 
+step "validating a user's own detector (examples/own_detector.rs)"
+cargo run --release -q "${features[@]}" --example own_detector
+
 step "a foreign detector's traces (scripts/foreign.sh: examples/safra_trace.rs)"
 bash scripts/foreign.sh "${features[@]}"
 

@@ -177,7 +177,11 @@ pub fn run_case_with(layer: &'static str, name: String, spec: &RunSpec, runner: 
     let result = match runner(spec) {
         Ok(r) => r,
         Err(e) => {
-            return Case { verdict: Verdict::Fail, detail: format!("I/O error: {e}"), ..Case::skip(layer, name, "") }
+            return Case {
+                verdict: Verdict::Fail,
+                detail: format!("the run failed: {e}"),
+                ..Case::skip(layer, name, "")
+            }
         }
     };
     let failed: Vec<String> = result.check.failures_in_order().iter().map(|(n, _)| n.to_string()).collect();

@@ -1,7 +1,11 @@
-//! Validating a user's balancer in-process: the `simulate` swarm, the
+//! Validating a user's protocol in-process: the `simulate` swarm, the
 //! `threads` layer and the `explore` layer of the campaign with the user's
-//! [`Balancer`] in place of the references', composed with every shipping
-//! detector, on the same machines and workloads, against the same properties.
+//! [`Balancer`] or [`Detector`] (or both) in place of the references', on
+//! the same machines and workloads, against the same properties.
+//! [`check_balancer`] composes a user's balancer with every shipping
+//! detector, [`check_detector`] a user's detector with every shipping
+//! balancer that runs in PEs, [`check_protocols`] the two of a user's
+//! together.
 //!
 //! ```
 //! use lbcheck::campaign::{user, Options, Profile, Silent};
@@ -20,41 +24,123 @@ use std::time::Instant;
 
 use super::explore;
 use super::swarm::{checked, swarm_specs, thread_specs, Runner};
-use super::{replay, Options, Progress, Report};
-use crate::harness::UserBalancer;
+use super::{replay, Case, Options, Progress, Report, Verdict};
+use crate::base::Registered;
+use crate::harness::{Compose, UserBalancer, UserDetector};
 use crate::problem::Task;
-use crate::protocol::{Balancer, BalancerKind, DetectorKind, PeId};
+use crate::protocol::{Balancer, BalancerKind, Detector, DetectorKind, PeId};
 
-/// Runs the `simulate` and `threads` layers on `balancer`; the report's
-/// cases are named `user/NAME/DETECTOR/...`.
+/// The placeholder kinds of the runs a user's protocol builds the PEs of
+/// (the spec still names a registry protocol; the runner builds the user's).
+const BALANCER: BalancerKind = BalancerKind::RandomPolling;
+const DETECTOR: DetectorKind = DetectorKind::Energy;
+
+/// Runs the `simulate`, `threads` and `explore` layers on `balancer` with
+/// every shipping detector; the report's cases are named
+/// `user/NAME/DETECTOR/...`.
 pub fn check_balancer<B, F>(o: &Options, balancer: &UserBalancer<F>, progress: &dyn Progress) -> Report
 where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
     F: Fn(PeId) -> B + Sync,
 {
+    let combos = DetectorKind::of_pes().map(|d| (format!("user/{}/{d}", balancer.name), BALANCER, d)).collect();
+    let instead = format!("the user's balancer `{}` in place of --balancer", balancer.name);
+    check_composed(o, Plan { pes: balancer, combos, instead, detector: None }, progress)
+}
+
+/// Runs the `simulate`, `threads` and `explore` layers (P ≤ 4 for the
+/// last two) on `detector` with every shipping balancer that runs in PEs
+/// (on threads, those that need no model time and are not the atomic
+/// machine's); the report's cases are named `user/NAME/BALANCER/...`.
+///
+/// ```
+/// use lbcheck::campaign::{user, Options, Profile, Silent};
+/// use lbcheck::harness::UserDetector;
+/// use lbcheck::mutants::seams;
+/// use lbcheck::protocol::safra::Safra;
+///
+/// // Here the "user's" detector is Safra's (EWD998) as lbcheck ships it.
+/// let mine = UserDetector { name: "my-safra".into(), make: |_| Safra::new(seams::safra(None)) };
+/// let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/pacheco/#1".into()], mutant: None };
+/// let report = user::check_detector(&o, &mine, &Silent);
+/// assert!(report.passed(), "{:?}", report.cases);
+/// assert_eq!(report.cases[0].name, "user/my-safra/pacheco/#1");
+/// ```
+pub fn check_detector<D, G>(o: &Options, detector: &UserDetector<G>, progress: &dyn Progress) -> Report
+where
+    D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
+    G: Fn(PeId) -> D + Sync,
+{
+    let in_pes = BalancerKind::ALL.iter().filter(|b| !b.phased());
+    let combos = in_pes.map(|&b| (format!("user/{}/{b}", detector.name), b, DETECTOR)).collect();
+    let instead = format!("the user's detector `{}` in place of --detector", detector.name);
+    check_composed(o, Plan { pes: detector, combos, instead, detector: Some(&detector.name) }, progress)
+}
+
+/// Runs the `simulate`, `threads` and `explore` layers on a user's
+/// `balancer` composed with a user's `detector`; the report's cases are
+/// named `user/BALANCER/DETECTOR/...`.
+///
+/// ```
+/// use lbcheck::campaign::{user, Options, Profile, Silent};
+/// use lbcheck::harness::{UserBalancer, UserDetector};
+/// use lbcheck::mutants::seams;
+/// use lbcheck::protocol::four_counter::FourCounter;
+/// use lbcheck::protocol::random_polling::RandomPolling;
+///
+/// let balancer = UserBalancer { name: "mine".into(), make: |_| RandomPolling::new(seams::polling(None), None) };
+/// let detector = UserDetector { name: "waves".into(), make: |_| FourCounter::new(seams::four_counter(None)) };
+/// let o = Options { profile: Profile::Quick, seed: 1, only: vec!["/#2".into()], mutant: None };
+/// let report = user::check_protocols(&o, &balancer, &detector, &Silent);
+/// assert!(report.passed() && report.cases[0].name == "user/mine/waves/#2");
+/// ```
+pub fn check_protocols<B, F, D, G>(
+    o: &Options,
+    balancer: &UserBalancer<F>,
+    detector: &UserDetector<G>,
+    progress: &dyn Progress,
+) -> Report
+where
+    B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
+    F: Fn(PeId) -> B + Sync,
+    D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
+    G: Fn(PeId) -> D + Sync,
+{
+    let combos = vec![(format!("user/{}/{}", balancer.name, detector.name), BALANCER, DETECTOR)];
+    let instead = format!(
+        "the user's balancer `{}` and detector `{}` in place of --balancer and --detector",
+        balancer.name, detector.name
+    );
+    check_composed(o, Plan { pes: &(balancer, detector), combos, instead, detector: Some(&detector.name) }, progress)
+}
+
+/// What a user's check runs: the user's protocol `pes` in the runs of
+/// registry pairs (label, balancer, detector) it stands in for.
+struct Plan<'a, C> {
+    pes: &'a C,
+    combos: Vec<(String, BalancerKind, DetectorKind)>,
+    /// What the user's protocol stands in for (the replay commands' note).
+    instead: String,
+    /// The user's detector, whose name the cases give for the placeholder's.
+    detector: Option<&'a str>,
+}
+
+/// The three layers on `plan`'s runs.
+fn check_composed<C: Compose + Sync>(o: &Options, plan: Plan<C>, progress: &dyn Progress) -> Report {
     let start = Instant::now();
-    // The runs' own balancer kind is a placeholder: the runner builds the user's.
-    let placeholder = BalancerKind::RandomPolling;
-    let label = |d: DetectorKind| format!("user/{}/{d}", balancer.name);
-    let sim: Vec<_> = DetectorKind::of_pes().flat_map(|d| swarm_specs(o, &label(d), placeholder, d)).collect();
-    let threads: Vec<_> = DetectorKind::of_pes().flat_map(|d| thread_specs(o, &label(d), placeholder, d)).collect();
-    let runner: &Runner = &|spec| spec.run_composed(balancer, None, &mut |_| {});
+    let on_threads = |b: &BalancerKind| !b.atomic() && !b.needs_model_time();
+    let combos = plan.combos.iter();
+    let sim: Vec<_> = combos.clone().flat_map(|(l, b, d)| swarm_specs(o, l, *b, *d)).collect();
+    let threads = combos.clone().filter(|c| on_threads(&c.1)).flat_map(|(l, b, d)| thread_specs(o, l, *b, *d));
+    let threads: Vec<_> = threads.collect();
+    let runner: &Runner = &|spec| unpanicked(|| spec.run_composed(plan.pes, None, &mut |_| {}));
     let select = |layer: &str, jobs: Vec<(String, _)>| -> Vec<_> {
         jobs.into_iter().filter(|(n, _)| o.selects(layer, n)).collect()
     };
     let mut cases = checked("simulate", select("simulate", sim), progress, vec![], runner);
     cases.extend(checked("threads", select("threads", threads), progress, vec![], runner));
-    for d in DetectorKind::of_pes().filter(|&d| o.selects("explore", &label(d))) {
-        let instance = explore::instance(placeholder, d, None);
-        cases.push(explore::case_composed(label(d), &instance, explore::seeds(o.profile), balancer));
-    }
-    for c in &mut cases {
-        c.spec = None; // the spec names a reference balancer, not the user's
-        c.replay = c
-            .replay
-            .take()
-            .map(|r| format!("{r}  (with the user's balancer `{}` in place of --balancer)", balancer.name));
-    }
+    cases.extend(explored(o, &plan, progress));
+    cases.iter_mut().for_each(|c| plan.note(c));
     Report {
         profile: o.profile,
         seed: o.seed,
@@ -65,4 +151,46 @@ where
         bounds: None,
         suites: vec![],
     }
+}
+
+/// The `explore` layer on `plan`'s tiny instances (P = 3).
+fn explored<C: Compose>(o: &Options, plan: &Plan<C>, progress: &dyn Progress) -> Vec<Case> {
+    let combos: Vec<_> = plan.combos.iter().filter(|(l, ..)| o.selects("explore", l)).collect();
+    progress.start("explore", combos.len());
+    let cases = combos.into_iter().map(|(label, b, d)| {
+        let instance = explore::instance(*b, *d, None);
+        let explored = || Ok(explore::case_composed(label.clone(), &instance, explore::seeds(o.profile), plan.pes));
+        let case = unpanicked(explored).unwrap_or_else(|e| Case {
+            verdict: Verdict::Fail,
+            detail: format!("the exploration failed: {e}"),
+            replay: Some(instance.1.clone()),
+            ..Case::skip("explore", label.clone(), "")
+        });
+        progress.done("explore", &case);
+        case
+    });
+    cases.collect()
+}
+
+impl<C> Plan<'_, C> {
+    /// A case of the user's protocol: no spec (it names a reference
+    /// protocol, not the user's), the replay noted, the user's detector
+    /// named where the case's detail names the placeholder's.
+    fn note(&self, c: &mut Case) {
+        c.spec = None;
+        c.replay = c.replay.take().map(|r| format!("{r}  (with {})", self.instead));
+        if let Some(name) = self.detector {
+            c.detail = c.detail.replacen(&format!(" PEs, {DETECTOR}"), &format!(" PEs, {name}"), 1);
+        }
+    }
+}
+
+/// `run`'s result, or its panic as an error: a user's protocol that
+/// panics (or makes a reference balancer's assertion fail, as a detector
+/// that announces early may) fails its case instead of the whole check.
+fn unpanicked<R>(run: impl FnOnce() -> std::io::Result<R>) -> std::io::Result<R> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|p| {
+        let why = p.downcast_ref::<String>().map(String::as_str).or_else(|| p.downcast_ref::<&str>().copied());
+        Err(std::io::Error::other(format!("it panicked: {}", why.unwrap_or("(no message)"))))
+    })
 }

@@ -91,7 +91,7 @@ impl RunSpec {
         let (seed, check) = match best {
             Some((seed, explored)) => {
                 (found.violation, found.path) = (explored.found.violation, explored.found.path);
-                let header = self.explore_header(seed, &replay(seed));
+                let header = self.explore_header(pes, seed, &replay(seed));
                 let events = explored.trace.expect("a violation has a trace");
                 (Some(seed), Some(checked(&header, reference, &events, trace)?))
             }
@@ -110,7 +110,7 @@ impl RunSpec {
         reference: Reference,
         replay: &str,
     ) -> explore::Explored {
-        let header = self.explore_header(seed, replay);
+        let header = self.explore_header(pes, seed, replay);
         let (root, mutant) = (self.root(&reference), self.mutant());
         let check = Check { header: &header, reference, mutant };
         match self.driver {
@@ -127,12 +127,12 @@ impl RunSpec {
         }
     }
 
-    /// The header of an explored run: the run of `seed`, and the
-    /// command that explores it again.
-    fn explore_header(&self, seed: u64, replay: &str) -> TraceHeader {
+    /// The header of an explored run: the run of `seed` (with the names
+    /// of a user's protocol `pes` has), and the command that explores it again.
+    fn explore_header(&self, pes: &impl Compose, seed: u64, replay: &str) -> TraceHeader {
         let mut run = self.clone();
         run.driver.set_seed(seed);
-        TraceHeader { replay: Some(replay.to_string()), ..run.header() }
+        TraceHeader { replay: Some(replay.to_string()), ..pes.header(&run) }
     }
 }
 

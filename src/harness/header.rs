@@ -22,6 +22,9 @@ pub enum HeaderError {
     /// The run's balancer is a user's, run in-process in place of the spec's.
     #[error("the run's balancer `{0}` is a user's, run in-process: no lbcheck command replays it")]
     UserBalancer(String),
+    /// The run's detector is a user's, run in-process in place of the spec's.
+    #[error("the run's detector `{0}` is a user's, run in-process: no lbcheck command replays it")]
+    UserDetector(String),
     /// `spec` describes another run than the header's own fields.
     #[error("header `spec` describes {spec}, but the header says {header}")]
     Disagrees {
@@ -66,10 +69,14 @@ impl RunSpec {
         };
         let spec: RunSpec = serde_json::from_value((**json).clone()).map_err(|e| HeaderError::Spec(e.to_string()))?;
         let derived = spec.header();
-        if derived.balancer != h.balancer
-            && identity(&TraceHeader { balancer: h.balancer.clone(), ..derived.clone() }) == identity(h)
-        {
-            return Err(HeaderError::UserBalancer(h.balancer.clone()));
+        let user = TraceHeader { balancer: h.balancer.clone(), detector: h.detector.clone(), ..derived.clone() };
+        if identity(&user) == identity(h) {
+            if derived.balancer != h.balancer {
+                return Err(HeaderError::UserBalancer(h.balancer.clone()));
+            }
+            if derived.detector != h.detector {
+                return Err(HeaderError::UserDetector(h.detector.clone()));
+            }
         }
         let (said, derived) = (identity(h), identity(&derived));
         if said != derived {

@@ -12,7 +12,7 @@ use super::session::Session;
 use super::spec::RunSpec;
 use crate::base::rng::{stream, Purpose};
 use crate::check::{CheckReport, Reference};
-use crate::event::{Event, TraceHeader};
+use crate::event::Event;
 use crate::mutants::log::Garble;
 use crate::mutants::seams;
 use crate::problem::{Fingerprint, Subproblem, Task};
@@ -123,7 +123,7 @@ impl RunSpec {
         trace: Option<&mut dyn Write>,
         observe: &mut dyn FnMut(&Event),
     ) -> io::Result<RunResult> {
-        let header = self.header_for(pes);
+        let header = pes.header(self);
         let mut session = Session::new(&header, reference, trace)?;
         let mut garble = self.mutant().and_then(Garble::new);
         let mut checked = |e: &Event| {
@@ -180,13 +180,6 @@ impl RunSpec {
             }
         };
         Ok(Driven { outcome, units, atomic, wall })
-    }
-
-    /// The header of a run whose PEs `pes` builds: a user's balancer has
-    /// its own name (the spec still says how the run was made, for the
-    /// checks; no command replays it).
-    fn header_for(&self, pes: &impl Compose) -> TraceHeader {
-        TraceHeader { balancer: pes.balancer_name(), ..self.header() }
     }
 
     /// A threaded run without recording or checking (benchmarks; `lbcheck

@@ -127,7 +127,7 @@ impl<T> Detector<T> for Energy {
         Some(share.attach)
     }
 
-    fn on_work_received(&mut self, ctx: &mut Ctx<T>, energy: Option<Fraction>) {
+    fn on_work_received(&mut self, ctx: &mut Ctx<T>, _from: PeId, energy: Option<Fraction>) {
         self.busy = true;
         let e = energy.unwrap_or_else(Fraction::zero);
         let held = &self.held + &e;

@@ -137,7 +137,7 @@ impl<T> Detector<T> for FourCounter {
         None
     }
 
-    fn on_work_received(&mut self, _ctx: &mut Ctx<T>, _energy: Option<crate::base::Fraction>) {
+    fn on_work_received(&mut self, _ctx: &mut Ctx<T>, _from: PeId, _energy: Option<crate::base::Fraction>) {
         self.recv += 1;
         self.busy = true;
     }

@@ -25,6 +25,7 @@
 //! mode the stop ([`bound`]).
 
 pub mod bound;
+pub mod control;
 pub mod deactivation;
 pub mod energy;
 pub mod four_counter;
@@ -48,6 +49,7 @@ use crate::event::{Data, Event, Kind};
 use crate::problem::Subproblem;
 
 pub use bound::{BoundMode, Propagation};
+pub use control::ControlError;
 pub use kinds::{BalancerKind, DetectorKind};
 pub use spec::{BalancerSpec, Params, ParamsError, ProtocolArgs};
 
@@ -244,6 +246,14 @@ pub fn tree_children(pe: PeId, pes: u32) -> impl Iterator<Item = PeId> {
     [2 * pe as u64 + 1, 2 * pe as u64 + 2].into_iter().filter(move |&c| c < pes as u64).map(|c| c as PeId)
 }
 
+/// Children of `pe` in the binary tree of `pes` PEs rooted at `root`
+/// (PE numbers shifted by `root`): where the announcement travels from a
+/// detector's announcer ([`Detector::announcer`]).
+pub fn tree_children_from(root: PeId, pe: PeId, pes: u32) -> impl Iterator<Item = PeId> {
+    let shift = move |p: PeId, by: u32| ((u64::from(p) + u64::from(by)) % u64::from(pes.max(1))) as PeId;
+    tree_children(shift(pe, pes - root % pes.max(1)), pes).map(move |c| shift(c, root))
+}
+
 /// A load balancer: the per-PE state machine that moves work (e.g. 001 Fig. 1).
 pub trait Balancer {
     /// The subproblems it moves.
@@ -318,14 +328,43 @@ pub trait Detector<T> {
     /// equal parts of what it holds (2 for a split; more for a Scatter,
     /// [`Command::Scatter`]): returns what to attach.
     fn on_work_sent(&mut self, ctx: &mut Ctx<T>, parts: u32) -> Option<Fraction>;
-    /// The PE received a work message carrying `energy`.
-    fn on_work_received(&mut self, ctx: &mut Ctx<T>, energy: Option<Fraction>);
+    /// The PE received a work message from `from` carrying `energy`
+    /// (the sender is what Dijkstra–Scholten acknowledges, EWD687a).
+    fn on_work_received(&mut self, ctx: &mut Ctx<T>, from: PeId, energy: Option<Fraction>);
     /// The PE ran out of work.
     fn on_idle(&mut self, ctx: &mut Ctx<T>);
-    /// A detector message (`Energy`, `WaveDown`, `WaveUp`, `Control`) reached the PE.
+    /// A detector message (`Energy`, `WaveDown`, `WaveUp`, `Control`) reached
+    /// the PE. `idle`: its balancer holds no subproblem, which may be so
+    /// while the driver still works the last slice it took (the PE is idle
+    /// only once [`Detector::on_idle`] is called).
     fn on_message(&mut self, ctx: &mut Ctx<T>, from: PeId, msg: Msg<T>, idle: bool);
     /// A timer the detector set ([`Command::Timer`]) expired.
     fn on_timer(&mut self, _ctx: &mut Ctx<T>, _idle: bool) {}
+    /// The one PE of `pes` that may announce termination
+    /// ([`Command::Announce`]); by default PE 0, every shipping detector's.
+    /// The harness writes it to the trace header's `announcer`, the checker
+    /// fails an announcement by any other PE (`detector_conformance`), and
+    /// the `terminate` broadcast runs down the binary tree rooted there.
+    ///
+    /// ```
+    /// use lbcheck::base::Fraction;
+    /// use lbcheck::protocol::{Ctx, Detector, Msg, PeId};
+    ///
+    /// /// A detector whose last PE would announce (it never does).
+    /// struct Last;
+    /// impl<T> Detector<T> for Last {
+    ///     fn start(&mut self, _: &mut Ctx<T>, _: bool, _: Option<Fraction>) {}
+    ///     fn on_work_sent(&mut self, _: &mut Ctx<T>, _: u32) -> Option<Fraction> { None }
+    ///     fn on_work_received(&mut self, _: &mut Ctx<T>, _: PeId, _: Option<Fraction>) {}
+    ///     fn on_idle(&mut self, _: &mut Ctx<T>) {}
+    ///     fn on_message(&mut self, _: &mut Ctx<T>, _: PeId, _: Msg<T>, _: bool) {}
+    ///     fn announcer(&self, pes: u32) -> PeId { pes - 1 }
+    /// }
+    /// assert_eq!(Detector::<()>::announcer(&Last, 4), 3);
+    /// ```
+    fn announcer(&self, _pes: u32) -> PeId {
+        0
+    }
 }
 
 /// One PE: a balancer and a detector composed, plus the announcement and
@@ -385,7 +424,7 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
                 }
             }
             Msg::Work { task, energy } => {
-                self.detector.on_work_received(ctx, energy);
+                self.detector.on_work_received(ctx, from, energy);
                 self.bounds.arrived(task.incumbent());
                 self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, Msg::Work { task, energy: None }));
                 self.share_best();
@@ -535,9 +574,34 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
             return;
         }
         self.terminated = true;
-        for c in tree_children(ctx.me, ctx.pes) {
+        let root = self.detector.announcer(ctx.pes);
+        for c in tree_children_from(root, ctx.me, ctx.pes) {
             ctx.send(c, Msg::Terminate);
         }
         ctx.out.push(Command::Terminated);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// From any root, the announcement reaches every PE exactly once, and
+    /// from PE 0 it runs down the reduction tree as before.
+    #[test]
+    fn the_tree_from_any_root_spans_every_pe_once() {
+        for pes in 1..=9 {
+            for root in 0..pes {
+                let (mut seen, mut todo) = (vec![false; pes as usize], vec![root]);
+                while let Some(pe) = todo.pop() {
+                    assert!(!std::mem::replace(&mut seen[pe as usize], true), "P={pes} root {root}: PE {pe} twice");
+                    todo.extend(tree_children_from(root, pe, pes));
+                }
+                assert!(seen.iter().all(|&s| s), "P={pes} root {root}");
+            }
+            for pe in 0..pes {
+                assert!(tree_children_from(0, pe, pes).eq(tree_children(pe, pes)));
+            }
+        }
     }
 }

@@ -154,7 +154,7 @@ impl<T> Detector<T> for Safra {
         None
     }
 
-    fn on_work_received(&mut self, _ctx: &mut Ctx<T>, _energy: Option<Fraction>) {
+    fn on_work_received(&mut self, _ctx: &mut Ctx<T>, _from: PeId, _energy: Option<Fraction>) {
         self.count -= 1; // rule 0
         self.black |= self.rules.blackens_on_receive; // rule 3
         self.active = true;
@@ -217,7 +217,7 @@ mod tests {
         let mut d = Safra::new(Rules::PAPER);
         call(2, 4, |ctx| {
             Detector::<()>::start(&mut d, ctx, false, None);
-            d.on_work_received(ctx, None);
+            d.on_work_received(ctx, 1, None);
             d.on_work_sent(ctx, 2);
             d.on_work_sent(ctx, 2);
         });
@@ -244,7 +244,7 @@ mod tests {
         for returned in [Token { q: 0, black: false }, Token { q: -1, black: true }] {
             assert_eq!(tokens(&receive(&mut d, 0, 3, returned)), [(2, Token::FRESH)], "{returned:?}");
         }
-        call(0, 3, |ctx| Detector::<()>::on_work_received(&mut d, ctx, None));
+        call(0, 3, |ctx| Detector::<()>::on_work_received(&mut d, ctx, 1, None));
         call(0, 3, |ctx| Detector::<()>::on_idle(&mut d, ctx));
         let out = receive(&mut d, 0, 3, Token { q: 0, black: false });
         assert_eq!(tokens(&out), [(2, Token::FRESH)], "PE 0 was black");
@@ -266,7 +266,7 @@ mod tests {
     #[test]
     fn without_rule_3_work_leaves_the_token_white() {
         let mut d = Safra::new(Rules { blackens_on_receive: false });
-        call(1, 2, |ctx| Detector::<()>::on_work_received(&mut d, ctx, None));
+        call(1, 2, |ctx| Detector::<()>::on_work_received(&mut d, ctx, 1, None));
         call(1, 2, |ctx| Detector::<()>::on_idle(&mut d, ctx));
         assert_eq!(tokens(&receive(&mut d, 1, 2, Token::FRESH)), [(0, Token { q: -1, black: false })]);
     }

@@ -29,6 +29,7 @@ mod timeline;
 mod topology;
 mod trace;
 mod two_slots;
+mod user;
 mod validation;
 
 use lbcheck::harness::{Driver, RunResult, RunSpec};

@@ -420,7 +420,7 @@ mod tests {
         fn on_work_sent(&mut self, _: &mut Ctx<T>, _: u32) -> Option<Fraction> {
             None
         }
-        fn on_work_received(&mut self, _: &mut Ctx<T>, _: Option<Fraction>) {}
+        fn on_work_received(&mut self, _: &mut Ctx<T>, _: PeId, _: Option<Fraction>) {}
         fn on_idle(&mut self, _: &mut Ctx<T>) {}
         fn on_message(&mut self, ctx: &mut Ctx<T>, from: PeId, msg: Msg<T>, _: bool) {
             let Msg::Control(v) = msg else { panic!("Echo has only control messages") };
