@@ -5,10 +5,15 @@
 #   bash scripts/fuzz.sh --build   # build only (the test command builds this
 #                                  # while the release and loom builds run)
 #   bash scripts/fuzz.sh [SECONDS] # build, then fuzz SECONDS in all (default
-#                                  # 30), shared equally, at least 5 s a target
+#                                  # 30: 7 s each for the four targets),
+#                                  # shared equally, at least 5 s a target
 #
-# A campaign: `bash scripts/fuzz.sh 10800`, or `RUSTC_BOOTSTRAP=1 cargo fuzz
-# run sim_run` in the repository root. cli_args runs whole commands: one
+# A campaign: `bash scripts/fuzz.sh 14400`, or `RUSTC_BOOTSTRAP=1 cargo fuzz
+# run sim_run` in the repository root. own_balancer fuzzes a user's balancer
+# (examples/shared/round_robin.rs) through lbcheck::fuzz::balancer: here its
+# correct variant; LBCHECK_FUZZ_VARIANT=forgets-queue points it at the
+# forgetful one, which it finds in seconds (do not export that variable
+# here: the run would fail). cli_args runs whole commands: one
 # taking over 10 s is a hang (-timeout). Crashes land in
 # fuzz/artifacts/<target>/; replay one with
 # `RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/artifacts/<target>/<file>`.

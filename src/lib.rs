@@ -177,6 +177,8 @@
 //!   [`campaign::external_impl`]) with a report.
 //! - [`testing`]: a user's protocol in a `#[test]`: `assert_balancer`,
 //!   `assert_detector`, `assert_protocols` and the [`testing::Check`] builder.
+//! - [`fuzz`]: fuzzer bytes → one checked simulated run of a reference or
+//!   of a user's balancer or detector, for cargo-fuzz targets (`fuzz/`).
 //! - [`report`]: tables, JSON, verdicts, JUnit XML, the HTML report with
 //!   SVG plots, and the registry listing.
 //! - The `lbcheck` binary (`src/main.rs`, `src/cli/`): `check`, `tree`,
@@ -207,6 +209,7 @@ pub mod bounds;
 pub mod campaign;
 pub mod check;
 pub mod event;
+pub mod fuzz;
 pub mod harness;
 pub mod mutants;
 pub mod problem;

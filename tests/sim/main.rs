@@ -10,6 +10,7 @@ mod combinations;
 mod compare;
 mod deactivate;
 mod explore;
+mod fuzz;
 mod guide;
 mod hostile;
 mod initial_random;
