@@ -27,6 +27,10 @@ RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom cargo test --release --test 
 [ "$profile" = --build ] && { echo "== loom built in $((SECONDS - start))s"; exit 0; }
 echo "== loom ${profile#--} profile: LOOM_MAX_PREEMPTIONS=$LOOM_MAX_PREEMPTIONS (built in $((SECONDS - start))s)"
 t0=$SECONDS
+export LBCHECK_LOOM_TIMES=target/loom/times.txt  # each test appends its time (tests/loom/harness.rs)
+rm -f "$LBCHECK_LOOM_TIMES"
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
   cargo test --release -q --test loom_threads -- --test-threads 2 "${extra[@]}"
+echo "== each test (seconds of one thread, two at a time):"
+sort -k3 "$LBCHECK_LOOM_TIMES" 2>/dev/null | sed 's/^/   /' || true
 echo "== loom ${profile#--} profile passed: tests took $((SECONDS - t0))s, $((SECONDS - start))s in all"
