@@ -17,7 +17,8 @@
 //!   the proofs, when the tools and the repository's files are there.
 //!
 //! [`user::check_balancer`] runs the swarm and threads layers on a user's
-//! own balancer, in-process; [`external_impl`] (`check --impl CMD`) runs
+//! own balancer, in-process (and [`user_loom`], the loom layer, in a build
+//! with `--cfg loom`); [`external_impl`] (`check --impl CMD`) runs
 //! a user's program, in any language, and checks its traces.
 //!
 //! With a mutant ([`Options::mutant`]) the campaign checks the mutant as
@@ -35,6 +36,7 @@ pub mod figures;
 pub mod shard;
 pub mod swarm;
 pub mod user;
+pub mod user_loom;
 
 use std::time::Instant;
 

@@ -1,5 +1,6 @@
 //! Validating a user's balancer in-process: the `simulate` swarm, the
-//! `threads` layer and the `explore` layer of the campaign with the user's
+//! `threads` layer, the `explore` layer and, built with `--cfg loom`, the
+//! `loom` layer ([`super::user_loom`]) of the campaign with the user's
 //! [`Balancer`] in place of the references', composed with every shipping
 //! detector, on the same machines and workloads, against the same properties.
 //!
@@ -20,7 +21,7 @@ use std::time::Instant;
 
 use super::explore;
 use super::swarm::{checked, swarm_specs, thread_specs, Runner};
-use super::{replay, Options, Progress, Report};
+use super::{replay, user_loom, Options, Progress, Report};
 use crate::harness::UserBalancer;
 use crate::problem::Task;
 use crate::protocol::{Balancer, BalancerKind, DetectorKind, PeId};
@@ -38,6 +39,7 @@ where
     let label = |d: DetectorKind| format!("user/{}/{d}", balancer.name);
     let sim: Vec<_> = DetectorKind::of_pes().flat_map(|d| swarm_specs(o, &label(d), placeholder, d)).collect();
     let threads: Vec<_> = DetectorKind::of_pes().flat_map(|d| thread_specs(o, &label(d), placeholder, d)).collect();
+    let threads = if cfg!(loom) { vec![] } else { threads }; // loom's threads run only in its model: user_loom
     let runner: &Runner = &|spec| spec.run_composed(balancer, None, &mut |_| {});
     let select = |layer: &str, jobs: Vec<(String, _)>| -> Vec<_> {
         jobs.into_iter().filter(|(n, _)| o.selects(layer, n)).collect()
@@ -48,6 +50,9 @@ where
         let instance = explore::instance(placeholder, d, None);
         cases.push(explore::case_composed(label(d), &instance, explore::seeds(o.profile), balancer));
     }
+    let combos: Vec<_> = DetectorKind::of_pes().map(|d| (label(d), placeholder, d)).collect();
+    let frozen = UserBalancer { name: balancer.name.clone(), make: user_loom::frozen(&balancer.make) };
+    cases.extend(user_loom::layer(o, &combos, frozen)); // check_detector: the same with a UserDetector
     for c in &mut cases {
         c.spec = None; // the spec names a reference balancer, not the user's
         c.replay = c
