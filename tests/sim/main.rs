@@ -28,6 +28,7 @@ mod timeline;
 mod topology;
 mod trace;
 mod two_slots;
+mod user_loom;
 mod validation;
 
 use lbcheck::harness::{Driver, RunResult, RunSpec};
