@@ -50,7 +50,9 @@ enum P3 {
     /// [`TINY`]: Pacheco's Generate + Scatter leaves little to exchange.
     Tiny(usize),
     /// [`ONE_SPLIT`]: energy at bound 1 (on [`TINY`], or at bound 2, over
-    /// a minute).
+    /// a minute). Neighbourhood polling at bound 0: on the threaded
+    /// driver's crossbar every PE is a neighbour, so at bound 1 its
+    /// interleavings would repeat random polling's (10 s each).
     OneSplit(usize),
     /// [`UNEVEN`], split among the PEs at the start (002 §3), at bound
     /// B − 2 (quick: 0, every slice-level interleaving; full: 1, the first
@@ -172,9 +174,9 @@ pairs! {
         no_send_all_rejects_is_caught: NoSendAllRejects at 3;
     pacheco_safra: Pacheco with Safra, P3::Tiny(1),
         safra_no_blacken_is_caught: SafraNoBlacken at 2;
-    neighbour_polling_energy: NeighbourPolling with Energy, P3::OneSplit(1),
+    neighbour_polling_energy: NeighbourPolling with Energy, P3::OneSplit(2),
         energy_early_return_is_caught: EnergyEarlyReturn at 2;
-    neighbour_polling_energy_tree: NeighbourPolling with EnergyTree, P3::OneSplit(1),
+    neighbour_polling_energy_tree: NeighbourPolling with EnergyTree, P3::OneSplit(2),
         energy_early_return_is_caught: EnergyEarlyReturn at 2;
     neighbour_polling_four_counter: NeighbourPolling with FourCounter, P3::Uneven,
         four_counter_one_wave_is_caught: FourCounterOneWave at 3 (16 seeds);
