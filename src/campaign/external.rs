@@ -126,7 +126,8 @@ pub fn loom_test(m: Mutant) -> String {
     format!("{}_is_caught", m.name().replace('-', "_"))
 }
 
-/// Runs the loom tests matching `filter` (quick profile, bound 2) from the
+/// Runs the loom tests matching `filter` (quick profile, bound 2; the
+/// references with one seed, `scripts/loom.sh --quick` runs two) from the
 /// repository: whether they passed and the last lines of their output with
 /// each test that ran and its time (every balancer × detector pair's
 /// `PAIR::reference_p2`, `PAIR::reference_p3` for `reference_`), or why
@@ -145,6 +146,7 @@ pub fn loom(filter: &str) -> Result<(bool, String), String> {
         .env("LOOM_MAX_PREEMPTIONS", "2")
         .env("LBCHECK_LOOM_PROFILE", "quick")
         .env("LBCHECK_LOOM_TIMES", &times)
+        .env("LBCHECK_LOOM_SEEDS", if filter == "reference_" { "1" } else { "" }) // the references: one seed each
         .current_dir(root)
         .output()
         .map_err(|e| format!("cannot run cargo for loom: {e}"))?;

@@ -53,10 +53,12 @@ pub struct Case {
 }
 
 impl Case {
-    /// `balancer` × `detector` on P PEs, [`TINY`], two seeds (full: four),
+    /// `balancer` × `detector` on P PEs, [`TINY`], two seeds (full: four;
+    /// `LBCHECK_LOOM_SEEDS` if set: the campaign's loom layer runs one),
     /// bound B − (P − 2).
     pub fn new(balancer: BalancerKind, detector: DetectorKind, pes: u32) -> Case {
-        let (seeds, fewer) = (if full() { 4 } else { 2 }, pes.saturating_sub(2) as usize);
+        let seeds = std::env::var("LBCHECK_LOOM_SEEDS").ok().and_then(|s| s.parse().ok());
+        let (seeds, fewer) = (seeds.unwrap_or(if full() { 4 } else { 2 }), pes.saturating_sub(2) as usize);
         let (initial_split, cap, mutant) = (false, None, None);
         Case { balancer, workload: TINY, detector, pes, initial_split, seeds, fewer, cap, mutant }
     }
