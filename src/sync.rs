@@ -105,3 +105,12 @@ pub(crate) const CLOCK: crate::event::Clock = crate::event::Clock::Seq;
 pub(crate) fn stamp(_start: std::time::Instant, seq: u64) -> u64 {
     seq
 }
+
+/// Explores every interleaving of `f` within `bound` preemptions, loom's
+/// model checker (the loom layer on a user's protocol, `campaign::user_loom`).
+#[cfg(loom)]
+pub(crate) fn model(bound: usize, f: impl Fn() + Sync + Send + 'static) {
+    let mut model = loom::model::Builder::new();
+    model.preemption_bound = Some(bound);
+    model.check(f);
+}

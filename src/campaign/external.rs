@@ -128,24 +128,53 @@ pub fn loom_test(m: Mutant) -> String {
     format!("{}_is_caught", m.name().replace('-', "_"))
 }
 
-/// Runs the loom tests matching `filter` (quick profile, bound 2) from the
-/// repository: whether they passed and the last lines of their output, or
-/// why they cannot run here.
+/// Runs the loom tests matching `filter` (quick profile, bound 2; the
+/// references with one seed, `scripts/loom.sh --quick` runs two) from the
+/// repository: whether they passed and the last lines of their output with
+/// each test that ran and its time (every balancer × detector pair's
+/// `PAIR::reference_p2`, `PAIR::reference_p3` for `reference_`), or why
+/// they cannot run here.
 pub fn loom(filter: &str) -> Result<(bool, String), String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     if !root.join("tests/loom_threads.rs").is_file() {
         return Err("tests/loom_threads.rs is not here (not run from lbcheck's repository)".into());
     }
+    let times = std::env::temp_dir().join(format!("lbcheck-loom-times-{}-{filter}", std::process::id()));
+    let _ = std::fs::remove_file(&times);
     let out = Command::new("cargo")
         .args(["test", "--release", "-q", "--test", "loom_threads", "--", "--test-threads", "2", filter])
         .env("RUSTFLAGS", "--cfg loom")
         .env("CARGO_TARGET_DIR", root.join("target/loom"))
         .env("LOOM_MAX_PREEMPTIONS", "2")
         .env("LBCHECK_LOOM_PROFILE", "quick")
+        .env("LBCHECK_LOOM_TIMES", &times)
+        .env("LBCHECK_LOOM_SEEDS", if filter == "reference_" { "1" } else { "" }) // the references: one seed each
         .current_dir(root)
         .output()
         .map_err(|e| format!("cannot run cargo for loom: {e}"))?;
     let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let summary = text.lines().filter(|l| l.starts_with("test result") || l.contains("panicked")).take(3);
-    Ok((out.status.success(), summary.collect::<Vec<_>>().join(" | ")))
+    let mut ran: Vec<String> = std::fs::read_to_string(&times).unwrap_or_default().lines().map(tested).collect();
+    let _ = std::fs::remove_file(&times);
+    ran.sort();
+    Ok((
+        out.status.success(),
+        format!("{}; {} tests: {}", summary.collect::<Vec<_>>().join(" | "), ran.len(), ran.join(", ")),
+    ))
+}
+
+/// "random_polling_energy::reference_p2 (0.6 s)" from a line of the loom
+/// suite's times file ("   0.6 s  TEST: passed (P = 2, …)").
+fn tested(line: &str) -> String {
+    let (secs, rest) = line.trim_start().split_once(" s  ").unwrap_or(("?", line));
+    format!("{} ({secs} s)", rest.split_once(": ").map_or(rest, |(test, _)| test))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_loom_time_line_names_its_test_and_time() {
+        let line = "   0.6 s  random_polling_energy::reference_p2: passed (P = 2, bound 2, 2 seeds)";
+        assert_eq!(super::tested(line), "random_polling_energy::reference_p2 (0.6 s)");
+    }
 }

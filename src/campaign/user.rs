@@ -9,7 +9,8 @@
 //! The `bounds` layer ([`bounds_balancer`]) holds a user's balancer to
 //! the papers' claims on T_par, generation depth, traffic and queues, each
 //! against the constant fitted on random polling's runs of the same
-//! configurations.
+//! configurations; built with `--cfg loom`, the `loom` layer
+//! ([`super::user_loom`]) runs a user's balancer under loom.
 //!
 //! ```
 //! use lbcheck::campaign::{user, Options, Profile, Silent};
@@ -31,7 +32,7 @@ pub use bounds::{bounds_balancer, BoundsOptions};
 
 use super::explore;
 use super::swarm::{checked, swarm_specs, thread_specs, Runner};
-use super::{replay, Case, Options, Progress, Report, Verdict};
+use super::{replay, user_loom, Case, Options, Progress, Report, Verdict};
 use crate::base::Registered;
 use crate::harness::{Compose, UserBalancer, UserDetector};
 use crate::problem::Task;
@@ -85,7 +86,12 @@ where
     let start = Instant::now();
     let combos = DetectorKind::of_pes().map(|d| (format!("user/{}/{d}", balancer.name), BALANCER, d)).collect();
     let instead = format!("the user's balancer `{}` in place of --balancer", balancer.name);
-    let mut report = check_composed(o, Plan { pes: balancer, combos, instead, detector: None }, progress);
+    let plan = Plan { pes: balancer, combos, instead, detector: None };
+    let mut report = check_composed(o, &plan, progress);
+    let frozen = UserBalancer { name: balancer.name.clone(), make: user_loom::frozen(&balancer.make) };
+    let mut loom = user_loom::layer(o, &plan.combos, frozen); // check_detector: the same with a UserDetector
+    loom.iter_mut().for_each(|c| plan.note(c));
+    report.cases.extend(loom);
     report.cases.extend(bounds_balancer(o, balancer, bounds, progress));
     report.seconds = start.elapsed().as_secs_f64();
     report
@@ -117,7 +123,7 @@ where
     let in_pes = BalancerKind::ALL.iter().filter(|b| !b.phased());
     let combos = in_pes.map(|&b| (format!("user/{}/{b}", detector.name), b, DETECTOR)).collect();
     let instead = format!("the user's detector `{}` in place of --detector", detector.name);
-    check_composed(o, Plan { pes: detector, combos, instead, detector: Some(&detector.name) }, progress)
+    check_composed(o, &Plan { pes: detector, combos, instead, detector: Some(&detector.name) }, progress)
 }
 
 /// Runs the `simulate`, `threads` and `explore` layers on a user's
@@ -154,7 +160,7 @@ where
         "the user's balancer `{}` and detector `{}` in place of --balancer and --detector",
         balancer.name, detector.name
     );
-    check_composed(o, Plan { pes: &(balancer, detector), combos, instead, detector: Some(&detector.name) }, progress)
+    check_composed(o, &Plan { pes: &(balancer, detector), combos, instead, detector: Some(&detector.name) }, progress)
 }
 
 /// What a user's check runs: the user's protocol `pes` in the runs of
@@ -169,20 +175,21 @@ struct Plan<'a, C> {
 }
 
 /// The three layers on `plan`'s runs.
-fn check_composed<C: Compose + Sync>(o: &Options, plan: Plan<C>, progress: &dyn Progress) -> Report {
+fn check_composed<C: Compose + Sync>(o: &Options, plan: &Plan<C>, progress: &dyn Progress) -> Report {
     let start = Instant::now();
     let on_threads = |b: &BalancerKind| !b.atomic() && !b.needs_model_time();
     let combos = plan.combos.iter();
     let sim: Vec<_> = combos.clone().flat_map(|(l, b, d)| swarm_specs(o, l, *b, *d)).collect();
     let threads = combos.clone().filter(|c| on_threads(&c.1)).flat_map(|(l, b, d)| thread_specs(o, l, *b, *d));
     let threads: Vec<_> = threads.collect();
+    let threads = if cfg!(loom) { vec![] } else { threads }; // loom's threads run only in its model: user_loom
     let runner: &Runner = &|spec| unpanicked(|| spec.run_composed(plan.pes, None, &mut |_| {}));
     let select = |layer: &str, jobs: Vec<(String, _)>| -> Vec<_> {
         jobs.into_iter().filter(|(n, _)| o.selects(layer, n)).collect()
     };
     let mut cases = checked("simulate", select("simulate", sim), progress, vec![], runner);
     cases.extend(checked("threads", select("threads", threads), progress, vec![], runner));
-    cases.extend(explored(o, &plan, progress));
+    cases.extend(explored(o, plan, progress));
     cases.iter_mut().for_each(|c| plan.note(c));
     Report {
         profile: o.profile,

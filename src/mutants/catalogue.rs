@@ -684,6 +684,6 @@ super::declare_catalogue! {
             "a PE receiving work does not turn black: the token stays white, and the counts may balance while work remains",
         ),
         Site::Detectors(&[DetectorKind::Safra]),
-        &[(Run, "detector_conformance"), (Explore, "detector_conformance")],
+        &[(Run, "detector_conformance"), (Loom, "detector_conformance"), (Explore, "detector_conformance")],
     );
 }

@@ -33,6 +33,7 @@ mod trace;
 mod two_slots;
 mod user;
 mod user_bounds;
+mod user_loom;
 mod validation;
 
 use lbcheck::harness::{Driver, RunResult, RunSpec};

@@ -194,13 +194,15 @@ fn mutants_command_lists_the_catalogue() {
 }
 
 /// The catalogue's loom entries match the loom suite: a mutant lists loom
-/// exactly when `tests/loom_threads.rs` has a test expecting loom to report
-/// it (that suite only builds under `--cfg loom`, so read its text).
+/// exactly when `tests/loom_threads.rs` has a test `NAME_is_caught` (the
+/// name the campaign's adequacy cell runs) expecting loom to report it
+/// (that suite only builds under `--cfg loom`, so read its text).
 #[test]
 fn loom_entries_match_the_loom_suite() {
     let suite = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/loom_threads.rs")).unwrap();
     for e in CATALOGUE {
-        let caught = suite.contains(&format!("mutant: Some(Mutant::{:?})", e.mutant));
+        let test = format!("{}_is_caught", e.info.name.replace('-', "_"));
+        let caught = suite.contains(&format!("fn {test}()")) || suite.contains(&format!("{test}: {:?} at", e.mutant));
         let listed = e.caught_by(Catcher::Loom);
         assert_eq!(listed, caught, "{}: catalogue says loom = {listed}, tests/loom_threads.rs disagrees", e.info.name);
     }
