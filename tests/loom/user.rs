@@ -13,7 +13,12 @@ use round_robin::{RoundRobin, Variant};
 
 /// `check_balancer`'s loom layer alone on `variant`.
 fn loom_layer(variant: Variant) -> Report {
-    let o = Options { profile: Profile::Quick, seed: 1, only: vec!["loom/".into(), "threads/".into()], mutant: None };
+    let o = Options {
+        profile: Profile::Quick,
+        seed: 1,
+        only: vec!["loom/".into(), "threads/".into()],
+        ..Options::default()
+    };
     let mine = UserBalancer { name: format!("round-robin-{variant:?}"), make: move |me| RoundRobin::new(me, variant) };
     user::check_balancer(&o, &mine, &Silent)
 }
