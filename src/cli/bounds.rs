@@ -40,7 +40,7 @@ pub struct BoundsArgs {
     /// still at the trend claims' tolerance (a finite-size rise), so they
     /// would fail a correct balancer; a smaller value is refused (exit 2,
     /// "trend needs P up to at least 32").
-    #[arg(long, default_value_t = u32::MAX, hide_default_value = true, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = u32::MAX, hide_default_value = true)]
     max_pes: u32,
     /// The network of poll-and-shuffle's suite (000 §2.1, §4): hypercube
     /// (its default), mesh:R, fat-tree, butterfly, ccc or crossbar; random

@@ -173,5 +173,5 @@ fn list_names_the_detector_and_its_mutant() {
         (Some("EWD998 (Safra; beyond the five papers)"), Some("ships"))
     );
     let mutant = named("mutants", "safra-no-blacken").expect("its mutant is listed");
-    assert_eq!(mutant["checker"], "simulate+explore", "{mutant}");
+    assert_eq!(mutant["checker"], "simulate+loom+explore", "{mutant}");
 }

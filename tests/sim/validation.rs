@@ -37,7 +37,7 @@ const OTHERS: &[(&[&str], &str)] = &[
     (&["simulate", "--workload", "synthetic:size=1000000000000", "--pes", "4"], "size <= 1000000000"),
     (&["tree", "synthetic:size=18446744073709551615"], "size <= 1000000000"),
     (&["tree", "loop:n=1000000001"], "n <= 1000000000"),
-    (&["bounds", "--quick", "--max-pes", "0"], "8.."),
+    (&["bounds", "--quick", "--max-pes", "0"], "use --max-pes 32 or more"),
     (&["run", "--workload", "uts:default", "--dt", "0"], "valid 1..=1000000000"),
     (&["run", "--workload", "uts:default", "--threads", "0"], "1..=1024"),
 ];
