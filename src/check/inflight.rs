@@ -106,7 +106,7 @@ impl<V: Copy> InFlight<V> {
     /// Messages in flight.
     #[cfg(test)]
     fn len(&self) -> usize {
-        self.below.len() + self.window.iter().filter(|e| e.flight.is_some()).count()
+        self.values().count()
     }
 
     /// `id`'s place in the window, if the window spans it.
@@ -185,6 +185,10 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(book.len(), map.len());
+                let (mut have, mut want): (Vec<_>, Vec<_>) = (book.values().collect(), map.values().copied().collect());
+                have.sort_unstable();
+                want.sort_unstable();
+                prop_assert_eq!(have, want);
                 prop_assert_eq!(book.delivered(id), set.contains(&id));
             }
             for id in 0..50 {
