@@ -51,6 +51,19 @@ impl<V: Copy> InFlight<V> {
         }
     }
 
+    /// A book for a trace of `pes` PEs. Its window may span 16 ids per PE
+    /// (the ids sent while the oldest message in flight travels: a few per
+    /// PE when latencies are short; P = 2^20 needs about 4), at least 2^16,
+    /// at most 2^24. It only takes the memory the ids in flight span.
+    pub(super) fn for_pes(pes: u32) -> InFlight<V> {
+        InFlight::new((16 * u64::from(pes)).clamp(1 << 16, 1 << 24))
+    }
+
+    /// The values of the messages in flight, in no particular order.
+    pub(super) fn values(&self) -> impl Iterator<Item = V> + '_ {
+        self.below.values().copied().chain(self.window.iter().filter_map(|e| e.flight))
+    }
+
     /// True if `id` was delivered ([`InFlight::deliver`]).
     pub(super) fn delivered(&self, id: u64) -> bool {
         self.slot(id).is_some_and(|s| self.window[s].delivered) || self.delivered.contains(id)
@@ -93,7 +106,7 @@ impl<V: Copy> InFlight<V> {
     /// Messages in flight.
     #[cfg(test)]
     fn len(&self) -> usize {
-        self.below.len() + self.window.iter().filter(|e| e.flight.is_some()).count()
+        self.values().count()
     }
 
     /// `id`'s place in the window, if the window spans it.
@@ -172,6 +185,10 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(book.len(), map.len());
+                let (mut have, mut want): (Vec<_>, Vec<_>) = (book.values().collect(), map.values().copied().collect());
+                have.sort_unstable();
+                want.sort_unstable();
+                prop_assert_eq!(have, want);
                 prop_assert_eq!(book.delivered(id), set.contains(&id));
             }
             for id in 0..50 {

@@ -14,8 +14,7 @@
 //! whose target did no work after that tolerance passes (the run may end
 //! with messages unreceived). Only for `clock: work`.
 
-use rustc_hash::FxHashMap as HashMap;
-
+use super::inflight::InFlight;
 use crate::event::{Clock, Event, Kind, TraceHeader};
 
 /// A request in flight: its line, send time, requester and target.
@@ -36,8 +35,10 @@ pub(super) struct Unread {
     applies: bool,
     declared: u64,
     dt: u64,
-    requests: HashMap<u64, Flight>,
-    others: HashMap<u64, u64>,
+    /// Requests in flight, by id.
+    requests: InFlight<Flight>,
+    /// Send times of the other messages in flight, by id.
+    others: InFlight<u64>,
     latency: u64,
     last_start: Vec<Option<u64>>,
     worst: Worst,
@@ -54,8 +55,8 @@ impl Unread {
             applies: header.clock == Clock::Work,
             declared,
             dt,
-            requests: HashMap::default(),
-            others: HashMap::default(),
+            requests: InFlight::for_pes(header.pes),
+            others: InFlight::for_pes(header.pes),
             latency: 0,
             last_start: vec![None; pes],
             worst: None,
@@ -75,12 +76,12 @@ impl Unread {
                 self.others.insert(id, t);
             }
             Event::Recv { id, kind: Kind::Request, .. } => {
-                if let Some(f) = self.requests.remove(&id) {
+                if let Some(f) = self.requests.remove(id) {
                     self.weigh(f, false);
                 }
             }
             Event::Recv { t, id, .. } => {
-                if let Some(s) = self.others.remove(&id) {
+                if let Some(s) = self.others.remove(id) {
                     self.latency = self.latency.max(t.saturating_sub(s));
                 }
             }
@@ -110,7 +111,7 @@ impl Unread {
 
     /// The violation, if a request stayed unreceived too long: (line, why).
     pub(super) fn finish(&mut self) -> Option<(usize, String)> {
-        let mut left: Vec<Flight> = self.requests.values().copied().collect();
+        let mut left: Vec<Flight> = self.requests.values().collect();
         left.sort_unstable_by_key(|f| f.line);
         for f in left {
             self.weigh(f, true);

@@ -115,7 +115,7 @@ impl WellFormed {
             header_first: false,
             last_t: 0,
             end_line: None,
-            messages: InFlight::new(window(header.pes)),
+            messages: InFlight::for_pes(header.pes),
             sent: 0,
             pe_flags: vec![0; header.pes.min(super::MAX_PES) as usize],
             received: 0,
@@ -226,14 +226,6 @@ impl WellFormed {
         self.received += 1;
         Ok(())
     }
-}
-
-/// How many message ids the window of messages in flight may span: 16 per
-/// PE (the ids sent while the oldest message in flight travels: a few per
-/// PE when latencies are short; P = 2^20 needs about 4), at least 2^16, at
-/// most 2^24. It only takes the memory the ids in flight span.
-fn window(pes: u32) -> u64 {
-    (16 * u64::from(pes)).clamp(1 << 16, 1 << 24)
 }
 
 /// The PE numbers an event names, with their field names.

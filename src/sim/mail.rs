@@ -50,10 +50,12 @@ impl<T> Mail<T> {
     }
 }
 
-impl<T> From<Msg<T>> for Mail<T> {
+impl<T> Mail<T> {
+    /// A control message's mail, built from its few words; `None` for the
+    /// messages with a payload (work, energy, a detector's own).
     #[inline]
-    fn from(msg: Msg<T>) -> Mail<T> {
-        match msg {
+    fn light(msg: &Msg<T>) -> Option<Mail<T>> {
+        Some(match *msg {
             Msg::Request => Mail::Request,
             Msg::Reject => Mail::Reject,
             Msg::WaveDown { wave } => Mail::WaveDown(wave),
@@ -63,8 +65,28 @@ impl<T> From<Msg<T>> for Mail<T> {
             Msg::Bound(v) => Mail::Bound(v),
             Msg::Stop => Mail::Stop,
             Msg::Terminate => Mail::Terminate,
+            Msg::Work { .. } | Msg::Energy(_) | Msg::Control(_) => return None,
+        })
+    }
+
+    /// `msg` as mail, taken from where it lies without moving a control
+    /// message's whole [`Msg`] (a payload is moved into its box, leaving a
+    /// `Request` behind).
+    #[inline]
+    pub(super) fn take(msg: &mut Msg<T>) -> Mail<T> {
+        Mail::light(msg).unwrap_or_else(|| Mail::from(std::mem::replace(msg, Msg::Request)))
+    }
+}
+
+impl<T> From<Msg<T>> for Mail<T> {
+    #[inline]
+    fn from(msg: Msg<T>) -> Mail<T> {
+        if let Some(light) = Mail::light(&msg) {
+            return light;
+        }
+        match msg {
             Msg::Control(v) => Mail::Control(v),
-            heavy @ (Msg::Work { .. } | Msg::Energy(_)) => Mail::Boxed(Box::new(heavy)),
+            heavy => Mail::Boxed(Box::new(heavy)),
         }
     }
 }
@@ -110,9 +132,10 @@ mod tests {
             Msg::Terminate,
             Msg::Control(Box::new(serde_json::json!({"q": -2, "black": true}))),
         ];
-        for m in msgs {
+        for mut m in msgs {
             let want = format!("{m:?}");
-            assert_eq!(format!("{:?}", Msg::from(Mail::from(m))), want);
+            assert_eq!(format!("{:?}", Msg::from(Mail::from(m.clone()))), want);
+            assert_eq!(format!("{:?}", Msg::from(Mail::take(&mut m))), want);
         }
         assert!(std::mem::size_of::<Mail<[u8; 256]>>() <= 32);
     }
