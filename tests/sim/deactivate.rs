@@ -72,3 +72,45 @@ fn bad_deactivations_exit_2() {
         assert!(err.contains(says), "{args:?} should say {says}:\n{err}");
     }
 }
+
+/// A deactivated PE that wakes mid-slice (its units already taken, so it
+/// looks empty) with initial pieces still to come (`--initial-split
+/// random:K`) must not ask then: the reply met its next piece and random
+/// polling's "received work while holding work" assertion ended the run
+/// with a panic (exit 101). Found by the user-detector swarm (issue 29).
+/// Now the reference passes and energy-early-return fails a property.
+#[test]
+fn waking_mid_slice_with_pieces_left_does_not_ask() {
+    let spec = [
+        "simulate",
+        "--balancer",
+        "random-polling",
+        "--serve",
+        "all",
+        "--deactivate",
+        "14:23..80",
+        "--workload",
+        "synthetic:size=4096,atomic=2,split=fig3:8:4,seed=949",
+        "--pes",
+        "32",
+        "--seed",
+        "14839726963256065318",
+        "--dt",
+        "10",
+        "--t-rout",
+        "30",
+        "--t-split",
+        "1",
+        "--latency",
+        "2..40",
+        "--latency-shape",
+        "bimodal:0.02",
+        "--initial-split",
+        "random:8",
+    ];
+    let (code, _, err) = lbcheck(&spec);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = lbcheck(&[&spec[..], &["--mutant", "energy-early-return"]].concat());
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -339,6 +339,12 @@ where
                 false => self.go_idle(pe, debt),
             }
         }
+        if self.slots[pe as usize].busy {
+            // A slice runs (its units already taken from the task): its end
+            // polls, or finds the PE out of work and it asks then. Asking
+            // now, mid-slice, let a reply meet the next initial piece.
+            return;
+        }
         let cost = self.call(pe, |p, ctx| p.on_wake(ctx));
         self.maybe_busy(pe, cost);
     }
