@@ -103,6 +103,28 @@ pub fn references(data: &[u8]) {
     }
 }
 
+/// Fuzzer bytes as a trace: reading it, recovering the replay command from
+/// its header and checking it must never panic; a trace is either rejected
+/// with a message or checked (the fuzz target `trace_parser`; the PE count
+/// is capped at 2^16 so that a header cannot ask for gigabytes).
+pub fn trace(data: &[u8]) {
+    use crate::check::{check_events, Reference};
+    use crate::event::{read_trace, Event};
+    use crate::problem::Fingerprint;
+    let Ok(events) = read_trace(data) else { return };
+    if let Some((_, Event::Header(h))) = events.first() {
+        if let Ok(Some(spec)) = RunSpec::from_header(h) {
+            let _ = (spec.validate(), spec.replay()); // the replay path of check-trace
+        }
+    }
+    let _ = check_events(&events, |h| {
+        if h.pes == 0 || h.pes > 1 << 16 {
+            return Err("PE count out of range");
+        }
+        Ok(Reference { fp: Fingerprint::EMPTY, t_seq: 0, critical: None, pruning: None, pruned_critical: None })
+    });
+}
+
 /// Runs `spec` with the PEs `pes` builds and panics on the first violated
 /// property (or a run that did not finish), with the replay command and
 /// `instead`: which of the user's protocols replace the spec's.

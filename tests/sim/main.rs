@@ -11,6 +11,7 @@ mod compare;
 mod deactivate;
 mod explore;
 mod fuzz;
+mod fuzz_bodies;
 mod guide;
 mod hostile;
 mod initial_random;
