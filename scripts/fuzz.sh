@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets (every one `cargo fuzz list` names) and runs each
-# for its share of SECONDS: the brief run of the test command.
+# for its share of SECONDS: `bash scripts/test.sh --fuzz` runs it briefly, a
+# nightly job as a campaign (the test command only `cargo check`s the targets
+# and runs their bodies in tests/sim/fuzz_bodies.rs).
 #
-#   bash scripts/fuzz.sh --build   # build only (the test command builds this
-#                                  # while the release and loom builds run)
+#   bash scripts/fuzz.sh --build   # build only
 #   bash scripts/fuzz.sh [SECONDS] # build, then fuzz SECONDS in all (default
 #                                  # 30: 7 s each for the four targets),
 #                                  # shared equally, at least 5 s a target
