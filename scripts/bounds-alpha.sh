@@ -12,22 +12,24 @@
 # Options: -s SUITES (comma-separated; default: every suite of `lbcheck
 # bounds --list --json`), -k "K ..." (default "8 16 32 64"; "all" runs
 # without --max-pes), -b FROM-TO (seed bases, default 1-10), -x BIN (the
-# lbcheck binary, default target/release/lbcheck), -m (power instead: each
+# lbcheck binary, default target/release/lbcheck), -t T (poll-and-shuffle's
+# --topology; default its hypercube), -m (power instead: each
 # mutant listed under a suite's claims, on seed base FROM, at the smallest
 # --max-pes K the suite accepts, read from the refusal of --max-pes 1; if
 # it passes there, at 2K, 4K … up to 256: one row each, exit 1 if any
 # mutant is never caught).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=target/release/lbcheck suites="" ks="8 16 32 64" bases=1-10 power=0
-while getopts "s:k:b:x:mh" o; do
+bin=target/release/lbcheck suites="" ks="8 16 32 64" bases=1-10 power=0 topo=()
+while getopts "s:k:b:x:t:mh" o; do
   case $o in
     s) suites=${OPTARG//,/ } ;;
     k) ks=$OPTARG ;;
     b) bases=$OPTARG ;;
     x) bin=$OPTARG ;;
     m) power=1 ;;
-    *) sed -n '2,20p' "$0" >&2; exit 2 ;;
+    t) topo=(--topology "$OPTARG") ;;
+    *) sed -n '2,21p' "$0" >&2; exit 2 ;;
   esac
 done
 command -v jq >/dev/null || { echo "$0: needs jq (apt-get install jq)" >&2; exit 2; }
@@ -45,13 +47,13 @@ power() {
   printf '%-20s %-26s %5s %4s %7s\n' suite mutant K exit seconds
   for s in $suites; do
     for m in $("$bin" bounds --list --json | jq -r --arg s "$s" '[.[] | select(.suite == $s) | .mutants[]?] | unique | .[]'); do
-      "$bin" bounds --balancer "$s" --mutant "$m" --quick --max-pes 1 >/dev/null 2>"$log/err" || true
+      "$bin" bounds --balancer "$s" "${topo[@]}" --mutant "$m" --quick --max-pes 1 >/dev/null 2>"$log/err" || true
       k=$(sed -n 's/.*use --max-pes \([0-9]*\) or more.*/\1/p' "$log/err" | head -1)
       [ -n "$k" ] || k=1
       caught=0
       while [ "$k" -le 256 ]; do
         t0=$SECONDS rc=0
-        "$bin" bounds --balancer "$s" --mutant "$m" --quick --max-pes "$k" --seed-base "$from" >/dev/null 2>"$log/err" || rc=$?
+        "$bin" bounds --balancer "$s" "${topo[@]}" --mutant "$m" --quick --max-pes "$k" --seed-base "$from" >/dev/null 2>"$log/err" || rc=$?
         printf '%-20s %-26s %5s %4s %7d\n' "$s" "$m" "$k" "$rc" $((SECONDS - t0))
         [ "$rc" = 1 ] && { caught=1; break; }
         [ "$rc" = 0 ] || { head -c 300 "$log/err" >&2; echo >&2; break; }
@@ -74,7 +76,7 @@ for s in $suites; do
       cap=(--max-pes "$k")
       [ "$k" = all ] && cap=()
       rc=0
-      "$bin" bounds --balancer "$s" --quick "${cap[@]}" --seed-base "$b" >"$log/out" 2>"$log/err" || rc=$?
+      "$bin" bounds --balancer "$s" "${topo[@]}" --quick "${cap[@]}" --seed-base "$b" >"$log/out" 2>"$log/err" || rc=$?
       case $rc in
         0) n0=$((n0 + 1)) ;;
         1) n1=$((n1 + 1)) any1=1

@@ -91,3 +91,25 @@ pub fn run(
     claims.splice(0..0, atomic::lemmas::claims(mutant));
     Outcome { runs, tests, constants, claims }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::Registered;
+
+    /// Every suite accepts the smallest K its claims need and refuses one
+    /// less with a message naming that K (issue 31).
+    #[test]
+    fn each_suite_refuses_just_below_its_smallest_k() {
+        for &suite in Suite::ALL {
+            for profile in [Profile::Quick, Profile::Full] {
+                let topology = suite.default_topology(None);
+                let k = range::smallest(&needs(suite, profile, topology).1);
+                assert!(k > 1 && k < u32::MAX, "{suite} {profile:?}: {k}");
+                assert_eq!(refuse(suite, profile, topology, k), None, "{suite} {profile:?}");
+                let why = refuse(suite, profile, topology, k - 1).expect("refused");
+                assert!(why.contains(&format!("(use --max-pes {k} or more)")), "{suite}: {why}");
+            }
+        }
+    }
+}
