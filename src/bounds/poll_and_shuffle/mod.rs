@@ -95,8 +95,15 @@ pub fn needs(profile: Profile, topology: Topology) -> (Vec<u32>, Vec<Need>) {
     (pes, needs)
 }
 
-/// The values of n `rp_vs_pas` needs to see the effect on the reference.
-pub const RP_VS_PAS_POINTS: usize = 2;
+/// The values of n `rp_vs_pas` needs (the quick profile's n = 8 … 128).
+/// It asserts an effect, so the reference fails it when the range is too
+/// short to show one: its failure rate there is one minus the test's
+/// power, not α. Measured on the butterfly (`--seed-base` 1–3), the
+/// slope is 0.11–0.22 per doubling at every range, but its lower bound
+/// at 1 − α is −0.22 … −0.14 over n = 8 … 16, −0.06 … −0.02 over 8 … 32
+/// (failing every time), +0.008 … +0.019 over 8 … 64 (a margin within
+/// the spread between seeds) and +0.034 … +0.047 over 8 … 128.
+pub const RP_VS_PAS_POINTS: usize = 5;
 
 /// The test runs of `net`: (n, R).
 fn test_r(samples: &[Sample], net: Net) -> Vec<(u32, f64)> {
