@@ -4,6 +4,7 @@
 //! 6-7), Pacheco's global round robin, and poll-and-shuffle's on a network.
 
 use super::plan::Profile;
+use super::range::{self, Need};
 use super::{atomic, claims, pacheco, poll_and_shuffle, Suite};
 use crate::base::Topology;
 use crate::bounds::claims::Claim;
@@ -22,15 +23,42 @@ pub struct Outcome {
     pub claims: Vec<Claim>,
 }
 
+/// The P values (p, n) of `suite`'s cells on `profile` and `topology`,
+/// and what its claims need of them ([`range`]).
+pub fn needs(suite: Suite, profile: Profile, topology: Topology) -> (Vec<u32>, Vec<Need>) {
+    match suite {
+        Suite::RandomPolling => (profile.pes(), super::plan::needs(profile)),
+        Suite::PollAndShuffle => poll_and_shuffle::needs(profile, topology),
+        Suite::Pacheco => pacheco::needs(profile),
+        Suite::Scatter => atomic::scatter::needs(profile),
+        Suite::PriorityBnb => atomic::search::needs(Theorem::Bnb, profile),
+        Suite::RandomDestination => atomic::search::needs(Theorem::Search, profile),
+    }
+}
+
+/// Why `--max-pes max_pes` cannot run `suite`'s claims with their α
+/// (`None`: it can); the message names the smallest `--max-pes` that can.
+pub fn refuse(suite: Suite, profile: Profile, topology: Topology, max_pes: u32) -> Option<String> {
+    let (pes, needs) = needs(suite, profile, topology);
+    range::refuse(&needs, &pes, max_pes)
+}
+
 /// Runs `suite` (one of 004's, Pacheco's global round robin, whose
 /// claims are those of [`super::pacheco`] without Lemmas 6–7, or
-/// poll-and-shuffle's on `topology`) on `profile` under base seed `base`,
-/// test runs with `mutant`.
-pub fn run(suite: Suite, profile: Profile, topology: Topology, base: u64, mutant: Option<Mutant>) -> Outcome {
+/// poll-and-shuffle's on `topology`) on `profile`'s cells with P ≤
+/// `max_pes` under base seed `base`, test runs with `mutant`.
+pub fn run(
+    suite: Suite,
+    profile: Profile,
+    topology: Topology,
+    max_pes: u32,
+    base: u64,
+    mutant: Option<Mutant>,
+) -> Outcome {
     if suite == Suite::PollAndShuffle {
-        let s = poll_and_shuffle::run_all(profile, topology, base, mutant);
+        let s = poll_and_shuffle::run_all(profile, topology, max_pes, base, mutant);
         let a = match topology == Topology::Hypercube {
-            true => poll_and_shuffle::adaptive::run_all(profile, base, mutant),
+            true => poll_and_shuffle::adaptive::run_all(profile, max_pes, base, mutant),
             false => Vec::new(), // Thm 5 on the hypercube (000 §5)
         };
         let (constants, claims) = poll_and_shuffle::evaluate(&s, &a, topology, base, mutant);
@@ -38,13 +66,13 @@ pub fn run(suite: Suite, profile: Profile, topology: Topology, base: u64, mutant
         return Outcome { runs, tests: poll_and_shuffle::STAT_TESTS, constants, claims };
     }
     if suite == Suite::Pacheco {
-        let s = pacheco::run_all(profile, base, mutant);
+        let s = pacheco::run_all(profile, max_pes, base, mutant);
         let (constants, claims) = pacheco::evaluate(&s);
         return Outcome { runs: s.len(), tests: pacheco::STAT_TESTS, constants, claims };
     }
     let (runs, tests, (constants, mut claims)) = match suite {
         Suite::Scatter => {
-            let s = atomic::scatter::run_all(profile, base, mutant);
+            let s = atomic::scatter::run_all(profile, max_pes, base, mutant);
             (
                 s.len(),
                 atomic::scatter::STAT_TESTS,
@@ -53,7 +81,7 @@ pub fn run(suite: Suite, profile: Profile, topology: Topology, base: u64, mutant
         }
         _ => {
             let theorem = if suite == Suite::PriorityBnb { Theorem::Bnb } else { Theorem::Search };
-            let s = atomic::search::run_all(theorem, profile, base, mutant);
+            let s = atomic::search::run_all(theorem, profile, max_pes, base, mutant);
             let tests = atomic::search::stat_tests(theorem);
             let (k, mut c) = atomic::search::evaluate(theorem, &s, claims::alpha_of(tests));
             c.push(atomic::search::invariants(&s));
@@ -62,4 +90,26 @@ pub fn run(suite: Suite, profile: Profile, topology: Topology, base: u64, mutant
     };
     claims.splice(0..0, atomic::lemmas::claims(mutant));
     Outcome { runs, tests, constants, claims }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::Registered;
+
+    /// Every suite accepts the smallest K its claims need and refuses one
+    /// less with a message naming that K (issue 31).
+    #[test]
+    fn each_suite_refuses_just_below_its_smallest_k() {
+        for &suite in Suite::ALL {
+            for profile in [Profile::Quick, Profile::Full] {
+                let topology = suite.default_topology(None);
+                let k = range::smallest(&needs(suite, profile, topology).1);
+                assert!(k > 1 && k < u32::MAX, "{suite} {profile:?}: {k}");
+                assert_eq!(refuse(suite, profile, topology, k), None, "{suite} {profile:?}");
+                let why = refuse(suite, profile, topology, k - 1).expect("refused");
+                assert!(why.contains(&format!("(use --max-pes {k} or more)")), "{suite}: {why}");
+            }
+        }
+    }
 }

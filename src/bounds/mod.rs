@@ -125,6 +125,7 @@ pub mod pacheco;
 pub mod papers;
 pub mod plan;
 pub mod poll_and_shuffle;
+pub mod range;
 pub mod stats;
 pub mod suite;
 pub mod twosample;

@@ -36,6 +36,7 @@
 use super::claims::{self, quantile, slope, Claim};
 use super::claims::{alpha_of, fitted};
 use super::plan::Profile;
+use super::range::{self, Need};
 use super::suite::{par_map, Phase, STEP_CAP_FACTOR};
 use crate::base::rng::derive_seed;
 use crate::event::{Event, Kind};
@@ -175,11 +176,20 @@ struct Job<'a> {
     cap: Option<u64>,
 }
 
+/// The P values of `profile`'s cells, and what its claims need of them
+/// (`--max-pes`, [`range`]): `t_par_trend` two values of P.
+pub fn needs(profile: Profile) -> (Vec<u32>, Vec<Need>) {
+    let pes: Vec<u32> = plan(profile).0.iter().map(|c| c.pes).collect();
+    let trend = Need::distinct("t_par_trend", &pes, range::SLOPE_POINTS, "fits a slope in log2 P");
+    (pes, vec![trend])
+}
+
 /// Every calibration run (the reference), then every test run (with
 /// `mutant`), each stopped at [`STEP_CAP_FACTOR`] × its cell's most
 /// calibration steps.
-pub fn run_all(profile: Profile, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
-    let (cells, cal, test) = plan(profile);
+pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
+    let (mut cells, cal, test) = plan(profile);
+    cells.retain(|c| c.pes <= max_pes);
     let jobs = |phase, n, cap: &dyn Fn(usize) -> Option<u64>| -> Vec<Job> {
         let each = |(i, cell)| (0..n).map(move |index| Job { cell, phase, index, cap: cap(i) });
         cells.iter().enumerate().flat_map(each).collect()

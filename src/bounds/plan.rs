@@ -8,6 +8,8 @@ use crate::protocol::random_polling::{QueueLimit, RandomPollingParams};
 use crate::protocol::{BalancerKind, BalancerSpec, DetectorKind};
 use crate::sim::SimConfig;
 
+use super::range::{self, Need};
+
 /// The base seed CI uses; `--seed-base N` reruns every test on fresh seeds.
 pub const CI_SEED_BASE: u64 = 1;
 
@@ -18,9 +20,9 @@ pub fn power_max_pes(mutant: Mutant) -> u32 {
     mutant.entry().bounds_max_pes
 }
 
-/// The smallest largest-P a reduced profile (`--max-pes`) of random
-/// polling's suite needs (issue 31). Its trend claims (`t_par_trend`,
-/// `gen_depth_trend`, `traffic_trend`) hold the slope per doubling of P to
+/// The distinct P values a trend claim of random polling's suite needs
+/// (issue 31). Its trend claims (`t_par_trend`, `gen_depth_trend`,
+/// `traffic_trend`) hold the slope per doubling of P to
 /// [`super::claims::SLOPE_TOL`], and their α is a false-alarm rate only
 /// where the reference's own slope is under it: 001 Thm 1 and 002 Thm 1
 /// are asymptotic, and over small P the reference's R, requests/(P·h) and
@@ -28,26 +30,38 @@ pub fn power_max_pes(mutant: Mutant) -> u32 {
 /// every PE is busy, weighs more there). Measured on seed bases 1–10
 /// (docs/claims.md, "Trend claims and `--max-pes`"): slope 0.18–0.24 per
 /// doubling over P = 4 … 8, 0.10–0.15 over 4 … 16 (at the tolerance),
-/// 0.08–0.11 over 4 … 32, 0.05–0.06 over the whole quick profile. Below
-/// P = 16 `queue_trim` has only Thm 2's P = 4 cells, where no queue can
-/// pass ⌈√4⌉ = 2 untrimmed and the claim tests nothing.
-pub const TREND_MIN_PES: u32 = 32;
+/// 0.08–0.11 over 4 … 32, 0.05–0.06 over the whole quick profile: four
+/// values of P (4 … 32 on either profile).
+pub const TREND_POINTS: usize = 4;
+
+/// What random polling's claims need of `--max-pes` on `profile` (see
+/// [`super::range`]): the trend claims [`TREND_POINTS`] values of P of
+/// Thm 1's cells; `queue_trim` one untrimmed Thm 2 cell with P > 4 (at
+/// P = 4 no queue can pass ⌈√4⌉ = 2 untrimmed and it tests nothing).
+pub fn needs(profile: Profile) -> Vec<Need> {
+    let (thm1, thm2): (Vec<Cell>, Vec<Cell>) = profile.cells().into_iter().partition(|c| c.trim.is_none());
+    let thm1: Vec<u32> = thm1.iter().map(|c| c.pes).collect();
+    let longer: Vec<u32> = thm2.iter().filter(|c| c.trim == Some(false) && c.pes > 4).map(|c| c.pes).collect();
+    let why = format!(
+        "hold the slope per doubling of P to {}, and over P = 4 … 16 the reference's own slope is still \
+         0.10–0.15 (a finite-size rise; 001 Thm 1 and 002 Thm 1 are asymptotic), so a correct balancer could fail them",
+        super::claims::SLOPE_TOL
+    );
+    vec![
+        Need::distinct("t_par_trend, gen_depth_trend and traffic_trend", &thm1, TREND_POINTS, &why),
+        Need::cells(
+            "queue_trim",
+            &longer,
+            1,
+            "tests nothing without a Thm 2 cell where an untrimmed queue can pass ⌈√P⌉ (P > 4)",
+        ),
+    ]
+}
 
 /// Why `--max-pes max_pes` cannot run `profile`'s claims with their
-/// stated α (`None`: it can): the largest P it keeps is under
-/// [`TREND_MIN_PES`].
+/// stated α (`None`: it can; [`needs`]).
 pub fn refuse_max_pes(profile: Profile, max_pes: u32) -> Option<String> {
-    let top = profile.pes().into_iter().filter(|&p| p <= max_pes).max().unwrap_or(0);
-    (top < TREND_MIN_PES).then(|| {
-        let range = if top >= 4 { format!("P = 4 … {top}") } else { "no P at all (the smallest is 4)".into() };
-        format!(
-            "trend needs P up to at least {TREND_MIN_PES}: t_par_trend, gen_depth_trend and traffic_trend hold the \
-             slope per doubling of P to {}, and over P = 4 … 16 the reference's own slope is still 0.10–0.15 \
-             (a finite-size rise; 001 Thm 1 and 002 Thm 1 are asymptotic), so a correct balancer could fail them; \
-             --max-pes {max_pes} gives {range} (use --max-pes {TREND_MIN_PES} or more)",
-            super::claims::SLOPE_TOL
-        )
-    })
+    range::refuse(&needs(profile), &profile.pes(), max_pes)
 }
 
 /// The balancer the suite tests (the only one with bound claims so far).

@@ -8,7 +8,7 @@ use anyhow::bail;
 use clap::Args;
 use lbcheck::base::Registered;
 use lbcheck::bounds::dispatch;
-use lbcheck::bounds::plan::{self, Profile, CI_SEED_BASE};
+use lbcheck::bounds::plan::{Profile, CI_SEED_BASE};
 use lbcheck::bounds::{claims, listing, suite, Suite};
 use lbcheck::mutants::{Catcher, Mutant};
 use lbcheck::report;
@@ -34,12 +34,12 @@ pub struct BoundsArgs {
     /// Base of every run's seed (CI uses 1); fresh values rerun on fresh seeds.
     #[arg(long, default_value_t = CI_SEED_BASE)]
     seed_base: u64,
-    /// Only the cells with P ≤ this (a reduced profile, same code; used to
-    /// show the mutants failing quickly). Random polling's suite only, and
-    /// at least 32: below, the reference's own slope per doubling of P is
-    /// still at the trend claims' tolerance (a finite-size rise), so they
-    /// would fail a correct balancer; a smaller value is refused (exit 2,
-    /// "trend needs P up to at least 32").
+    /// Only the cells with P ≤ this (p or n in 004's and 000's suites; a
+    /// reduced profile, same code; used to show the mutants failing
+    /// quickly). A value under what a claim needs to hold its α (a trend
+    /// two or more values of P; random polling's trends P up to 32, where
+    /// the reference's own slope is no longer a finite-size rise) is
+    /// refused (exit 2, "trend needs P up to at least K", naming K).
     #[arg(long, default_value_t = u32::MAX, hide_default_value = true)]
     max_pes: u32,
     /// The network of poll-and-shuffle's suite (000 §2.1, §4): hypercube
@@ -72,11 +72,12 @@ pub fn run(mut a: BoundsArgs) -> anyhow::Result<ExitCode> {
     check_mutant(suite, a.mutant)?;
     check_topology(suite, &a)?;
     let profile = if a.full { Profile::Full } else { Profile::Quick };
+    let topology = a.topology.unwrap_or_else(|| suite.default_topology(a.mutant));
+    if let Some(why) = dispatch::refuse(suite, profile, topology, a.max_pes) {
+        bail!("{why}");
+    }
     if suite != Suite::RandomPolling {
         return atomic(&a, profile);
-    }
-    if let Some(why) = plan::refuse_max_pes(profile, a.max_pes) {
-        bail!("{why}");
     }
     let start = Instant::now();
     let samples = suite::run_all(profile, a.max_pes, a.seed_base, a.mutant);
@@ -100,13 +101,11 @@ fn list(json: bool) -> anyhow::Result<ExitCode> {
 
 /// One of 004's suites ([`lbcheck::bounds::atomic`]).
 fn atomic(a: &BoundsArgs, profile: Profile) -> anyhow::Result<ExitCode> {
-    if a.max_pes != u32::MAX {
-        bail!("--max-pes applies only to --balancer random-polling");
-    }
     let (start, mutant, base) = (Instant::now(), a.mutant, a.seed_base);
     let suite = a.balancer.unwrap_or(Suite::RandomPolling);
     let topology = a.topology.unwrap_or_else(|| suite.default_topology(mutant));
-    let dispatch::Outcome { runs, tests, constants: k, claims } = dispatch::run(suite, profile, topology, base, mutant);
+    let dispatch::Outcome { runs, tests, constants: k, claims } =
+        dispatch::run(suite, profile, topology, a.max_pes, base, mutant);
     let replay = replay(a, profile);
     let out = json!({"suite": suite.to_string(), "profile": format!("{profile:?}"), "seed_base": base,
         "mutant": mutant.map(|m| m.to_string()), "runs": runs, "constants": k, "claims": claims,

@@ -46,7 +46,7 @@ pub fn run(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>) ->
             (samples.len(), serde_json::to_value(k).unwrap_or_default(), claims)
         }
         _ => {
-            let d = dispatch::run(suite, profile, suite.default_topology(mutant), base, mutant);
+            let d = dispatch::run(suite, profile, suite.default_topology(mutant), u32::MAX, base, mutant);
             (d.runs, d.constants, d.claims)
         }
     };

@@ -94,6 +94,38 @@ fn a_range_too_short_for_the_trend_claims_is_refused() {
     assert!(out.is_empty() && !err.contains("FAILED"), "{out}{err}");
 }
 
+/// Issue 31: `--max-pes` applies to every suite, and a K under what a
+/// claim needs is refused (exit 2, before any run) with a message naming
+/// the smallest K, computed from the claim's own cells.
+#[test]
+fn every_suite_refuses_a_range_too_short_naming_its_smallest_k() {
+    for suite in Suite::ALL {
+        let (code, out, err) = lbcheck(&["bounds", "--balancer", suite.name(), "--quick", "--max-pes", "1"]);
+        assert_eq!(code, 2, "{out}{err}");
+        assert!(err.contains("needs P up to at least ") && err.contains(" or more)"), "{}: {err}", suite.name());
+        assert!(err.contains("--max-pes 1 gives no P at all") && out.is_empty(), "{out}{err}");
+    }
+}
+
+/// Issue 31: the mutants still fail at the smallest K their suite accepts
+/// (every suite's mutant × that K: `scripts/bounds-alpha.sh -m`): message
+/// scattering to a hot spot at p ≤ 16 (where `thm3_trend` first runs),
+/// global round robin's stuck counter at P ≤ 8.
+#[test]
+fn mutants_fail_at_the_smallest_k_their_suite_accepts() {
+    for (suite, k, mutant, claim) in
+        [("scatter", "16", "scatter-hotspot", "thm3_trend"), ("pacheco", "8", "grr-no-increment", "v_p")]
+    {
+        let args = ["bounds", "--balancer", suite, "--quick", "--max-pes", k, "--mutant", mutant];
+        let (code, out, err) = lbcheck(&args);
+        assert_eq!(code, 1, "{mutant}: {out}{err}");
+        assert!(err.contains(&format!("FAILED {claim} (")), "{mutant}: {err}");
+        let below = (k.parse::<u32>().unwrap() - 1).to_string();
+        let (code, _, err) = lbcheck(&["bounds", "--balancer", suite, "--quick", "--max-pes", &below]);
+        assert!(code == 2 && err.contains(&format!("(use --max-pes {k} or more)")), "{suite}: {err}");
+    }
+}
+
 /// The restated trend claims (fail on the slope's lower confidence bound)
 /// keep their power at the smallest range they run: `poll-lazy` (a busy
 /// PE serves requests only every 64th poll) makes all three rise with P,

@@ -13,6 +13,7 @@ use crate::base::rng::{derive_seed, stream, Purpose};
 use crate::bounds::claims::exact;
 use crate::bounds::claims::{quantile, slope, Claim};
 use crate::bounds::plan::Profile;
+use crate::bounds::range::{self, Need};
 use crate::bounds::suite::{par_map, Phase};
 use crate::mutants::Mutant;
 use crate::sim::atomic::network::Chooser;
@@ -55,9 +56,19 @@ fn plan(profile: Profile) -> (&'static [u32], &'static [usize], u32, u32) {
     }
 }
 
-/// Every run of `profile`; test runs scatter to a hot spot under `scatter-hotspot`.
-pub fn run_all(profile: Profile, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
+/// The p values of `profile`'s cells, and what its claims need of them
+/// (`--max-pes`, [`range`]): `thm3_trend` two values of p.
+pub fn needs(profile: Profile) -> (Vec<u32>, Vec<Need>) {
+    let pes = plan(profile).0.to_vec();
+    let trend = Need::distinct("thm3_trend", &pes, range::SLOPE_POINTS, "fits a slope in log2 p");
+    (pes, vec![trend])
+}
+
+/// Every run of `profile` with p ≤ `max_pes`; test runs scatter to a hot
+/// spot under `scatter-hotspot`.
+pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
     let (pes, ms, cal, test) = plan(profile);
+    let pes: Vec<u32> = pes.iter().copied().filter(|&p| p <= max_pes).collect();
     let mut jobs = Vec::new();
     for (&arbiter, &p, &m) in
         ARBITERS.iter().flat_map(|a| pes.iter().flat_map(move |p| ms.iter().map(move |m| (a, p, m))))

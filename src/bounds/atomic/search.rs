@@ -21,6 +21,7 @@ use crate::base::rng::derive_seed;
 use crate::bounds::claims::{self, quantile, slope, Claim};
 use crate::bounds::claims::{exact, fitted};
 use crate::bounds::plan::Profile;
+use crate::bounds::range::{self, Need};
 use crate::bounds::suite::par_map;
 use crate::bounds::suite::Phase;
 use crate::harness::{Driver, RunSpec};
@@ -119,9 +120,22 @@ struct Job {
     index: u32,
 }
 
-/// Every run of `profile` (test runs with `mutant`).
-pub fn run_all(theorem: Theorem, profile: Profile, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
-    let (cells, cal, test) = plan(theorem, profile);
+/// The p values of `profile`'s cells, and what its claims need of them
+/// (`--max-pes`, [`range`]): Thm 1's trend in log2 p needs two values of
+/// p; Thm 2's claim one cell (it keeps the runs with n > p² log2 p).
+pub fn needs(theorem: Theorem, profile: Profile) -> (Vec<u32>, Vec<Need>) {
+    let pes: Vec<u32> = plan(theorem, profile).0.iter().map(|c| c.0).collect();
+    let need = match theorem {
+        Theorem::Search => Need::distinct("thm1_trend_p", &pes, range::SLOPE_POINTS, "fits a slope in log2 p"),
+        Theorem::Bnb => Need::cells("thm2", &pes, 1, "needs runs"),
+    };
+    (pes, vec![need])
+}
+
+/// Every run of `profile`'s cells with p ≤ `max_pes` (test runs with `mutant`).
+pub fn run_all(theorem: Theorem, profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
+    let (mut cells, cal, test) = plan(theorem, profile);
+    cells.retain(|c| c.0 <= max_pes);
     let arbiters: &[Arbiter] = if theorem == Theorem::Bnb { &[Arbiter::Fifo] } else { &ARBITERS };
     let mut jobs = Vec::new();
     for (&arbiter, &(pes, tree)) in arbiters.iter().flat_map(|a| cells.iter().map(move |c| (a, c))) {

@@ -50,6 +50,7 @@ use crate::base::rng::derive_seed;
 use crate::bounds::claims::fitted;
 use crate::bounds::claims::{quantile, slope, Claim};
 use crate::bounds::plan::Profile;
+use crate::bounds::range;
 use crate::bounds::stats::TailTest;
 use crate::bounds::suite::{par_map, Phase, STEP_CAP_FACTOR};
 use crate::event::{Event, Kind};
@@ -126,11 +127,35 @@ pub struct Run {
     pub replay: String,
 }
 
-/// Calibration runs (the reference), then test runs with `mutant`.
-pub fn run_all(profile: Profile, base: u64, mutant: Option<Mutant>) -> Vec<Run> {
+/// The cells: balanced and uniform trees, n = 4 … 256 (quick) or … 1024 (full).
+pub fn cells(profile: Profile) -> Vec<(&'static str, u32)> {
     let top = if profile == Profile::Quick { 8 } else { 10 };
-    let cells: Vec<(&str, u32)> =
-        ["balanced", "uniform"].into_iter().flat_map(|p| (2..=top).map(move |k| (p, 1u32 << k))).collect();
+    ["balanced", "uniform"].into_iter().flat_map(|p| (2..=top).map(move |k| (p, 1u32 << k))).collect()
+}
+
+/// Lemma 4 holds for n > a·c·β ([`notify_tail`]'s runs).
+pub fn notify_min_pes() -> f64 {
+    let c = f64::from(Adaptive::PAPER.c);
+    std::f64::consts::E.powi(2).max(2f64.ln() / c) * c * BETA
+}
+
+/// What the claims need of `--max-pes` ([`crate::bounds::range`]): the
+/// trend two values of n; `notify_tail` a cell with n > a·c·β.
+pub fn needs(profile: Profile) -> Vec<range::Need> {
+    let pes: Vec<u32> = cells(profile).iter().map(|c| c.1).collect();
+    let lemma4: Vec<u32> = pes.iter().copied().filter(|&p| f64::from(p) > notify_min_pes()).collect();
+    let why = format!("tests Lemma 4 only where n > a·c·β = {:.1}", notify_min_pes());
+    vec![
+        range::Need::distinct("adaptive_t_par_trend", &pes, range::SLOPE_POINTS, "fits a slope in log2 n"),
+        range::Need::cells("notify_tail", &lemma4, 1, &why),
+    ]
+}
+
+/// Calibration runs (the reference), then test runs with `mutant`, of
+/// the cells with n ≤ `max_pes`.
+pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>) -> Vec<Run> {
+    let mut cells = cells(profile);
+    cells.retain(|c| c.1 <= max_pes);
     let jobs = |phase, cap: &dyn Fn(usize) -> Option<u64>| -> Vec<(usize, Phase, u32, Option<u64>)> {
         (0..cells.len()).flat_map(|c| (0..SEEDS).map(move |i| (c, phase, i, cap(c)))).collect()
     };
@@ -232,7 +257,7 @@ fn notify_tail(test: &[&Run], alpha: f64) -> Claim {
     let c = f64::from(Adaptive::PAPER.c);
     let a = std::f64::consts::E.powi(2).max(2f64.ln() / c);
     let (mut k, mut n, mut bound, mut worst) = (0u64, 0u64, 0.0, 0.0f64);
-    for r in test.iter().filter(|r| f64::from(r.pes) > a * c * BETA) {
+    for r in test.iter().filter(|r| f64::from(r.pes) > notify_min_pes()) {
         let log_n = f64::from(r.pes.trailing_zeros());
         let limit = a * c * BETA * log_n;
         for x in windows(&r.notes, r.idle.len(), log_n as usize) {

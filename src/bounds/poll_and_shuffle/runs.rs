@@ -29,7 +29,7 @@ const SHARE_LOG: u32 = 9;
 /// (T_phase = Δt, T_rout, T_split) of both balancers.
 pub const MACHINE: (u64, u64, u64) = (20, 5, 2);
 /// Runs per cell and phase.
-const RUNS: u32 = 8;
+pub const RUNS: u32 = 8;
 
 /// Poll-and-shuffle, or random polling on the same network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,14 +71,24 @@ pub struct Sample {
 /// The cells: balanced and uniform trees, n = 8 … 128 (quick) or … 512
 /// (full). Not n = 4: there the first splits reach every PE at once, an
 /// excess far below the asymptotic one, which would pose as a trend.
-fn cells(profile: Profile) -> Vec<(&'static str, u32)> {
+pub fn cells(profile: Profile) -> Vec<(&'static str, u32)> {
     let top = if profile == Profile::Quick { 7 } else { 9 };
     ["balanced", "uniform"].into_iter().flat_map(|p| (3..=top).map(move |k| (p, 1u32 << k))).collect()
 }
 
 /// Calibration runs (the reference), then test runs (with `mutant`), of `net` on `topology`.
-pub fn run_all(net: Net, topology: Topology, profile: Profile, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
-    let cells = cells(profile);
+///
+/// Only the cells with n ≤ `max_pes`.
+pub fn run_all(
+    net: Net,
+    topology: Topology,
+    profile: Profile,
+    max_pes: u32,
+    base: u64,
+    mutant: Option<Mutant>,
+) -> Vec<Sample> {
+    let mut cells = cells(profile);
+    cells.retain(|c| c.1 <= max_pes);
     let jobs = |phase, cap: &dyn Fn(usize) -> Option<u64>| -> Vec<(usize, Phase, u32, Option<u64>)> {
         (0..cells.len()).flat_map(|c| (0..RUNS).map(move |i| (c, phase, i, cap(c)))).collect()
     };
