@@ -4,7 +4,7 @@
 //! 6-7), Pacheco's global round robin, and poll-and-shuffle's on a network.
 
 use super::plan::Profile;
-use super::{atomic, claims, pacheco, poll_and_shuffle, Suite};
+use super::{atomic, claims, pacheco, poll_and_shuffle, sync_polling, Suite};
 use crate::base::Topology;
 use crate::bounds::claims::Claim;
 use crate::mutants::Mutant;
@@ -36,6 +36,11 @@ pub fn run(suite: Suite, profile: Profile, topology: Topology, base: u64, mutant
         let (constants, claims) = poll_and_shuffle::evaluate(&s, &a, topology, base, mutant);
         let runs = s.len() + a.len() + a.iter().filter(|r| r.cycles.is_some()).count();
         return Outcome { runs, tests: poll_and_shuffle::STAT_TESTS, constants, claims };
+    }
+    if suite == Suite::SyncRandomPolling {
+        let s = sync_polling::run_all(profile, base, mutant);
+        let (constants, claims) = sync_polling::evaluate(&s);
+        return Outcome { runs: s.len(), tests: sync_polling::STAT_TESTS, constants, claims };
     }
     if suite == Suite::Pacheco {
         let s = pacheco::run_all(profile, base, mutant);

@@ -194,6 +194,7 @@ pub fn suite_alpha(suite: Suite) -> f64 {
         Suite::PriorityBnb => search::stat_tests(search::Theorem::Bnb),
         Suite::Scatter => scatter::STAT_TESTS,
         Suite::Pacheco => super::pacheco::STAT_TESTS,
+        Suite::SyncRandomPolling => super::sync_polling::STAT_TESTS,
         Suite::PollAndShuffle => super::poll_and_shuffle::STAT_TESTS,
     })
 }
