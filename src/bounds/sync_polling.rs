@@ -78,7 +78,7 @@ pub fn excess(s: &Sample) -> f64 {
     s.t_par.map_or(f64::INFINITY, |t| (t as f64 - (1.0 + m.eps()) * m.t_seq as f64 / f64::from(m.pes)) / rest)
 }
 
-/// The fitted constant (max R over the calibration runs) and every claim.
+/// The fitted constant (JSON `k`: max R over the calibration runs) and every claim.
 pub fn evaluate(samples: &[Sample]) -> (serde_json::Value, Vec<Claim>) {
     let alpha = alpha_of(STAT_TESTS);
     let c = samples.iter().filter(|s| s.phase == Phase::Calibrate).map(excess).fold(0.0, f64::max);
@@ -90,5 +90,5 @@ pub fn evaluate(samples: &[Sample]) -> (serde_json::Value, Vec<Claim>) {
         claims::lower_claim(&test),
         claims::invariants(test.iter().map(|s| (&s.failures[..], s.replay.as_str()))),
     ];
-    (serde_json::json!({ "c_t_par": c }), claims)
+    (serde_json::json!({ "k": c }), claims)
 }

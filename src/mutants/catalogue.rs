@@ -514,6 +514,16 @@ super::declare_catalogue! {
     )
     // Many requests meet at a busy PE only on a larger machine.
     .demo(Demo { workload: "synthetic:size=200000,split=uniform", pes: 64, seeds: &[1], ..Demo::DEFAULT });
+    /// Synchronous random polling: an idle PE asks only PE (i+1) mod P.
+    SyncPollNeighbour => entry(
+        Info::ships(
+            "sync-poll-neighbour",
+            "001 §1, §1.3; S-13",
+            "synchronous random polling: an idle PE asks only PE (i+1) mod P: work spreads one PE per round, T_par leaves (1+ε)T_seq/P + O(h·T_rout)",
+        ),
+        Site::Balancer(BalancerKind::SyncRandomPolling),
+        &[(Bounds, "t_par")],
+    );
     /// Random polling: queue trimming (001 §4) is configured but never applied.
     QueueLimitIgnored => entry(
         Info::ships(

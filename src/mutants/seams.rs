@@ -221,7 +221,8 @@ pub fn simd_phase(mutant: Option<Mutant>) -> crate::protocol::simd_phase::SimdRu
 pub fn sync_polling(mutant: Option<Mutant>) -> crate::protocol::sync_polling::SyncRules {
     use crate::protocol::sync_polling::SyncRules;
     match mutant {
-        Some(Mutant::SyncServeNoneWhenMany) => SyncRules { serves_when_many: false },
+        Some(Mutant::SyncServeNoneWhenMany) => SyncRules { serves_when_many: false, ..SyncRules::PAPER },
+        Some(Mutant::SyncPollNeighbour) => SyncRules { random_victim: false, ..SyncRules::PAPER },
         _ => SyncRules::PAPER,
     }
 }
