@@ -110,7 +110,10 @@ impl Suite {
                 m.not_applicable(BalancerKind::RandomPolling, DetectorKind::Energy, false).is_none()
             }
             (Suite::Pacheco, Site::Balancer(b)) => b == BalancerKind::Pacheco,
-            (Suite::SyncRandomPolling, Site::Balancer(b)) => b == BalancerKind::SyncRandomPolling,
+            (Suite::SyncRandomPolling, Site::NetworkPolling) => false,
+            (Suite::SyncRandomPolling, _) => {
+                m.not_applicable(BalancerKind::SyncRandomPolling, DetectorKind::Energy, false).is_none()
+            }
             (Suite::PollAndShuffle, Site::Balancer(b)) => b == BalancerKind::PollAndShuffle,
             (Suite::RandomDestination, Site::AtomicMachine) => true,
             (Suite::RandomDestination, Site::Balancer(b)) => b == BalancerKind::RandomDestination,
