@@ -268,6 +268,12 @@ super::declare_catalogue! {
         Site::Formulas,
         &[(Bounds, "lemma6")],
     );
+    /// Bound formulas: 004 Lemma 7 with (1/2)^{(β−1)m} instead of (1/2)^{(β−1)m/(p−1)}.
+    Lemma7NoP => entry(
+        Info::ships("lemma7-no-p", "004 Lemma 7", "the tail bound (1/2)^{(β−1)m} without the /(p−1) of the exponent"),
+        Site::Formulas,
+        &[(Bounds, "lemma7")],
+    );
     /// Priority-queue branch-and-bound: the message queues are FIFO.
     BnbFifoQueue => entry(
         Info::ships(

@@ -324,6 +324,14 @@ pub fn lemma6(mutant: Option<Mutant>, paper: Bound) -> Bound {
     }
 }
 
+/// 004 Lemma 7's bound as checked: `paper`, or `lemma7-no-p`'s (1/2)^{(β−1)m}.
+pub fn lemma7(mutant: Option<Mutant>, paper: Bound) -> Bound {
+    match mutant {
+        Some(Mutant::Lemma7NoP) => |m, _, beta| 0.5f64.powf((beta - 1.0) * m as f64),
+        _ => paper,
+    }
+}
+
 /// Message scattering's destinations (004 §3): uniform, or a hot spot of
 /// nodes 0 and 1 (`scatter-hotspot`).
 pub fn scatters_to_hotspot(mutant: Option<Mutant>) -> bool {

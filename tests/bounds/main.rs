@@ -231,6 +231,8 @@ fn mutants_outside_their_suite_are_refused() {
         ("pacheco", "split-loses"),
         ("random-polling", "grr-no-increment"),
         ("random-polling", "poll-network-neighbour"),
+        ("sync-random-polling", "poll-lazy"),
+        ("random-polling", "sync-poll-neighbour"),
     ] {
         let (code, _, err) = lbcheck(&["bounds", "--balancer", suite, "--quick", "--mutant", m]);
         assert_eq!(code, 2, "{suite} {m}: {err}");
