@@ -257,3 +257,30 @@ pub const ALSO_FAILED: &[(&str, &str, &[&str])] = &[
     ("poll-and-shuffle", "t_par", &["pas-same-dimension", "wait-wrong-dimension", "trigger-too-soon"]),
     ("poll-and-shuffle", "t_par_trend", &["pas-same-dimension", "wait-wrong-dimension", "trigger-too-soon"]),
 ];
+
+/// Why no mutant of the catalogue is shown failing a suite claim (suite,
+/// claim, reason): a fact no implementation change can break, or a gap
+/// named as one. `lbcheck bounds --list` gives it as the claim's
+/// `untestable`.
+pub const NO_MUTANT_WHY: &[(&str, &str, &str)] = &[
+    ("random-destination", "lower_bound_004", LOWER_004),
+    ("priority-bnb", "lower_bound_004", LOWER_004),
+    (
+        "random-destination",
+        "thm1_trend_h",
+        "a gap: dest-hotspot (measured) fails thm1 and thm1_trend_p but slows every h alike, so R has no trend in h; no mutant of the catalogue makes the constant grow with h (one would delay each level's sends by a step)",
+    ),
+    (
+        "priority-bnb",
+        "invariants",
+        "a gap of measurement: the atomic machine's mutants (two-receives, retract-blocked, arbiter-lifo-as-fifo) act in this suite and fail the same properties in random-destination's invariants, but were not run here (minutes per run)",
+    ),
+    (
+        "scatter",
+        "scatter_exact",
+        "facts of 004 §3's model, not of a scatterer: T ≥ m and T ≥ r hold for any schedule that receives one message per node per step, the off-line schedule and all-to-0 are computed from the model; scatter-hotspot changes the destinations, which these facts hold for; only a broken machine (one taking two messages a step) could break them, and the catalogue's (two-receives) acts on search's machine",
+    ),
+];
+
+/// `lower_bound_004`'s reason.
+const LOWER_004: &str = "a lower bound every schedule of the atomic machine meets (one expansion per node per step, a child after its parent): a search beats it only by skipping nodes, and no mutant of the catalogue skips nodes on the atomic machine (expand-twice duplicates them): a gap a work-losing mutant would close";
