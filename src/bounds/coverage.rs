@@ -273,7 +273,7 @@ pub const NO_MUTANT_WHY: &[(&str, &str, &str)] = &[
     (
         "priority-bnb",
         "invariants",
-        "a gap of measurement: the atomic machine's mutants (two-receives, retract-blocked, arbiter-lifo-as-fifo) act in this suite and fail the same properties in random-destination's invariants, but were not run here (minutes per run)",
+        "a gap: the atomic machine's mutants (two-receives, retract-blocked, arbiter-lifo-as-fifo), which fail random-destination's invariants, are not run in this suite (Suite::refuses admits only priority-bnb's own, e.g. bnb-fifo-queue, which fails thm2); admitting them needs their runs measured here",
     ),
     (
         "scatter",
