@@ -259,7 +259,8 @@ fn eps_claim(test: &[&Sample]) -> Claim {
     c
 }
 
-fn lower_claim(test: &[&Sample]) -> Claim {
+/// 000 eq. (1) on every run of `test`, exactly.
+pub fn lower_claim(test: &[&Sample]) -> Claim {
     let bad = test.iter().filter(|s| !s.lower_ok).count();
     let worst = test.iter().filter_map(|s| s.t_par.map(|t| t as f64 / s.lower)).fold(f64::INFINITY, f64::min);
     let measured = format!("{bad} runs below; min T_par/bound = {worst:.3}");

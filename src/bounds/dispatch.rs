@@ -5,7 +5,7 @@
 
 use super::plan::Profile;
 use super::range::{self, Need};
-use super::{atomic, claims, pacheco, poll_and_shuffle, Suite};
+use super::{atomic, claims, pacheco, poll_and_shuffle, sync_polling, Suite};
 use crate::base::Topology;
 use crate::bounds::claims::Claim;
 use crate::mutants::Mutant;
@@ -28,6 +28,7 @@ pub struct Outcome {
 pub fn needs(suite: Suite, profile: Profile, topology: Topology) -> (Vec<u32>, Vec<Need>) {
     match suite {
         Suite::RandomPolling => (profile.pes(), super::plan::needs(profile)),
+        Suite::SyncRandomPolling => sync_polling::needs(profile),
         Suite::PollAndShuffle => poll_and_shuffle::needs(profile, topology),
         Suite::Pacheco => pacheco::needs(profile),
         Suite::Scatter => atomic::scatter::needs(profile),
@@ -64,6 +65,11 @@ pub fn run(
         let (constants, claims) = poll_and_shuffle::evaluate(&s, &a, topology, base, mutant);
         let runs = s.len() + a.len() + a.iter().filter(|r| r.cycles.is_some()).count();
         return Outcome { runs, tests: poll_and_shuffle::STAT_TESTS, constants, claims };
+    }
+    if suite == Suite::SyncRandomPolling {
+        let s = sync_polling::run_all(profile, max_pes, base, mutant);
+        let (constants, claims) = sync_polling::evaluate(&s);
+        return Outcome { runs: s.len(), tests: sync_polling::STAT_TESTS, constants, claims };
     }
     if suite == Suite::Pacheco {
         let s = pacheco::run_all(profile, max_pes, base, mutant);

@@ -17,7 +17,8 @@
 //!   exactly, T_par with its four-message T_count.
 //! - [`atomic`]: 004's suites (random-destination search, Thm 1; message
 //!   scattering, Thm 3; Lemmas 6 and 7); [`dispatch`] runs every suite
-//!   but random polling's by name.
+//!   but random polling's by name; [`sync_polling`]: 001 §1.3's
+//!   synchronous random polling.
 //!
 //! [`Suite`] is the registry of suites `lbcheck bounds --balancer` runs.
 
@@ -35,6 +36,12 @@ registry! {
             "random-polling",
             "001 Thm 1, Lemmas 1.3, 3; 002 Thm 1",
             "T_par, generation depth, queues and traffic of asynchronous random polling",
+        ),
+        /// 001 §1.3's synchronous random polling ([`sync_polling`]).
+        SyncRandomPolling => Info::ships(
+            "sync-random-polling",
+            "001 §1.3 [28, 29]; S-13",
+            "T_par of synchronous random polling: (T_par − (1+ε)T_seq/P)/(T_atomic + h·T_round) bounded, no trend in log2 P",
         ),
         /// 004's random-destination search ([`atomic::search`]).
         RandomDestination => Info::ships(
@@ -71,7 +78,7 @@ impl Suite {
         match self {
             Suite::RandomPolling => &["formula"],
             Suite::RandomDestination | Suite::Scatter | Suite::PriorityBnb => &["lemma6", "lemma7"],
-            Suite::Pacheco | Suite::PollAndShuffle => &[],
+            Suite::Pacheco | Suite::PollAndShuffle | Suite::SyncRandomPolling => &[],
         }
     }
 
@@ -103,6 +110,10 @@ impl Suite {
                 m.not_applicable(BalancerKind::RandomPolling, DetectorKind::Energy, false).is_none()
             }
             (Suite::Pacheco, Site::Balancer(b)) => b == BalancerKind::Pacheco,
+            (Suite::SyncRandomPolling, Site::NetworkPolling) => false,
+            (Suite::SyncRandomPolling, _) => {
+                m.not_applicable(BalancerKind::SyncRandomPolling, DetectorKind::Energy, false).is_none()
+            }
             (Suite::PollAndShuffle, Site::Balancer(b)) => b == BalancerKind::PollAndShuffle,
             (Suite::RandomDestination, Site::AtomicMachine) => true,
             (Suite::RandomDestination, Site::Balancer(b)) => b == BalancerKind::RandomDestination,
@@ -128,4 +139,5 @@ pub mod poll_and_shuffle;
 pub mod range;
 pub mod stats;
 pub mod suite;
+pub mod sync_polling;
 pub mod twosample;

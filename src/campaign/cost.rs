@@ -34,6 +34,7 @@ pub fn suite(suite: Suite, mutant: Option<Mutant>) -> f64 {
         (Suite::Scatter, None) => 1.1,
         (Suite::Scatter, Some(_)) => 11.0,
         (Suite::Pacheco | Suite::PollAndShuffle, _) => 0.5,
+        (Suite::SyncRandomPolling, _) => 20.0,
     }
 }
 

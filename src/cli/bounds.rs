@@ -19,7 +19,8 @@ use super::args::kind;
 
 #[derive(Args, Debug)]
 pub struct BoundsArgs {
-    /// The suite: random-polling (001/002), random-destination (004 Thm 1),
+    /// The suite: random-polling (001/002), sync-random-polling (001 §1.3),
+    /// random-destination (004 Thm 1),
     /// priority-bnb (004 Thm 2), scatter (004 Thm 3) or pacheco (003
     /// §14.7.3's global round robin), named by the balancer or model it tests.
     /// Default: random-polling, or with --mutant the suite the mutant acts in.

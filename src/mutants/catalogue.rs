@@ -268,6 +268,12 @@ super::declare_catalogue! {
         Site::Formulas,
         &[(Bounds, "lemma6")],
     );
+    /// Bound formulas: 004 Lemma 7 with (1/2)^{(β−1)m} instead of (1/2)^{(β−1)m/(p−1)}.
+    Lemma7NoP => entry(
+        Info::ships("lemma7-no-p", "004 Lemma 7", "the tail bound (1/2)^{(β−1)m} without the /(p−1) of the exponent"),
+        Site::Formulas,
+        &[(Bounds, "lemma7")],
+    );
     /// Priority-queue branch-and-bound: the message queues are FIFO.
     BnbFifoQueue => entry(
         Info::ships(
@@ -514,6 +520,16 @@ super::declare_catalogue! {
     )
     // Many requests meet at a busy PE only on a larger machine.
     .demo(Demo { workload: "synthetic:size=200000,split=uniform", pes: 64, seeds: &[1], ..Demo::DEFAULT });
+    /// Synchronous random polling: an idle PE asks only PE (i+1) mod P.
+    SyncPollNeighbour => entry(
+        Info::ships(
+            "sync-poll-neighbour",
+            "001 §1, §1.3; S-13",
+            "synchronous random polling: an idle PE asks only PE (i+1) mod P: work spreads one PE per round, T_par leaves (1+ε)T_seq/P + O(h·T_rout)",
+        ),
+        Site::Balancer(BalancerKind::SyncRandomPolling),
+        &[(Bounds, "t_par")],
+    );
     /// Random polling: queue trimming (001 §4) is configured but never applied.
     QueueLimitIgnored => entry(
         Info::ships(

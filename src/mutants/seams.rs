@@ -221,7 +221,8 @@ pub fn simd_phase(mutant: Option<Mutant>) -> crate::protocol::simd_phase::SimdRu
 pub fn sync_polling(mutant: Option<Mutant>) -> crate::protocol::sync_polling::SyncRules {
     use crate::protocol::sync_polling::SyncRules;
     match mutant {
-        Some(Mutant::SyncServeNoneWhenMany) => SyncRules { serves_when_many: false },
+        Some(Mutant::SyncServeNoneWhenMany) => SyncRules { serves_when_many: false, ..SyncRules::PAPER },
+        Some(Mutant::SyncPollNeighbour) => SyncRules { random_victim: false, ..SyncRules::PAPER },
         _ => SyncRules::PAPER,
     }
 }
@@ -319,6 +320,14 @@ pub type Bound = fn(u64, u64, f64) -> f64;
 pub fn lemma6(mutant: Option<Mutant>, paper: Bound) -> Bound {
     match mutant {
         Some(Mutant::Lemma6NoP) => |m, _, alpha| 0.5f64.powf(alpha * m as f64),
+        _ => paper,
+    }
+}
+
+/// 004 Lemma 7's bound as checked: `paper`, or `lemma7-no-p`'s (1/2)^{(β−1)m}.
+pub fn lemma7(mutant: Option<Mutant>, paper: Bound) -> Bound {
+    match mutant {
+        Some(Mutant::Lemma7NoP) => |m, _, beta| 0.5f64.powf((beta - 1.0) * m as f64),
         _ => paper,
     }
 }

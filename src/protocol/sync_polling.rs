@@ -30,11 +30,15 @@ pub struct SyncRules {
     /// A PE that received two or more requests in a round serves one of
     /// them (else it rejects them all: mutant `sync-serve-none-when-many`).
     pub serves_when_many: bool,
+    /// An idle PE asks a uniformly random other PE (else PE (i + 1) mod P:
+    /// mutant `sync-poll-neighbour`, the partner choice 001 §1 calls
+    /// extremely inefficient).
+    pub random_victim: bool,
 }
 
 impl SyncRules {
     /// 001 §1.3.
-    pub const PAPER: SyncRules = SyncRules { serves_when_many: true };
+    pub const PAPER: SyncRules = SyncRules { serves_when_many: true, random_victim: true };
 }
 
 /// The round structure: its length and when, after its start, the
@@ -93,7 +97,10 @@ impl<T: Subproblem> SyncRandomPolling<T> {
             }
             return;
         }
-        let v = ctx.rng.random_range(0..ctx.pes - 1);
+        let v = match self.rules.random_victim {
+            true => ctx.rng.random_range(0..ctx.pes - 1),
+            false => ctx.me % (ctx.pes - 1),
+        };
         self.outstanding = true;
         ctx.send(v + (v >= ctx.me) as PeId, Msg::Request);
     }
@@ -218,7 +225,7 @@ mod tests {
         assert!(poll_at(5, SyncRules::PAPER).is_empty(), "before T_gather nothing is answered");
         let out = poll_at(10, SyncRules::PAPER);
         assert_eq!((count(&out, true), count(&out, false)), (1, 2));
-        let none = poll_at(10, SyncRules { serves_when_many: false });
+        let none = poll_at(10, SyncRules { serves_when_many: false, ..SyncRules::PAPER });
         assert_eq!((count(&none, true), count(&none, false)), (0, 3));
     }
 

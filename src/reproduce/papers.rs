@@ -71,6 +71,8 @@ pub fn configuration(suite: Suite, profile: Profile) -> &'static str {
     match suite {
         Suite::RandomPolling if full => "asynchronous random polling with the energy detector on 001's simulated machine (crossbar); synthetic trees (balanced, uniform, alpha:0.3 splits) with T_seq/P = 2^10·T_atomic, P = 4 … 4096, and a UTS tree; 001 Thm 2's own cells: P/4 PEs 32× slow, queues trimmed at ⌈√P⌉ or not",
         Suite::RandomPolling => "asynchronous random polling with the energy detector on 001's simulated machine (crossbar); synthetic trees (balanced, uniform, alpha:0.3 splits) with T_seq/P = 2^10·T_atomic, P = 4 … 256; 001 Thm 2's own cells: P/4 PEs 32× slow, queues trimmed at ⌈√P⌉ or not",
+        Suite::SyncRandomPolling if full => "synchronous random polling (001 §1.3) with the energy detector on 001's simulated machine (crossbar, rounds of Δt + T_poll + T_split + 2·T_rout): 001 Thm 1's cells of random polling's suite, P = 4 … 4096, and a UTS tree",
+        Suite::SyncRandomPolling => "synchronous random polling (001 §1.3) with the energy detector on 001's simulated machine (crossbar, rounds of Δt + T_poll + T_split + 2·T_rout): 001 Thm 1's cells of random polling's suite (synthetic trees with T_seq/P = 2^10·T_atomic, three machines), P = 4 … 256",
         Suite::RandomDestination => "random-destination backtrack search on 004's atomic machine: balanced, skewed and peeled binary trees, every arbiter (fifo, lifo, random, fixed-priority, anti-critical)",
         Suite::PriorityBnb => "priority-queue branch-and-bound on 004's atomic machine, FIFO arbiter, runs with n > p² log2 p of the critical subtree",
         Suite::Scatter => "message scattering on 004's atomic machine: m messages per node to random destinations, every arbiter",

@@ -263,9 +263,20 @@ fn mutants_outside_their_suite_are_refused() {
         ("pacheco", "split-loses"),
         ("random-polling", "grr-no-increment"),
         ("random-polling", "poll-network-neighbour"),
+        ("sync-random-polling", "poll-lazy"),
+        ("random-polling", "sync-poll-neighbour"),
     ] {
         let (code, _, err) = lbcheck(&["bounds", "--balancer", suite, "--quick", "--mutant", m]);
         assert_eq!(code, 2, "{suite} {m}: {err}");
         assert!(err.contains("has no effect"), "{err}");
     }
+}
+
+/// 004 Lemma 7's exact grid fails on `lemma7-no-p` (its bound without the
+/// /(p−1)) in the scattering suite (≈ 2 s), and Lemma 6's does not.
+#[test]
+fn lemma7_without_p_fails_lemma7_from_the_cli() {
+    let (code, _, err) = lbcheck(&["bounds", "--balancer", "scatter", "--quick", "--mutant", "lemma7-no-p"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("FAILED lemma7 (") && !err.contains("FAILED lemma6 ("), "{err}");
 }

@@ -10,7 +10,7 @@
 //!   stated; 004's proof drops the /(p − 1) in its last line, a misprint).
 //!
 //! A check on one law cannot prove a lemma; it catches a mistranscribed
-//! bound, which is its purpose (the `lemma6-no-p` mutant drops the /(p−1)).
+//! bound, which is its purpose (the `lemma6-no-p` and `lemma7-no-p` mutants drop the /(p−1)).
 
 use std::f64::consts::E;
 
@@ -38,6 +38,11 @@ pub fn lemma7(m: u64, p: u64, beta: f64) -> f64 {
 /// Lemma 6's bound as checked: the transcribed one, or the mutant's.
 pub fn lemma6_as(mutant: Option<Mutant>) -> Bound {
     crate::mutants::seams::lemma6(mutant, lemma6)
+}
+
+/// Lemma 7's bound as checked: the transcribed one, or the mutant's.
+pub fn lemma7_as(mutant: Option<Mutant>) -> Bound {
+    crate::mutants::seams::lemma7(mutant, lemma7)
 }
 
 /// P[Binomial(m, 1/(p−1)) ≥ k].
@@ -73,7 +78,11 @@ pub fn claims(mutant: Option<Mutant>) -> [Claim; 2] {
     };
     [
         exact("lemma6", "004 Lemma 6: P[X ≥ αm] ≤ (1/2)^{αm/(p−1)} ≥ exact tail", lemma6_violations(lemma6_as(mutant))),
-        exact("lemma7", "004 Lemma 7: P[Σ > βm] < (1/2)^{(β−1)m/(p−1)} vs exact tail", lemma7_violations(lemma7)),
+        exact(
+            "lemma7",
+            "004 Lemma 7: P[Σ > βm] < (1/2)^{(β−1)m/(p−1)} vs exact tail",
+            lemma7_violations(lemma7_as(mutant)),
+        ),
     ]
 }
 
@@ -96,5 +105,16 @@ mod tests {
         assert_eq!(mutants.len(), 1);
         assert!(lemma6_violations(lemma6_as(Some(mutants[0]))).0 > 0);
         assert!(!claims(Some(mutants[0]))[0].pass);
+    }
+
+    /// Power: dropping Lemma 7's /(p−1) fails the grid, and only `lemma7`.
+    #[test]
+    fn lemma7_without_p_fails() {
+        let shown = crate::mutants::CATALOGUE.iter().filter(|e| e.fails_under(Catcher::Bounds) == Some("lemma7"));
+        let mutants: Vec<Mutant> = shown.map(|e| e.mutant).collect();
+        assert_eq!(mutants.len(), 1);
+        assert!(lemma7_violations(lemma7_as(Some(mutants[0]))).0 > 0);
+        let [six, seven] = claims(Some(mutants[0]));
+        assert!(six.pass && !seven.pass);
     }
 }
