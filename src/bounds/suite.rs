@@ -111,18 +111,9 @@ pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>
     calibration.into_iter().chain(tests).collect()
 }
 
-/// `f` over `jobs` on up to two threads; results in `jobs`' order.
+/// `f` over `jobs` on every core ([`crate::base::par::map`]); results in `jobs`' order.
 pub fn par_map<J: Sync, S: Send>(jobs: &[J], f: impl Fn(&J) -> S + Sync) -> Vec<S> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(2);
-    let f = &f;
-    let mut all: Vec<(usize, S)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| s.spawn(move || (t..jobs.len()).step_by(threads).map(|i| (i, f(&jobs[i]))).collect::<Vec<_>>()))
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("a run panicked")).collect()
-    });
-    all.sort_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, s)| s).collect()
+    crate::base::par::map(jobs, f)
 }
 
 /// What a run of the suite observes of its events: the generation depth
