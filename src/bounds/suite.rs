@@ -104,7 +104,11 @@ pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>
         let each = |(i, cell)| (0..n).map(move |index| Job { cell, phase, index, cap: cap(i) });
         cells.iter().enumerate().flat_map(each).collect()
     };
-    let calibration = par_map(&jobs(Phase::Calibrate, cal, &|_| None), |job| run_one(job, base, None));
+    let calibrate = |job: &Job| {
+        let key = format!("polling/{:?}/{}/{base}", job.cell, job.index);
+        super::memo::calibration(key, || run_one(job, base, None))
+    };
+    let calibration = par_map(&jobs(Phase::Calibrate, cal, &|_| None), calibrate);
     let most = |i: usize| calibration.iter().skip(i * cal as usize).take(cal as usize).map(|s| s.steps).max();
     let tests =
         par_map(&jobs(Phase::Test, test, &|i| most(i).map(|m| m * STEP_CAP_FACTOR)), |job| run_one(job, base, mutant));

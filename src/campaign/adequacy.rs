@@ -187,7 +187,10 @@ fn by_formulas(o: &Options, m: Mutant, fails: &str) -> (bool, String, Option<Str
     let found = suites.flat_map(|s| dispatch::formula_claims(s, Some(m)).into_iter().map(move |c| (s, c)));
     let hit = found.into_iter().find(|(_, c)| c.name == fails);
     let Some((suite, claim)) = hit else { return (false, format!("no claim `{fails}`"), None) };
-    let detail = format!("{suite}/{}: {} vs {} (the formula alone: {m} acts in no run)", claim.name, claim.measured, claim.bound);
+    let detail = format!(
+        "{suite}/{}: {} vs {} (the formula alone: {m} acts in no run)",
+        claim.name, claim.measured, claim.bound
+    );
     let replay = format!("lbcheck bounds --balancer {suite} --quick --seed-base {} --mutant {m}", o.seed);
     (!claim.pass, detail, Some(replay))
 }
