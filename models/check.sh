@@ -78,7 +78,7 @@ compile_pan() { # cflags...
 # run_check <file> <label> <kind: safety|ltl> <expect: hold|fail> <ltl-name-or-> <macros...>
 run_check() {
   local file="$1" label="$2" kind="$3" expect="$4" claim="$5"; shift 5
-  local macros=("$@")
+  local macros=("$@") t0=$SECONDS
   local out="$WORK/out.txt"
   cp "$HERE/$file" "$WORK/$file"
   rm -f "$WORK"/pan* "$WORK"/*.trail
@@ -100,7 +100,7 @@ run_check() {
   errors="$(sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$out" | tail -1)"
   states="$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' "$out" | tail -1)"
   if [ "$kind" = safety ]; then what="safety (assertions, invalid end states)"; else what="ltl $claim (weak fairness)"; fi
-  local summary="$file $label $what: ${states:-?} states, ${errors:-?} errors"
+  local summary="$file $label $what: ${states:-?} states, ${errors:-?} errors, $((SECONDS - t0)) s"
 
   # A search stopped at the first counterexample reports "Search not
   # completed"; that is only acceptable when a counterexample is expected.
