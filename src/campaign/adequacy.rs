@@ -194,3 +194,24 @@ fn by_formulas(o: &Options, m: Mutant, fails: &str) -> (bool, String, Option<Str
     let replay = format!("lbcheck bounds --balancer {suite} --quick --seed-base {} --mutant {m}", o.seed);
     (!claim.pass, detail, Some(replay))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every formula mutant's bounds cell is decided by the formula claims
+    /// alone, and catches it; the same claims pass on the reference.
+    #[test]
+    fn formula_mutants_are_caught_by_their_formula_claims_alone() {
+        let formula = CATALOGUE.iter().filter(|e| e.site == Site::Formulas);
+        let mutants: Vec<Mutant> = formula.map(|e| e.mutant).collect();
+        assert!(mutants.len() >= 3, "{mutants:?}");
+        for m in mutants {
+            let (caught, detail, replay) = by_bounds(&Options::default(), m);
+            assert!(caught, "{m}: {detail}");
+            assert!(replay.is_some_and(|r| r.contains(&format!("--mutant {m}"))), "{m}");
+        }
+        let suites = std::iter::once(Suite::RandomPolling).chain(super::super::cost::ATOMIC_SUITES);
+        assert!(suites.flat_map(|s| dispatch::formula_claims(s, None)).all(|c| c.pass));
+    }
+}
