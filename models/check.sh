@@ -64,10 +64,21 @@ show_trail() { # model macros...
   fi
 }
 
+# Compiled verifiers are kept by the hash of pan.c and the flags (gcc takes
+# 2-6 s a model; pan.c changes with the model, its macros and spin's
+# version; the key also has gcc's), under target/spin-pan of the repository, or $LBCHECK_SPIN_CACHE.
+CACHE="${LBCHECK_SPIN_CACHE:-$HERE/../target/spin-pan}"
+compile_pan() { # cflags...
+  local key; key="$( { cat "$WORK"/pan.?; echo "$* $(gcc -dumpfullversion)"; } | sha256sum | cut -c1-32)"
+  if [ -x "$CACHE/$key" ]; then cp "$CACHE/$key" "$WORK/pan"; return 0; fi
+  ( cd "$WORK" && gcc "$@" -o pan pan.c >"$WORK/gcc.log" 2>&1 ) || return 1
+  mkdir -p "$CACHE" 2>/dev/null && cp "$WORK/pan" "$CACHE/$key.$BASHPID" 2>/dev/null && mv "$CACHE/$key.$BASHPID" "$CACHE/$key" || true
+}
+
 # run_check <file> <label> <kind: safety|ltl> <expect: hold|fail> <ltl-name-or-> <macros...>
 run_check() {
   local file="$1" label="$2" kind="$3" expect="$4" claim="$5"; shift 5
-  local macros=("$@")
+  local macros=("$@") t0=$SECONDS
   local out="$WORK/out.txt"
   cp "$HERE/$file" "$WORK/$file"
   rm -f "$WORK"/pan* "$WORK"/*.trail
@@ -81,7 +92,7 @@ run_check() {
   else
     cflags=(-O2 -DNFAIR=3); runflags=(-a -f -m$DEPTH)   # each model has exactly one ltl claim ($claim)
   fi
-  ( cd "$WORK" && gcc "${cflags[@]}" -o pan pan.c >"$WORK/gcc.log" 2>&1 ) || {
+  compile_pan "${cflags[@]}" || {
     echo "$file $label $kind: gcc failed -> FAIL"; cat "$WORK/gcc.log"; FAILED=1; return; }
   ( cd "$WORK" && ./pan "${runflags[@]}" >"$out" 2>&1 ) || true
 
@@ -89,7 +100,7 @@ run_check() {
   errors="$(sed -n 's/.*errors: \([0-9][0-9]*\).*/\1/p' "$out" | tail -1)"
   states="$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' "$out" | tail -1)"
   if [ "$kind" = safety ]; then what="safety (assertions, invalid end states)"; else what="ltl $claim (weak fairness)"; fi
-  local summary="$file $label $what: ${states:-?} states, ${errors:-?} errors"
+  local summary="$file $label $what: ${states:-?} states, ${errors:-?} errors, $((SECONDS - t0)) s"
 
   # A search stopped at the first counterexample reports "Search not
   # completed"; that is only acceptable when a counterexample is expected.

@@ -8,10 +8,12 @@
 //! - [`registry`]: the vocabulary of the typed registry enums.
 //! - [`parse`]: the error of the small flag-value parsers ([`BadValue`]).
 //! - [`text`]: values that serialise as their command-line text.
+//! - [`par`]: independent jobs on every core, results in the jobs' order.
 //! - [`topology`]: the networks of 000 §2.1 and §4 ([`Topology`]) and hop counts.
 
 pub mod fraction;
 pub mod hash;
+pub mod par;
 pub mod parse;
 pub mod registry;
 pub mod rng;

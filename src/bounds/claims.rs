@@ -228,7 +228,9 @@ pub fn evaluate(samples: &[Sample], mutant: Option<Mutant>) -> (Constants, Vec<C
     (k, claims)
 }
 
-fn formula_claim(mutant: Option<Mutant>) -> Claim {
+/// The `formula` claim: the Chernoff bounds as checked (`mutant`'s, if a
+/// formula mutant) against exact binomial tails; it needs no run.
+pub fn formula_claim(mutant: Option<Mutant>) -> Claim {
     let (lower, upper) = formula::tails(mutant);
     let (bad, n) = formula_violations(lower, upper);
     Claim::exact(

@@ -98,6 +98,19 @@ pub fn run(
     Outcome { runs, tests, constants, claims }
 }
 
+/// The claims of `suite` that check transcribed bound formulas and need no
+/// run (random polling's `formula`; 004's Lemmas 6–7; none in Pacheco's or
+/// poll-and-shuffle's), with `mutant`'s formulas. A formula mutant
+/// (`Site::Formulas`) changes nothing else, so these are exactly the claims
+/// of the suite's full run that it can fail.
+pub fn formula_claims(suite: Suite, mutant: Option<Mutant>) -> Vec<Claim> {
+    match suite {
+        Suite::RandomPolling => vec![claims::formula_claim(mutant)],
+        Suite::RandomDestination | Suite::Scatter | Suite::PriorityBnb => atomic::lemmas::claims(mutant).to_vec(),
+        Suite::Pacheco | Suite::PollAndShuffle | Suite::SyncRandomPolling => vec![],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

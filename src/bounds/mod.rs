@@ -131,6 +131,7 @@ pub mod compare;
 pub mod coverage;
 pub mod dispatch;
 pub mod listing;
+pub mod memo;
 pub mod observe;
 pub mod pacheco;
 pub mod papers;

@@ -104,25 +104,20 @@ pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>
         let each = |(i, cell)| (0..n).map(move |index| Job { cell, phase, index, cap: cap(i) });
         cells.iter().enumerate().flat_map(each).collect()
     };
-    let calibration = par_map(&jobs(Phase::Calibrate, cal, &|_| None), |job| run_one(job, base, None));
+    let calibrate = |job: &Job| {
+        let key = format!("polling/{:?}/{}/{base}", job.cell, job.index);
+        super::memo::calibration(key, || run_one(job, base, None))
+    };
+    let calibration = par_map(&jobs(Phase::Calibrate, cal, &|_| None), calibrate);
     let most = |i: usize| calibration.iter().skip(i * cal as usize).take(cal as usize).map(|s| s.steps).max();
     let tests =
         par_map(&jobs(Phase::Test, test, &|i| most(i).map(|m| m * STEP_CAP_FACTOR)), |job| run_one(job, base, mutant));
     calibration.into_iter().chain(tests).collect()
 }
 
-/// `f` over `jobs` on up to two threads; results in `jobs`' order.
+/// `f` over `jobs` on every core ([`crate::base::par::map`]); results in `jobs`' order.
 pub fn par_map<J: Sync, S: Send>(jobs: &[J], f: impl Fn(&J) -> S + Sync) -> Vec<S> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(2);
-    let f = &f;
-    let mut all: Vec<(usize, S)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| s.spawn(move || (t..jobs.len()).step_by(threads).map(|i| (i, f(&jobs[i]))).collect::<Vec<_>>()))
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("a run panicked")).collect()
-    });
-    all.sort_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, s)| s).collect()
+    crate::base::par::map(jobs, f)
 }
 
 /// What a run of the suite observes of its events: the generation depth

@@ -8,6 +8,7 @@ use super::shard::Shard;
 use super::{bounds, cost, demos, explore, external, swarm, Case, Options, Progress, Verdict};
 use crate::base::rng::derive_seed;
 use crate::bounds::compare::{compare, MIN_RUNS};
+use crate::bounds::{dispatch, Suite};
 use crate::check::Metrics;
 use crate::harness::RunSpec;
 use crate::mutants::{Catcher, Mutant, Site, CATALOGUE};
@@ -37,7 +38,7 @@ pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
         progress.done("mutants", &case);
         case
     };
-    let mut ran = super::parallel(&mine, run).into_iter();
+    let mut ran = crate::base::par::by_cost(&mine, |&(m, c)| cost::cell(m, c), run).into_iter();
     let cases = units
         .into_iter()
         .flat_map(|(unit, ..)| shard.put(unit, "mutants", unit.mine.then(|| ran.next().into_iter().collect())));
@@ -161,12 +162,56 @@ fn by_bitonic(m: Mutant) -> (bool, String, Option<String>) {
 }
 
 /// Caught if the bounds suite (the mutant's power profile) fails the listed claim.
+/// A formula mutant acts in no run: [`by_formulas`].
 fn by_bounds(o: &Options, m: Mutant) -> (bool, String, Option<String>) {
     let fails = m.entry().fails_under(Catcher::Bounds).unwrap_or_default();
+    if m.entry().site == Site::Formulas {
+        return by_formulas(o, m, fails);
+    }
     let under_test = Options { mutant: Some(m), only: vec![], ..o.clone() };
     let (cases, ..) = bounds::run(&under_test, &Shard::whole(), &super::Silent);
     let case = cases.iter().find(|c| c.name == fails || c.name.ends_with(&format!("/{fails}")));
     let caught = case.is_some_and(|c| c.verdict == Verdict::Fail);
     let detail = case.map_or(format!("no claim `{fails}`"), |c| c.detail.clone());
     (caught, detail, case.and_then(|c| c.replay.clone()))
+}
+
+/// [`by_bounds`] for a formula mutant (`Site::Formulas`): it changes only
+/// the transcribed bounds, never a run, so the suites' runs are the
+/// reference's and only their formula claims
+/// ([`crate::bounds::dispatch::formula_claims`]) can fail; those are
+/// evaluated alone, without the runs (the same verdict in milliseconds).
+fn by_formulas(o: &Options, m: Mutant, fails: &str) -> (bool, String, Option<String>) {
+    let polling = std::iter::once(Suite::RandomPolling);
+    let suites = polling.chain(super::cost::ATOMIC_SUITES).filter(|s| s.refuses(m).is_none());
+    let found = suites.flat_map(|s| dispatch::formula_claims(s, Some(m)).into_iter().map(move |c| (s, c)));
+    let hit = found.into_iter().find(|(_, c)| c.name == fails);
+    let Some((suite, claim)) = hit else { return (false, format!("no claim `{fails}`"), None) };
+    let detail = format!(
+        "{suite}/{}: {} vs {} (the formula alone: {m} acts in no run)",
+        claim.name, claim.measured, claim.bound
+    );
+    let replay = format!("lbcheck bounds --balancer {suite} --quick --seed-base {} --mutant {m}", o.seed);
+    (!claim.pass, detail, Some(replay))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every formula mutant's bounds cell is decided by the formula claims
+    /// alone, and catches it; the same claims pass on the reference.
+    #[test]
+    fn formula_mutants_are_caught_by_their_formula_claims_alone() {
+        let formula = CATALOGUE.iter().filter(|e| e.site == Site::Formulas);
+        let mutants: Vec<Mutant> = formula.map(|e| e.mutant).collect();
+        assert!(mutants.len() >= 3, "{mutants:?}");
+        for m in mutants {
+            let (caught, detail, replay) = by_bounds(&Options::default(), m);
+            assert!(caught, "{m}: {detail}");
+            assert!(replay.is_some_and(|r| r.contains(&format!("--mutant {m}"))), "{m}");
+        }
+        let suites = std::iter::once(Suite::RandomPolling).chain(super::super::cost::ATOMIC_SUITES);
+        assert!(suites.flat_map(|s| dispatch::formula_claims(s, None)).all(|c| c.pass));
+    }
 }

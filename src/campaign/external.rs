@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use super::shard::Shard;
+use super::shard::{Shard, Unit};
 use super::{cost, Case, Options, Progress, Verdict};
 use crate::base::Registered;
 use crate::mutants::{Catcher, Mutant};
@@ -21,17 +21,41 @@ const SCRIPTS: [(&str, &str, &str, &str); 2] = [
 
 /// Runs each script that `o` selects, one unit of `shard` each.
 pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
+    finish(start(o, shard), shard, progress)
+}
+
+/// A script started by [`start`]: its unit, layer and the thread that
+/// waits for it (none if another process runs the unit).
+pub struct Started {
+    unit: Unit,
+    layer: &'static str,
+    child: Option<std::thread::JoinHandle<Case>>,
+}
+
+/// Takes a unit of `shard` for each script that `o` selects and starts
+/// the script of each unit this process runs (a child process, one core
+/// each, while the campaign runs its in-process layers); [`finish`] waits.
+pub fn start(o: &Options, shard: &Shard) -> Vec<Started> {
+    let selected = SCRIPTS.into_iter().filter(|&(layer, script, ..)| o.mutant.is_none() && o.selects(layer, script));
+    let start = |(layer, script, tool, install): (&'static str, &'static str, &'static str, &'static str)| {
+        let unit = shard.take(cost::script(layer));
+        let child = unit.mine.then(|| std::thread::spawn(move || one(layer, script, tool, install)));
+        Started { unit, layer, child }
+    };
+    selected.map(start).collect()
+}
+
+/// The cases of the scripts [`start`] started, in the campaign's order.
+pub fn finish(started: Vec<Started>, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
     let mut cases = Vec::new();
-    for (layer, script, tool, install) in SCRIPTS {
-        if o.mutant.is_some() || !o.selects(layer, script) {
-            continue;
-        }
-        cases.extend(shard.unit(layer, cost::script(layer), || {
+    for Started { unit, layer, child } in started {
+        let case = child.map(|h| {
             progress.start(layer, 1);
-            let case = one(layer, script, tool, install);
+            let case = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
             progress.done(layer, &case);
             vec![case]
-        }));
+        });
+        cases.extend(shard.put(unit, layer, case));
     }
     cases
 }

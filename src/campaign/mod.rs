@@ -259,6 +259,7 @@ pub fn share(o: &Options, rank: u32, ranks: u32) -> Shard {
 /// each unit another process runs ([`shard::assemble`] fills them in).
 pub fn run_share(o: &Options, shard: &Shard, progress: &dyn Progress) -> Report {
     let start = Instant::now();
+    let scripts = external::start(o, shard); // SPIN and Coq run beside the in-process layers
     let mut cases = swarm::simulate(o, shard, progress);
     cases.extend(swarm::threads(o, shard, progress));
     let (bound_cases, figures, suites) = bounds::run(o, shard, progress);
@@ -266,7 +267,7 @@ pub fn run_share(o: &Options, shard: &Shard, progress: &dyn Progress) -> Report 
     cases.extend(explore::run(o, shard, progress));
     cases.extend(adequacy::run(o, shard, progress));
     cases.extend(external::loom_layer(o, shard, progress));
-    cases.extend(external::run(o, shard, progress));
+    cases.extend(external::finish(scripts, shard, progress));
     Report {
         profile: o.profile,
         seed: o.seed,
@@ -311,19 +312,8 @@ impl Progress for Silent {
     fn done(&self, _: &str, _: &Case) {}
 }
 
-/// Runs `jobs` on up to two threads (job i on thread i mod 2); results
-/// come back in job order.
+/// Runs `jobs` on every core ([`crate::base::par::map`]); results come
+/// back in job order, whatever the core count.
 pub(crate) fn parallel<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(2);
-    let mut all: Vec<(usize, R)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let f = &f;
-                s.spawn(move || (t..jobs.len()).step_by(threads).map(|i| (i, f(&jobs[i]))).collect::<Vec<_>>())
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
-    });
-    all.sort_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, r)| r).collect()
+    crate::base::par::map(jobs, f)
 }

@@ -77,7 +77,13 @@ pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>
         jobs.extend(each(Phase::Calibrate, cal).chain(each(Phase::Test, test)));
     }
     let hotspot = crate::mutants::seams::scatters_to_hotspot(mutant);
-    par_map(&jobs, |j| run_one(j, base, hotspot && j.phase == Phase::Test))
+    par_map(&jobs, |j| match j.phase {
+        Phase::Calibrate => {
+            let key = format!("{:?}/{}/{}/{}/{base}", j.arbiter, j.pes, j.m, j.index);
+            crate::bounds::memo::calibration(key, || run_one(j, base, false))
+        }
+        Phase::Test => run_one(j, base, hotspot),
+    })
 }
 
 fn run_one(job: &Job, base: u64, hotspot: bool) -> Sample {

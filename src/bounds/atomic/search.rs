@@ -142,7 +142,13 @@ pub fn run_all(theorem: Theorem, profile: Profile, max_pes: u32, base: u64, muta
         let each = |phase, n| (0..n).map(move |index| Job { theorem, phase, arbiter, pes, tree, index });
         jobs.extend(each(Phase::Calibrate, cal).chain(each(Phase::Test, test)));
     }
-    par_map(&jobs, |j| run_one(j, base, mutant))
+    par_map(&jobs, |j| match j.phase {
+        Phase::Calibrate => {
+            let key = format!("{:?}/{:?}/{}/{}/{}/{base}", j.theorem, j.arbiter, j.pes, j.tree, j.index);
+            crate::bounds::memo::calibration(key, || run_one(j, base, None))
+        }
+        Phase::Test => run_one(j, base, mutant),
+    })
 }
 
 fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
