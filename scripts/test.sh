@@ -3,9 +3,10 @@
 # Installs what it needs when missing; fails when any part fails.
 #
 # One release build (with the MPI driver) serves the tests, the MPI tests,
-# the examples and the benchmarks. The crate's compilation is mostly one
-# thread (rustc's front end), so the loom build (`--cfg loom`) and the fuzz
-# build (sanitizer coverage) run beside it, each in its own target directory.
+# the examples and the benchmarks, and loom (the threaded driver's loom copy
+# is part of it: tests/loom_threads.rs). The crate's compilation is mostly one
+# thread (rustc's front end), so the fuzz build (sanitizer coverage) runs
+# beside it, in its own target directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -32,10 +33,8 @@ if ! RUSTC_BOOTSTRAP=1 cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked -q
 fi
 
-step "builds, four at once: release --features mpi (tests, examples, benches), loom, fuzz targets, rustdoc (no warnings)"
+step "builds, three at once: release --features mpi (tests, examples, benches, loom), fuzz targets, rustdoc (no warnings)"
 logs=$(mktemp -d)
-bash scripts/loom.sh --build >"$logs/loom" 2>&1 &
-loom=$!
 bash scripts/fuzz.sh --build >"$logs/fuzz" 2>&1 &
 fuzz=$!
 # The rustdoc with no warnings (~30 s of CPU from a fresh clone, in its own
@@ -45,16 +44,13 @@ doc=$!
 cargo test --release -q "${features[@]}" --no-run
 cargo build --release -q "${features[@]}" --examples
 cargo bench -q "${features[@]}" --no-run
-for job in loom:$loom fuzz:$fuzz doc:$doc; do
+for job in fuzz:$fuzz doc:$doc; do
   wait "${job#*:}" || { cat "$logs/${job%%:*}"; echo "the ${job%%:*} build failed"; exit 1; }
   tail -n 1 "$logs/${job%%:*}"
 done
 
-step "cargo test --release --features mpi (unit, property, golden, snapshot, CLI, campaign, MPI tests)"
+step "cargo test --release --features mpi (unit, property, golden, snapshot, CLI, campaign, MPI tests, loom's quick profile)"
 cargo test --release "${features[@]}"
-
-step "loom, quick profile (scripts/loom.sh --quick)"
-bash scripts/loom.sh --quick
 
 step "validating a user's own balancer (examples/own_balancer.rs)"
 cargo run --release -q "${features[@]}" --example own_balancer
