@@ -3,6 +3,7 @@
 //! ([`Case::explore`]), and the profile that sets its bound and seeds.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
 
 use crate::harness::{Driver, RunSpec};
 use crate::mutants::Mutant;
@@ -121,9 +122,12 @@ impl Case {
         explored.map_err(|p| panic_text(p.as_ref()))
     }
 
-    /// The first seed whose exploration fails naming `expect`, with loom's report.
-    pub fn first_failure(&self, expect: &str) -> Option<(u64, String)> {
-        (0..self.seeds).find_map(|seed| self.explore(seed).err().filter(|m| m.contains(expect)).map(|m| (seed, m)))
+    /// The first seed whose exploration fails naming `expect`, with loom's
+    /// report; each seed explored in a child process ([`super::isolate`]),
+    /// killed after `limit`.
+    pub fn first_failure(&self, expect: &str, limit: Duration) -> Option<(u64, String)> {
+        let failed = |seed| super::isolate::in_child(limit, || self.explore(seed)).err();
+        (0..self.seeds).find_map(|seed| failed(seed).filter(|m| m.contains(expect)).map(|m| (seed, m)))
     }
 }
 

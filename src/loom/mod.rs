@@ -12,6 +12,7 @@
 #![allow(dead_code)] // the loom copy uses only part of the driver's API (no deadline, no MPI)
 
 mod case;
+mod isolate;
 mod pairs;
 mod sync;
 

@@ -13,6 +13,8 @@
 //! rejects, and waves keep running, while the others work).
 
 use super::case::{Case, Profile, ONE_SPLIT, UNEVEN};
+use std::time::Duration;
+
 use crate::base::Registered;
 use crate::mutants::{Catcher, Mutant};
 use crate::protocol::{BalancerKind as B, DetectorKind as D};
@@ -204,7 +206,9 @@ impl Test {
         let Some(expect) = self.expect else {
             return (0..self.case.seeds).try_for_each(|s| self.case.explore(s)).map(|()| "passed".into());
         };
-        let Some((seed, msg)) = self.case.first_failure(expect) else {
+        let limit =
+            Duration::from_secs(if self.case.cap.is_some() || self.case.profile_bound > 2 { 1800 } else { 120 });
+        let Some((seed, msg)) = self.case.first_failure(expect, limit) else {
             return Err(format!("no seed in 0..{} fails `{expect}`", self.case.seeds));
         };
         let brief: String = msg.lines().filter(|l| l.contains(expect)).take(2).collect::<Vec<_>>().join("\n");
