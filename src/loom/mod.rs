@@ -4,7 +4,7 @@
 //! `sync` seam, loom's threads, locks, condition variables and atomics
 //! (no spinning, no deadlines, sequence numbers for times), so that loom
 //! explores the interleavings of exactly the code that runs in production
-//! with no `--cfg loom` build. The harness runs this copy for a threaded
+//! with no special build. The harness runs this copy for a threaded
 //! run whose [`ThreadConfig::loom`](crate::runtime::threads::ThreadConfig)
 //! is set, inside [`model`]; [`tests`] are the loom suite's cases
 //! (`tests/loom_threads.rs`, the campaign's `loom` layer and adequacy cells).
