@@ -3,12 +3,13 @@
 # Installs what it needs when missing; fails when any part fails.
 #
 # One release build (with the MPI driver) serves the tests, the MPI tests,
-# the examples and the benchmarks. The crate's compilation is mostly one
-# thread (rustc's front end), so the loom build (`--cfg loom`) and a
-# `cargo check` of the fuzz targets run beside it, each in its own target
-# directory. The fuzz targets' bodies run in the release tests
-# (tests/sim/fuzz_bodies.rs); `bash scripts/fuzz.sh SECONDS` is the
-# coverage-guided campaign (nightly), `--fuzz` here runs it briefly.
+# the examples, the benchmarks and loom (the threaded driver's loom copy
+# is part of it: tests/loom_threads.rs). The crate's compilation is mostly
+# one thread (rustc's front end), so a `cargo check` of the fuzz targets and
+# the rustdoc build run beside it, each in its own target directory. The
+# fuzz targets' bodies run in the release tests (tests/sim/fuzz_bodies.rs);
+# `bash scripts/fuzz.sh SECONDS` is the coverage-guided campaign (nightly),
+# `--fuzz` here runs it briefly.
 #
 #   bash scripts/test.sh          # the test command (.ci/run)
 #   bash scripts/test.sh --fuzz   # and 30 s of libFuzzer (LBCHECK_FUZZ_SECONDS)
@@ -34,16 +35,14 @@ esac
 step "format"
 cargo fmt --all -- --check
 
-step "tools, installed when missing: Chromium (report test), Open MPI, SPIN, Coq, cargo-fuzz"
+step "tools, installed when missing: Chromium (report test), Open MPI, SPIN, Coq"
 need chromium chromium
 need mpirun libopenmpi-dev openmpi-bin libclang-dev
 need spin spin gcc
 need coqc coq
 
-step "builds, four at once: release --features mpi (tests, examples, benches), loom, fuzz targets (cargo check), rustdoc (no warnings)"
+step "builds, three at once: release --features mpi (tests, examples, benches, loom), fuzz targets (cargo check), rustdoc (no warnings)"
 logs=$(mktemp -d)
-bash scripts/loom.sh --build >"$logs/loom" 2>&1 &
-loom=$!
 # The fuzz targets keep compiling (metadata only: no sanitizer build).
 CARGO_TARGET_DIR=target/fuzz-check cargo check -q --manifest-path fuzz/Cargo.toml --bins >"$logs/fuzz" 2>&1 &
 fuzzcheck=$!
@@ -54,16 +53,13 @@ doc=$!
 cargo test --release -q "${features[@]}" --no-run
 cargo build --release -q "${features[@]}" --examples
 cargo bench -q "${features[@]}" --no-run
-for job in loom:$loom fuzz:$fuzzcheck doc:$doc; do
+for job in fuzz:$fuzzcheck doc:$doc; do
   wait "${job#*:}" || { cat "$logs/${job%%:*}"; echo "the ${job%%:*} build failed"; exit 1; }
   tail -n 1 "$logs/${job%%:*}"
 done
 
-step "cargo test --release --features mpi (unit, property, golden, snapshot, CLI, campaign, MPI tests)"
+step "cargo test --release --features mpi (unit, property, golden, snapshot, CLI, campaign, MPI tests, loom's quick profile)"
 cargo test --release "${features[@]}"
-
-step "loom, quick profile (scripts/loom.sh --quick)"
-bash scripts/loom.sh --quick
 
 step "validating a user's own balancer (examples/own_balancer.rs)"
 cargo run --release -q "${features[@]}" --example own_balancer

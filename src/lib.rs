@@ -160,7 +160,8 @@
 //! - Drivers: [`sim`] (the deterministic discrete-event simulator of 001's
 //!   machine; [`sim::phased`], 000's phased machine; [`sim::atomic`], 004's
 //!   atomic machine; [`sim::explore`], the exhaustive explorer) and
-//!   [`runtime`] (OS threads, loom under `--cfg loom`, MPI).
+//!   [`runtime`] (OS threads, MPI) and [`loom`] (the threaded driver's
+//!   source compiled against loom's types, explored by loom's model checker).
 //! - [`harness`]: one checked run for every driver, described by one
 //!   serde type ([`harness::RunSpec`]: the balancer with its own parameters,
 //!   [`protocol::BalancerSpec`], the detector, the workload, the driver
@@ -211,6 +212,7 @@ pub mod check;
 pub mod event;
 pub mod fuzz;
 pub mod harness;
+pub mod loom;
 pub mod mutants;
 pub mod problem;
 pub mod protocol;
@@ -218,5 +220,4 @@ pub mod report;
 pub mod reproduce;
 pub mod runtime;
 pub mod sim;
-mod sync;
 pub mod testing;

@@ -11,6 +11,7 @@ use crate::bounds::compare::{compare, MIN_RUNS};
 use crate::bounds::{dispatch, Suite};
 use crate::check::Metrics;
 use crate::harness::RunSpec;
+use crate::loom::caught_name;
 use crate::mutants::{Catcher, Mutant, Site, CATALOGUE};
 use crate::protocol::{BalancerKind, DetectorKind};
 
@@ -29,8 +30,7 @@ pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
         .flat_map(|e| e.caught_by.iter().map(move |&(c, _)| (e.mutant, c)))
         .filter(|(m, c)| o.selects("mutants", &format!("{m}/{}", c.name())))
         .collect();
-    let units: Vec<_> =
-        cells.into_iter().map(|(m, c)| (shard.take_in(cost::group(c), cost::cell(m, c)), m, c)).collect();
+    let units: Vec<_> = cells.into_iter().map(|(m, c)| (shard.take(cost::cell(m, c)), m, c)).collect();
     let mine: Vec<(Mutant, Catcher)> = units.iter().filter(|(u, ..)| u.mine).map(|&(_, m, c)| (m, c)).collect();
     progress.start("mutants", mine.len());
     let run = |&(m, c): &(Mutant, Catcher)| {
@@ -67,12 +67,10 @@ fn cell(o: &Options, m: Mutant, c: Catcher) -> Case {
     let (caught, detail, replay) = match c {
         Catcher::Run => by_runs(m),
         Catcher::Bounds => by_bounds(o, m),
-        Catcher::Loom => match external::loom(&external::loom_test(m)) {
-            Ok((caught, detail)) => {
-                (caught, detail, Some(format!("cargo test --test loom_threads {}", external::loom_test(m))))
-            }
-            Err(why) => return Case::skip("mutants", name, why),
-        },
+        Catcher::Loom => {
+            let (caught, detail) = external::loom(&caught_name(m));
+            (caught, detail, Some(format!("cargo test --release --test loom_threads {}", caught_name(m))))
+        }
         Catcher::Explore => by_explore(m),
         Catcher::Bitonic => by_bitonic(m),
         Catcher::Compare => by_compare(m),

@@ -54,24 +54,11 @@ pub fn cell(m: Mutant, c: Catcher) -> f64 {
     }
 }
 
-/// One run of the loom suite once it is built.
+/// One adequacy cell of the loom suite: its tests of one mutant, in-process.
 pub const LOOM: f64 = 1.0;
 
-/// The loom suite's build (`cargo test` with `--cfg loom`), counted on
-/// the `loom` layer's unit (the [`group`] shares it).
-pub const LOOM_BUILD: f64 = 120.0;
-
-/// The group of the units that run the loom suite (they share its build).
-pub const LOOM_GROUP: Option<&str> = Some("loom");
-
-/// The group of a cell checked by `c`: the loom suite's, or none.
-pub fn group(c: Catcher) -> Option<&'static str> {
-    if c == Catcher::Loom {
-        LOOM_GROUP
-    } else {
-        None
-    }
-}
+/// The `loom` layer: the suite's 24 references, one seed each, in-process.
+pub const LOOM_LAYER: f64 = 30.0;
 
 /// One external script: `models/check.sh` (SPIN) or `proofs/check.sh` (Coq).
 pub fn script(layer: &str) -> f64 {

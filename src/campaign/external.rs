@@ -1,8 +1,8 @@
 //! The `spin`, `coq` and `loom` layers: the SPIN models
 //! (`models/check.sh`), the Coq proofs (`proofs/check.sh`) and the loom
-//! suite (`tests/loom_threads.rs`, built with `--cfg loom`) of the
-//! repository lbcheck was built from, when the files and the tools are
-//! there (a skip says what is missing).
+//! of the repository lbcheck was built from, when the files and the tools
+//! are there (a skip says what is missing), and the loom suite
+//! ([`crate::loom::tests`], in-process).
 
 use std::path::Path;
 use std::process::Command;
@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use super::shard::{Shard, Unit};
 use super::{cost, Case, Options, Progress, Verdict};
-use crate::base::Registered;
-use crate::mutants::{Catcher, Mutant};
+use crate::loom::{caught_name, Profile as LoomProfile};
+use crate::mutants::Catcher;
 
 /// (layer, script, the tool it needs, how to install it).
 const SCRIPTS: [(&str, &str, &str, &str); 2] = [
@@ -95,110 +95,68 @@ fn one(layer: &'static str, script: &str, tool: &str, install: &str) -> Case {
 }
 
 /// The `loom` layer: the loom suite's reference interleavings (every test
-/// named `reference_*`), or, checking a mutant that loom catches, whether
-/// loom reports it (then the case fails: the implementation under test is
-/// broken).
+/// named `reference_*`, one seed each), or, checking a mutant that loom
+/// catches, whether loom reports it (then the case fails: the
+/// implementation under test is broken). In-process ([`crate::loom`]).
 pub fn loom_layer(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case> {
     if !o.selects("loom", "suite") {
         return vec![];
     }
     let (filter, expect_pass) = match o.mutant {
         None => ("reference_".to_string(), true),
-        Some(m) if m.entry().caught_by(Catcher::Loom) => (loom_test(m), false),
+        Some(m) if m.entry().caught_by(Catcher::Loom) => (caught_name(m), false),
         Some(_) => return vec![],
     };
-    let cost = cost::LOOM + cost::LOOM_BUILD;
-    shard.unit_in(cost::LOOM_GROUP, "loom", cost, || loom_case(o, filter, expect_pass, progress))
+    shard.unit("loom", cost::LOOM_LAYER, || loom_case(o, filter, expect_pass, progress))
 }
 
 /// The loom layer's one case: whether the tests `filter` pass as `expect_pass` says.
 fn loom_case(o: &Options, filter: String, expect_pass: bool, progress: &dyn Progress) -> Vec<Case> {
     progress.start("loom", 1);
     let start = Instant::now();
-    let case = match loom(&filter) {
-        Err(why) => Case::skip("loom", filter.clone(), why),
-        Ok((passed, summary)) => {
-            let ok = passed == expect_pass;
-            let detail = match o.mutant {
-                Some(m) if passed => format!("loom reports mutant `{m}` (its test {filter} passed: {summary})"),
-                Some(m) => format!("loom did not report mutant `{m}` ({filter}: {summary})"),
-                None => summary,
-            };
-            let verdict = if ok { Verdict::Pass } else { Verdict::Fail };
-            let what =
-                o.mutant.and_then(|m| m.entry().fails_under(Catcher::Loom)).unwrap_or("a reference interleaving");
-            let failed = if ok { vec![] } else { vec![format!("{what} (loom: {filter})")] };
-            let replay = Some(format!("bash scripts/loom.sh --quick  # or: cargo test --test loom_threads {filter}"));
-            Case {
-                layer: "loom",
-                name: filter,
-                verdict,
-                detail,
-                failed,
-                replay,
-                secs: start.elapsed().as_secs_f64(),
-                point: None,
-                spec: None,
-                fit: None,
-            }
-        }
+    let (passed, summary) = loom(&filter);
+    let ok = passed == expect_pass;
+    let detail = match o.mutant {
+        Some(m) if passed => format!("loom reports mutant `{m}` (its test {filter} passed: {summary})"),
+        Some(m) => format!("loom did not report mutant `{m}` ({filter}: {summary})"),
+        None => summary,
     };
+    let what = o.mutant.and_then(|m| m.entry().fails_under(Catcher::Loom)).unwrap_or("a reference interleaving");
+    let failed = if ok { vec![] } else { vec![format!("{what} (loom: {filter})")] };
+    let replay = Some(format!("cargo test --release --test loom_threads {filter}"));
+    let verdict = if ok { Verdict::Pass } else { Verdict::Fail };
+    let secs = start.elapsed().as_secs_f64();
+    let case = Case { layer: "loom", verdict, detail, failed, replay, secs, ..Case::skip("loom", filter, "") };
     progress.done("loom", &case);
     vec![case]
 }
 
-/// The loom test that shows loom catching `m` (`tests/loom_threads.rs`).
-pub fn loom_test(m: Mutant) -> String {
-    format!("{}_is_caught", m.name().replace('-', "_"))
-}
-
-/// Runs the loom tests matching `filter` (quick profile, bound 2; the
-/// references with one seed, `scripts/loom.sh --quick` runs two) from the
-/// repository: whether they passed and the last lines of their output with
-/// each test that ran and its time (every balancer × detector pair's
-/// `PAIR::reference_p2`, `PAIR::reference_p3` for `reference_`), or why
-/// they cannot run here.
-pub fn loom(filter: &str) -> Result<(bool, String), String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if !root.join("tests/loom_threads.rs").is_file() {
-        return Err("tests/loom_threads.rs is not here (not run from lbcheck's repository)".into());
-    }
-    let times = std::env::temp_dir().join(format!("lbcheck-loom-times-{}-{filter}", std::process::id()));
-    let _ = std::fs::remove_file(&times);
-    let out = Command::new("cargo")
-        .args(["test", "--release", "-q", "--test", "loom_threads", "--", "--test-threads", "2", filter])
-        .env("RUSTFLAGS", "--cfg loom")
-        .env("CARGO_TARGET_DIR", root.join("target/loom"))
-        .env("LOOM_MAX_PREEMPTIONS", "2")
-        .env("LBCHECK_LOOM_PROFILE", "quick")
-        .env("LBCHECK_LOOM_TIMES", &times)
-        .env("LBCHECK_LOOM_SEEDS", if filter == "reference_" { "1" } else { "" }) // the references: one seed each
-        .current_dir(root)
-        .output()
-        .map_err(|e| format!("cannot run cargo for loom: {e}"))?;
-    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    let summary = text.lines().filter(|l| l.starts_with("test result") || l.contains("panicked")).take(3);
-    let mut ran: Vec<String> = std::fs::read_to_string(&times).unwrap_or_default().lines().map(tested).collect();
-    let _ = std::fs::remove_file(&times);
-    ran.sort();
-    Ok((
-        out.status.success(),
-        format!("{}; {} tests: {}", summary.collect::<Vec<_>>().join(" | "), ran.len(), ran.join(", ")),
-    ))
-}
-
-/// "random_polling_energy::reference_p2 (0.6 s)" from a line of the loom
-/// suite's times file ("   0.6 s  TEST: passed (P = 2, …)").
-fn tested(line: &str) -> String {
-    let (secs, rest) = line.trim_start().split_once(" s  ").unwrap_or(("?", line));
-    format!("{} ({secs} s)", rest.split_once(": ").map_or(rest, |(test, _)| test))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_loom_time_line_names_its_test_and_time() {
-        let line = "   0.6 s  random_polling_energy::reference_p2: passed (P = 2, bound 2, 2 seeds)";
-        assert_eq!(super::tested(line), "random_polling_energy::reference_p2 (0.6 s)");
-    }
+/// Runs the loom suite's tests whose names contain `filter` in-process
+/// (quick profile, bound 2; the references with one seed,
+/// `scripts/loom.sh --quick` runs two), on the campaign's threads:
+/// whether they all passed, and each test that ran with its time (or why
+/// it failed).
+pub fn loom(filter: &str) -> (bool, String) {
+    let seeds = (filter == "reference_").then_some(1);
+    let tests: Vec<_> = crate::loom::tests(&LoomProfile { seeds, ..LoomProfile::QUICK })
+        .into_iter()
+        .filter(|t| t.name.contains(filter))
+        .collect();
+    let ran = super::parallel(&tests, |t| {
+        let start = Instant::now();
+        let result = t.run();
+        (
+            result.is_ok(),
+            format!(
+                "{} ({:.1} s){}",
+                t.name,
+                start.elapsed().as_secs_f64(),
+                result.err().map_or(String::new(), |e| format!(": {e}"))
+            ),
+        )
+    });
+    let passed = !ran.is_empty() && ran.iter().all(|(ok, _)| *ok);
+    let failing = ran.iter().filter(|(ok, _)| !ok).count();
+    let listed: Vec<&str> = ran.iter().map(|(_, what)| what.as_str()).collect();
+    (passed, format!("{} tests, {failing} failed: {}", ran.len(), listed.join(", ")))
 }

@@ -19,7 +19,7 @@
 //! [`user::check_balancer`] runs the swarm, threads and explore layers on
 //! a user's own balancer, in-process, [`user::check_detector`] on a user's
 //! own detector, [`user::check_protocols`] on both ([`user_loom`]: the loom
-//! layer on a user's balancer, in a build with `--cfg loom`); [`external_impl`] (`check --impl CMD`) runs
+//! layer on a user's balancer, in-process); [`external_impl`] (`check --impl CMD`) runs
 //! a user's program, in any language, and checks its traces.
 //!
 //! With a mutant ([`Options::mutant`]) the campaign checks the mutant as

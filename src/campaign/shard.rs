@@ -11,7 +11,7 @@
 //! processing time rule (Graham's LPT: units by decreasing cost, each to
 //! the least loaded rank, ties to the lower rank and the earlier unit)
 //! gives each unit an owner. Units of one *group* (those that share a
-//! build: the loom suite's) count as one unit and go to one rank. Both passes see the units in the same order
+//! build or a cache; none does today) count as one unit and go to one rank. Both passes see the units in the same order
 //! because the order depends only on the options (profile, seed, `--only`,
 //! mutant), so no message is needed to agree on it.
 //!

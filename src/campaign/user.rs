@@ -9,8 +9,8 @@
 //! The `bounds` layer ([`bounds_balancer`]) holds a user's balancer to
 //! the papers' claims on T_par, generation depth, traffic and queues, each
 //! against the constant fitted on random polling's runs of the same
-//! configurations; built with `--cfg loom`, the `loom` layer
-//! ([`super::user_loom`]) runs a user's balancer under loom.
+//! configurations; the `loom` layer ([`super::user_loom`]) runs a user's
+//! balancer under loom, in-process.
 //!
 //! ```
 //! use lbcheck::campaign::{user, Options, Profile, Silent};
@@ -182,7 +182,6 @@ fn check_composed<C: Compose + Sync>(o: &Options, plan: &Plan<C>, progress: &dyn
     let sim: Vec<_> = combos.clone().flat_map(|(l, b, d)| swarm_specs(o, l, *b, *d)).collect();
     let threads = combos.clone().filter(|c| on_threads(&c.1)).flat_map(|(l, b, d)| thread_specs(o, l, *b, *d));
     let threads: Vec<_> = threads.collect();
-    let threads = if cfg!(loom) { vec![] } else { threads }; // loom's threads run only in its model: user_loom
     let runner: &Runner = &|spec| unpanicked(|| spec.run_composed(plan.pes, None, &mut |_| {}));
     let select = |layer: &str, jobs: Vec<(String, _)>| -> Vec<_> {
         jobs.into_iter().filter(|(n, _)| o.selects(layer, n)).collect()

@@ -56,7 +56,8 @@ pub enum Driver {
     Sim(SimConfig),
     /// The simulator of 004's atomic machine (or Karp and Zhang's complete network).
     Atomic(AtomicConfig),
-    /// OS threads (loom's when built with `--cfg loom`); the harness sets
+    /// OS threads (loom's in [`crate::loom`]'s copy when the config's
+    /// `loom` is set); the harness sets
     /// the config's `record` and `mutant` from the run.
     Threads(ThreadConfig),
     /// MPI ranks, one PE each (`lbcheck mpi` under mpirun, feature `mpi`).
@@ -72,11 +73,11 @@ impl Driver {
         }
     }
 
-    /// The registry kind of this driver (threads under `--cfg loom` are loom).
+    /// The registry kind of this driver (threads in loom's copy are loom).
     pub fn kind(&self) -> DriverKind {
         match self {
             Driver::Sim(_) | Driver::Atomic(_) => DriverKind::Sim,
-            Driver::Threads(_) if cfg!(loom) => DriverKind::Loom,
+            Driver::Threads(c) if c.loom => DriverKind::Loom,
             Driver::Threads(_) => DriverKind::Threads,
             Driver::Mpi(_) => DriverKind::Mpi,
         }

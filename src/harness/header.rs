@@ -41,6 +41,7 @@ impl RunSpec {
         let (t_split, clock) = match &self.driver {
             Driver::Sim(c) => (c.t_split, Clock::Work),
             Driver::Atomic(_) => (0, Clock::Step),
+            Driver::Threads(c) if c.loom => (0, crate::loom::CLOCK),
             Driver::Threads(_) => (0, crate::runtime::CLOCK),
             Driver::Mpi(_) => (0, Clock::Seq), // sequence numbers of the Lamport order
         };

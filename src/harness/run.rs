@@ -380,6 +380,9 @@ impl Drive for ThreadsDrive {
         B: Balancer<Task = Task> + Send + 'static,
         D: Detector<Task> + Send + 'static,
     {
-        threads::run(&self.cfg, self.root, make)
+        match self.cfg.loom {
+            true => crate::loom::threads::run(&self.cfg, self.root, make),
+            false => threads::run(&self.cfg, self.root, make),
+        }
     }
 }

@@ -11,26 +11,10 @@
 
 use std::collections::VecDeque;
 
+use super::sync::{spin_until, wait_until, AtomicBool, AtomicUsize, Condvar, Mutex, Ordering};
 use crate::protocol::{Msg, PeId};
-use crate::sync::{spin_until, wait_until, AtomicBool, AtomicUsize, Condvar, Mutex, Ordering};
 
-/// Where the mailbox's synchronisation may deviate from its protocol
-/// (module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rules {
-    /// A sender reads `sleeping` under the queue's lock (false: before
-    /// taking it, so it may miss a receiver that just went to sleep).
-    pub sender_reads_flag_under_lock: bool,
-    /// The receiver holds the lock from finding the queue empty until it
-    /// waits (false: drops and retakes it in between, so a push may slip
-    /// into the gap and its notification find nobody waiting).
-    pub receiver_waits_under_lock: bool,
-}
-
-impl Rules {
-    /// The protocol of the module docs.
-    pub const PAPER: Rules = Rules { sender_reads_flag_under_lock: true, receiver_waits_under_lock: true };
-}
+pub use crate::runtime::config::Rules;
 
 /// A message with its sender and trace id.
 pub(crate) struct Envelope<T> {

@@ -20,12 +20,12 @@
 use rand_chacha::ChaCha8Rng;
 
 use super::mailbox::Envelope;
+use super::sync::let_others_run;
 use crate::base::rng::{stream, Purpose};
 use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
 use crate::protocol::initial::Start;
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
-use crate::sync::let_others_run;
 
 /// What differs between the drivers around the shared loop. The two hooks
 /// of a slice take the whole loop: receiving hands messages to the PE.

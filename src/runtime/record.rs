@@ -21,8 +21,8 @@
 
 use std::time::Instant;
 
+use super::sync::{stamp, Ordering, TraceSeq};
 use crate::event::Event;
-use crate::sync::{stamp, Ordering, TraceSeq};
 
 /// One PE's recorded batches: `(first sequence number, events)`.
 #[derive(Default)]

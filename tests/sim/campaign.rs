@@ -6,8 +6,9 @@ use lbcheck::mutants::{Catcher, CATALOGUE};
 
 use super::lbcheck;
 
-/// Every in-process layer, and every adequacy cell but loom's (loom, SPIN
-/// and Coq run in their own steps of the test command).
+/// Every in-process layer, and every adequacy cell but loom's (loom runs in
+/// `tests/loom_threads.rs`, SPIN and Coq in their own steps of the test
+/// command).
 const ONLY: &str = "simulate/,threads/,bounds/,/simulate,/bounds,/explore,/bitonic,/compare";
 
 fn out_dir(name: &str) -> std::path::PathBuf {
@@ -126,8 +127,8 @@ pub(crate) fn assert_renders_with_plots(page: &std::path::Path, loaded: &str, (s
 /// One mutant per site (balancer, detector, bound formulas, event log, a bounds-only
 /// mutant): the campaign fails and JUnit names the property or claim the
 /// catalogue lists. (Every mutant, loom's included, fails `lbcheck check
-/// --mutant M`; the threaded-driver mutants need the loom layer, which the
-/// test command runs in its own step.)
+/// --mutant M`; the threaded-driver mutants need the loom layer, which
+/// `tests/loom_threads.rs` covers.)
 #[test]
 fn a_mutant_fails_the_campaign_and_junit_names_its_property() {
     for m in ["split-loses", "four-counter-one-wave", "poll-lazy", "formula-sign-slip", "log-idle-early"] {

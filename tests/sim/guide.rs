@@ -81,7 +81,7 @@ const COVERAGE: &[(&str, By)] = &[
     ("lbcheck run --workload uts:T1 --threads 2 --json", Here(0)),
     ("lbcheck run --workload uts:T1 --threads 3 --initial-split --trace run.jsonl && lbcheck check-trace run.jsonl", Here(0)),
     ("lbcheck run --workload uts:T1 --mutant split-loses --check", Here(1)),
-    ("bash scripts/loom.sh --quick", Script(TEST_SH, "bash scripts/loom.sh --quick")),
+    ("cargo test --release --test loom_threads", Script(TEST_SH, "cargo test --release \"${features[@]}\"")),
     ("cargo build --release --features mpi", Script(TEST_SH, "cargo build --release -q \"${features[@]}\" --examples")),
     ("mpirun -np 4 lbcheck mpi --workload uts:T1 --termination four-counter --trace t.jsonl", Test(MPI, "uts_t1_on_four_ranks_passes_and_its_one_trace_checks", "")),
     ("lbcheck check-trace t.jsonl", Test(MPI, "uts_t1_on_four_ranks_passes_and_its_one_trace_checks", "")),
