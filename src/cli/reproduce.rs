@@ -6,9 +6,11 @@ use std::fmt::Write;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
+use lbcheck::mutants::Mutant;
 use lbcheck::problem::bnb::knapsack::MAX_ITEMS;
 use lbcheck::report;
 use lbcheck::reproduce::knapsack::{Experiment, Reproduction, PAPER};
+use lbcheck::reproduce::verdict::Verdict;
 
 #[derive(Args, Debug)]
 pub struct ReproduceArgs {
@@ -40,6 +42,7 @@ enum What {
     All(PaperArgs),
 }
 
+use super::args::kind;
 pub use super::paper::PaperArgs;
 
 #[derive(Args, Debug)]
@@ -68,7 +71,12 @@ pub struct KnapsackArgs {
     /// Bound propagation: reduce-tree (002 §4.5), broadcast, none.
     #[arg(long, default_value = "reduce-tree", value_parser = ["reduce-tree", "broadcast", "none"])]
     bound: String,
-    /// Print JSON (every run, with its replay command) instead of a table.
+    /// Run every instance with this mutant (`lbcheck mutants`), e.g.
+    /// `poll-lazy`: the verdict should fail.
+    #[arg(long, value_parser = kind::<Mutant>)]
+    mutant: Option<Mutant>,
+    /// Print JSON (every run, with its replay command, and `verdict`:
+    /// measured, paper, tolerance, verdict) instead of a table.
     #[arg(long)]
     json: bool,
 }
@@ -93,7 +101,28 @@ fn knapsack(k: KnapsackArgs) -> anyhow::Result<ExitCode> {
     for run in r.runs.iter().filter(|r| !r.checked) {
         eprintln!("FAILED {} on {} PEs: {}\nreplay with: {}", run.workload, run.pes, run.failed.join(", "), run.replay);
     }
-    Ok(if r.all_checked { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    let failed = r.verdict.as_ref().filter(|v| v.verdict == "fail");
+    if let Some(v) = failed {
+        eprintln!("FAILED 002 §5.2: {}", verdict_line(v));
+    }
+    Ok(if r.all_checked && failed.is_none() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The verdict in one line: measured, paper, tolerance and how it is derived.
+fn verdict_line(v: &Verdict) -> String {
+    format!(
+        "mean S on {} PEs = {:.1} (s = {:.1}, n = {}, m = {}) vs paper {} ± {:.1} (two-sided α = {}, t·s·√(1/n + 1/256) + margin {}): {}",
+        v.pes,
+        v.measured,
+        v.spread,
+        v.instances,
+        v.items,
+        v.paper,
+        v.tolerance,
+        v.alpha,
+        v.margin,
+        v.verdict.to_uppercase()
+    )
 }
 
 fn experiment(k: &KnapsackArgs) -> anyhow::Result<Experiment> {
@@ -102,7 +131,9 @@ fn experiment(k: &KnapsackArgs) -> anyhow::Result<Experiment> {
         false => (k.items, k.instances, k.pes.clone()),
     };
     let (split, bound) = (k.split.parse()?, k.bound.parse().map_err(anyhow::Error::msg)?);
-    Ok(Experiment { items, instances, pes, seed: k.seed, split, bound })
+    let e = Experiment { items, instances, pes, seed: k.seed, split, bound, mutant: k.mutant };
+    e.validate()?;
+    Ok(e)
 }
 
 /// One row per P, then the paper's figure.
@@ -138,6 +169,10 @@ fn human(r: &Reproduction) -> String {
         "paper (002 Fig. 1): P = {p}, m = {m}, {n} instances: mean S = {s} (S/P = {:.2})",
         s / f64::from(p)
     );
+    let _ = match &r.verdict {
+        Some(v) => writeln!(out, "verdict (002 §5.2): {}", verdict_line(v)),
+        None => writeln!(out, "verdict (002 §5.2): none: the paper's figure is for P = {p}; add {p} to --pes (and run ≥ 2 instances) to assert it"),
+    };
     let failed = r.runs.iter().filter(|r| !r.checked).count();
     let _ = writeln!(
         out,
