@@ -5,6 +5,8 @@
 //! `lbcheck bounds --list` on its paper's page, passing on the references;
 //! a bounds mutant fails its paper's page.
 
+use lbcheck::reproduce::verdict::{judge, mean_sd, tolerance, ALPHA};
+
 use super::lbcheck;
 
 #[test]
@@ -59,6 +61,27 @@ fn the_knapsack_verdict_passes_the_reference_and_fails_poll_lazy() {
     assert_eq!(lazy["verdict"], "fail", "{lazy}");
     assert!(lazy["measured"].as_f64().unwrap() < measured / 2.0, "{lazy}");
     assert!(err.contains("FAILED 002 §5.2: mean S on 1024 PEs = ") && err.contains("vs paper 1410 ± "), "{err}");
+}
+
+/// Fixed samples: the tolerance is t·s·√(1/n + 1/256), pass inside it,
+/// fail outside, and it widens with the spread and narrows with n.
+#[test]
+fn tolerance_is_derived_from_the_spread() {
+    let s = [1000.0, 1200.0, 1400.0, 1600.0, 1800.0];
+    let (mean, sd) = mean_sd(&s);
+    assert_eq!(mean, 1400.0);
+    assert!((sd - 316.227_766).abs() < 1e-3);
+    let want = 4.604_094 * sd * (0.2f64 + 1.0 / 256.0).sqrt();
+    let v = judge(&s, 1024, 2000, 1410.0).unwrap();
+    assert!((v.tolerance - want).abs() < 1e-3, "{v:?}");
+    assert_eq!(v.verdict, "pass");
+    let far: Vec<f64> = s.iter().map(|x| x - 1400.0 + 1410.0 - v.tolerance - 1.0).collect();
+    assert_eq!(judge(&far, 1024, 2000, 1410.0).unwrap().verdict, "fail");
+    let tight = [1409.0, 1410.0, 1411.0];
+    assert!(judge(&tight, 1024, 2000, 1410.0).unwrap().tolerance < 20.0);
+    assert_eq!(judge(&[1.0, 2.0, 3.0], 1024, 2000, 1410.0).unwrap().verdict, "fail");
+    assert!(tolerance(256, 100.0, ALPHA) < tolerance(16, 100.0, ALPHA));
+    assert!(judge(&[1410.0], 1024, 2000, 1410.0).is_none());
 }
 
 #[test]
