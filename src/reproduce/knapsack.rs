@@ -20,12 +20,15 @@ use serde::Serialize;
 
 use crate::base::rng::derive_seed;
 use crate::campaign::parallel;
-use crate::harness::{reference, Driver, RunSpec};
+use crate::harness::{reference, Driver, RunSpec, SpecError};
+use crate::mutants::Mutant;
 use crate::problem::bnb::knapsack::KnapsackConfig;
 use crate::problem::dfs::Strategy;
 use crate::problem::Workload;
 use crate::protocol::{BalancerKind, BoundMode, DetectorKind};
 use crate::sim::SimConfig;
+
+use super::verdict::{self, Verdict};
 
 /// 002 §5.2's figure: P, m, instances, average speedup.
 pub const PAPER: (u32, u32, u32, f64) = (1024, 2000, 256, 1410.0);
@@ -45,6 +48,8 @@ pub struct Experiment {
     pub split: Strategy,
     /// Bound propagation (002 §4.5: the reduction tree).
     pub bound: BoundMode,
+    /// The deliberate bug every run has, if any (the reference: none).
+    pub mutant: Option<Mutant>,
 }
 
 /// One instance on one machine size.
@@ -106,6 +111,9 @@ pub struct Reproduction {
     pub runs: Vec<Run>,
     /// Every run passed every property.
     pub all_checked: bool,
+    /// The mean speedup on 1024 PEs against 002's 1410 ([`verdict`]);
+    /// None when P = 1024 did not run or fewer than two instances did.
+    pub verdict: Option<Verdict>,
     /// Wall-clock seconds.
     pub wall_secs: f64,
 }
@@ -121,7 +129,12 @@ impl Experiment {
     fn spec(&self, workload: Workload, pes: u32) -> RunSpec {
         let driver = Driver::Sim(SimConfig { pes, seed: 1, ..SimConfig::default() });
         let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, driver);
-        RunSpec { split: self.split, bound: Some(self.bound), ..spec }
+        RunSpec { split: self.split, bound: Some(self.bound), mutant: self.mutant, ..spec }
+    }
+
+    /// Every run's specification can run (the mutant acts in it, …).
+    pub fn validate(&self) -> Result<(), SpecError> {
+        self.pes.iter().try_for_each(|&p| self.spec(self.instance(0), p).validate())
     }
 
     /// Runs it all, two instances at a time.
@@ -132,13 +145,22 @@ impl Experiment {
             parallel(&instances, |&i| self.one_instance(i)).into_iter().collect::<Result<Vec<_>, _>>()?.concat();
         let rows = self.pes.iter().map(|&p| row(p, &runs)).collect();
         let all_checked = runs.iter().all(|r| r.checked);
+        let verdict = self.verdict(&runs);
         Ok(Reproduction {
             experiment: self.clone(),
             rows,
             runs,
             all_checked,
+            verdict,
             wall_secs: started.elapsed().as_secs_f64(),
         })
+    }
+
+    /// The verdict on the runs on 002's P = 1024 ([`verdict::judge`]).
+    fn verdict(&self, runs: &[Run]) -> Option<Verdict> {
+        let (p, _, _, paper) = PAPER;
+        let s: Vec<f64> = runs.iter().filter(|r| r.pes == p).map(|r| r.speedup).collect();
+        verdict::judge(&s, p, self.items, paper)
     }
 
     /// One instance: its sequential reference, then every P against it.

@@ -4,3 +4,4 @@
 
 pub mod knapsack;
 pub mod papers;
+pub mod verdict;

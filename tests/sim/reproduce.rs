@@ -5,6 +5,8 @@
 //! `lbcheck bounds --list` on its paper's page, passing on the references;
 //! a bounds mutant fails its paper's page.
 
+use lbcheck::reproduce::verdict::{judge, mean_sd, tolerance, ALPHA};
+
 use super::lbcheck;
 
 #[test]
@@ -30,6 +32,56 @@ fn the_quick_knapsack_reproduction_checks_every_run() {
     assert_eq!(code, 0);
     assert!(out.contains("paper (002 Fig. 1): P = 1024, m = 2000, 256 instances: mean S = 1410"), "{out}");
     assert!(out.contains("checked: 96 of 96 runs passed every property"), "{out}");
+    assert!(out.contains("verdict (002 §5.2): none: the paper's figure is for P = 1024"), "{out}");
+    assert!(v["verdict"].is_null(), "no P = 1024 in the quick profile: {}", v["verdict"]);
+}
+
+/// The verdict at a reduced size (m = 300, 6 instances, P = 1024; ~15 s
+/// on 2 loaded cores): the reference's mean speedup is within the
+/// tolerance its own spread gives (602 ± 1493: one instance speeds up
+/// 1821-fold), `poll-lazy` (a busy PE serves requests every 64th poll,
+/// 001 Fig. 1) is not (92 ± 295): exit 1, the verdict named on stderr.
+/// The tolerance itself is tested on fixed samples in
+/// `lbcheck::reproduce::verdict`.
+#[test]
+fn the_knapsack_verdict_passes_the_reference_and_fails_poll_lazy() {
+    let small = ["reproduce", "knapsack", "--items", "300", "--instances", "6", "--pes", "1024", "--json"];
+    let (code, out, err) = lbcheck(&small);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let verdict = &v["verdict"];
+    assert_eq!(verdict["verdict"], "pass", "{verdict}");
+    assert_eq!((verdict["paper"].as_f64(), verdict["pes"].as_u64()), (Some(1410.0), Some(1024)), "{verdict}");
+    let (measured, tolerance) = (verdict["measured"].as_f64().unwrap(), verdict["tolerance"].as_f64().unwrap());
+    assert!((measured - 1410.0).abs() <= tolerance, "{verdict}");
+    let (code, out, err) = lbcheck(&[&small[..], &["--mutant", "poll-lazy"]].concat());
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let lazy = &v["verdict"];
+    assert_eq!(lazy["verdict"], "fail", "{lazy}");
+    assert!(lazy["measured"].as_f64().unwrap() < measured / 2.0, "{lazy}");
+    assert!(err.contains("FAILED 002 §5.2: mean S on 1024 PEs = ") && err.contains("vs paper 1410 ± "), "{err}");
+}
+
+/// Fixed samples: the tolerance is t·s·√(1/n + 1/256), pass inside it,
+/// fail outside, and it widens with the spread and narrows with n.
+#[test]
+fn tolerance_is_derived_from_the_spread() {
+    let s = [1000.0, 1200.0, 1400.0, 1600.0, 1800.0];
+    let (mean, sd) = mean_sd(&s);
+    assert_eq!(mean, 1400.0);
+    assert!((sd - 316.227_766).abs() < 1e-3);
+    let want = 4.604_094 * sd * (0.2f64 + 1.0 / 256.0).sqrt();
+    let v = judge(&s, 1024, 2000, 1410.0).unwrap();
+    assert!((v.tolerance - want).abs() < 1e-3, "{v:?}");
+    assert_eq!(v.verdict, "pass");
+    let far: Vec<f64> = s.iter().map(|x| x - 1400.0 + 1410.0 - v.tolerance - 1.0).collect();
+    assert_eq!(judge(&far, 1024, 2000, 1410.0).unwrap().verdict, "fail");
+    let tight = [1409.0, 1410.0, 1411.0];
+    assert!(judge(&tight, 1024, 2000, 1410.0).unwrap().tolerance < 20.0);
+    assert_eq!(judge(&[1.0, 2.0, 3.0], 1024, 2000, 1410.0).unwrap().verdict, "fail");
+    assert!(tolerance(256, 100.0, ALPHA) < tolerance(16, 100.0, ALPHA));
+    assert!(judge(&[1410.0], 1024, 2000, 1410.0).is_none());
 }
 
 #[test]
@@ -44,6 +96,10 @@ fn bad_reproduction_input_exits_2() {
         (&["--quick", "--items", "50"], "'--quick' cannot be used with '--items <ITEMS>'"),
         (&["--bound", "telepathy"], "invalid value"),
         (&["--split", "sideways"], "unknown split strategy"),
+        (&["--mutant", "no-such-bug"], "no-such-bug"),
+        (&["--mutant", "grr-no-increment"], "no effect"),
+        (&["--full", "--items", "50"], "'--full' cannot be used with '--items <ITEMS>'"),
+        (&["--full", "--quick"], "cannot be used with"),
     ] {
         let (code, out, err) = lbcheck(&[&["reproduce", "knapsack"][..], args].concat());
         assert_eq!(code, 2, "{args:?}:\n{out}{err}");
