@@ -241,5 +241,5 @@ impl<C> Plan<'_, C> {
 /// (A run catches its own protocol assertions, `harness::caught`; this
 /// catches the rest, e.g. of an exploration.)
 fn unpanicked<R>(run: impl FnOnce() -> std::io::Result<R>) -> std::io::Result<R> {
-    crate::harness::caught::caught(run).unwrap_or_else(|why| Err(std::io::Error::other(format!("it panicked: {why}"))))
+    crate::base::caught::caught(run).unwrap_or_else(|why| Err(std::io::Error::other(format!("it panicked: {why}"))))
 }

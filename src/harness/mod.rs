@@ -31,7 +31,6 @@
 //! assert_eq!(result.reference.t_seq, 1732);
 //! ```
 
-pub mod caught;
 mod compose;
 pub mod driver;
 mod explore;

@@ -5,12 +5,12 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use super::caught::{caught, PROTOCOL_ASSERTION};
 use super::compose::{Compose, Drive};
 use super::driver::Driver;
 use super::reference::reference;
 use super::session::Session;
 use super::spec::RunSpec;
+use crate::base::caught::{caught, PROTOCOL_ASSERTION};
 use crate::base::rng::{stream, Purpose};
 use crate::check::{CheckReport, Reference};
 use crate::event::Event;

@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
+use crate::base::caught::PROTOCOL_ASSERTION;
 use crate::check::CheckReport;
-use crate::harness::caught::PROTOCOL_ASSERTION;
 use crate::sim::{Outcome, Stop};
 
 /// 0 if every property passed, else 1 (after naming the failures on

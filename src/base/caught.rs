@@ -4,7 +4,7 @@
 //! [`PROTOCOL_ASSERTION`] failed, its message and place given, instead of a
 //! crash (the guide: "no input may crash, hang or fool it"). One mechanism
 //! for every driver and every caller (`lbcheck simulate`, `run`, `explore`,
-//! the campaign, the user layer): [`caught`].
+//! the campaign, the user layer; the explorer's transitions): [`caught`].
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -56,7 +56,7 @@ mod tests {
     #[test]
     fn a_panic_is_its_message_and_place() {
         let why = caught(|| assert!(1 + 1 == 3, "arithmetic broke")).unwrap_err();
-        assert!(why.starts_with("arithmetic broke at src/harness/caught.rs:"), "{why}");
+        assert!(why.starts_with("arithmetic broke at src/base/caught.rs:"), "{why}");
         assert_eq!(caught(|| 7), Ok(7));
         let nested = caught(|| caught(|| panic!("inner")).unwrap_err()).unwrap();
         assert!(nested.starts_with("inner at "), "{nested}");
