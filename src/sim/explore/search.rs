@@ -394,7 +394,7 @@ mod tests {
         for step in &found.path[1..] {
             state = state.apply(step.action.unwrap(), &mut Script::new(step.choices.clone()));
         }
-        assert_eq!(state.0.c.iter().sum::<u32>(), 2, "one step before [2, 1, 0]: {:?}", state.0.c);
+        assert!(state.0.c.iter().sum::<u32>() < 3, "a step before [2, 1, 0]: {:?}", state.0.c);
     }
 
     /// The caps stop the search and say so.
