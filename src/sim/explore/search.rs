@@ -136,7 +136,13 @@ pub fn search<M: Model>(
     let mut prefix = Some(Vec::new());
     while let Some(p) = prefix {
         let mut script = Script::new(p);
-        let state = start(&mut script);
+        let state = match caught(|| start(&mut script)) {
+            Ok(state) => state,
+            Err(why) => {
+                s.assertion(u32::MAX, why); // at the start: an empty path
+                return s.done(began);
+            }
+        };
         let step = Step { action: None, choices: script.choices() };
         if s.visit(state, Vec::new(), 0, u32::MAX, step) {
             return s.done(began);
