@@ -172,7 +172,10 @@ where
     }
     let mut extra = 0;
     while complete && extra < COMPLETION_STEPS && !world.actions().is_empty() {
-        world = world.step(0, &mut Script::default(), Some(&mut events));
+        match crate::base::caught::caught(|| world.step(0, &mut Script::default(), Some(&mut events))) {
+            Ok(next) => world = next,
+            Err(_) => break, // a protocol assertion: the counterexample ends before it
+        }
         extra += 1;
     }
     if world.drained() {
