@@ -8,9 +8,11 @@
 //! - [`registry`]: the vocabulary of the typed registry enums.
 //! - [`parse`]: the error of the small flag-value parsers ([`BadValue`]).
 //! - [`text`]: values that serialise as their command-line text.
+//! - [`caught`]: a panic caught as its message and place (protocol assertions as verdicts).
 //! - [`par`]: independent jobs on every core, results in the jobs' order.
 //! - [`topology`]: the networks of 000 §2.1 and §4 ([`Topology`]) and hop counts.
 
+pub mod caught;
 pub mod fraction;
 pub mod hash;
 pub mod par;

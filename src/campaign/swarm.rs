@@ -323,7 +323,10 @@ fn polling_spec(rng: &mut ChaCha8Rng, draw: Draw, d: DetectorKind) -> RunSpec {
     if let Some(p) = spec.balancer.polling_mut() {
         match p.deactivate.as_mut() {
             Some(d) => d.pe %= pes, // the mutant's window, on a PE that exists
-            None if rng.random_bool(0.15) => p.deactivate = Some(deactivation(rng, pes)),
+            None if rng.random_bool(0.15) => {
+                // A deactivated worker has one slot (002 §3): none where a mutant set two.
+                p.deactivate = (p.slots() == 1).then(|| deactivation(rng, pes));
+            }
             None if rng.random_bool(0.3) => p.slots = Some(2), // 002 §3's two subproblems per PE
             None => {}
         }
@@ -440,6 +443,11 @@ fn machine(rng: &mut ChaCha8Rng, seed: u64, o: &Options) -> SimConfig {
     c.fifo_links = rng.random_bool(0.5);
     let cost = |rng: &mut ChaCha8Rng| *[0, 0, 1, 3].choose(rng).expect("cost values");
     (c.o, c.g, c.t_poll) = (cost(rng), cost(rng), cost(rng));
+    if c.latency.is_none() {
+        // A fixed latency has no range for a shape or a schedule to act on,
+        // and `simulate` takes them only with --latency: the replay must run.
+        (c.shape, c.schedule) = (Shape::Uniform, Schedule::Plain);
+    }
     // 000 §1.2's randomised initialisation for some of the runs that split
     // the root, from a stream of its own: every other draw keeps its value.
     let mut own = stream(seed, 1, Purpose::Swarm);

@@ -237,9 +237,8 @@ impl<C> Plan<'_, C> {
 /// `run`'s result, or its panic as an error: a user's protocol that
 /// panics (or makes a reference balancer's assertion fail, as a detector
 /// that announces early may) fails its case instead of the whole check.
+/// (A run catches its own protocol assertions, `harness::caught`; this
+/// catches the rest, e.g. of an exploration.)
 fn unpanicked<R>(run: impl FnOnce() -> std::io::Result<R>) -> std::io::Result<R> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|p| {
-        let why = p.downcast_ref::<String>().map(String::as_str).or_else(|| p.downcast_ref::<&str>().copied());
-        Err(std::io::Error::other(format!("it panicked: {}", why.unwrap_or("(no message)"))))
-    })
+    crate::base::caught::caught(run).unwrap_or_else(|why| Err(std::io::Error::other(format!("it panicked: {why}"))))
 }

@@ -86,8 +86,9 @@ fn options(a: &CheckArgs) -> anyhow::Result<ImplOptions> {
     let (Some(balancer), Some(detector)) = (i.balancer, i.termination) else {
         bail!("--impl needs --balancer KIND and --termination KIND: what your program implements (`lbcheck list` shows the kinds)")
     };
-    if !(i.timeout > 0.0 && i.timeout.is_finite()) || i.runs == 0 || i.jobs == Some(0) {
-        bail!("--impl-timeout must be positive, --impl-runs and -j at least 1");
+    let day = lbcheck::runtime::threads::MAX_TIMEOUT_SECS as f64; // Duration::from_secs_f64 panics past u64 seconds
+    if !(i.timeout > 0.0 && i.timeout <= day) || i.runs == 0 || i.jobs == Some(0) {
+        bail!("--impl-timeout must be in 0 < SECS <= {day} (a day), --impl-runs and -j at least 1");
     }
     if !(i.alpha > 0.0 && i.alpha < 1.0) {
         bail!("0 < --alpha < 1 (got {})", i.alpha);

@@ -10,6 +10,7 @@ use super::driver::Driver;
 use super::reference::reference;
 use super::session::Session;
 use super::spec::RunSpec;
+use crate::base::caught::{caught, PROTOCOL_ASSERTION};
 use crate::base::rng::{stream, Purpose};
 use crate::check::{CheckReport, Reference};
 use crate::event::Event;
@@ -135,9 +136,15 @@ impl RunSpec {
             None => checked(e),
         };
         let started = Instant::now();
-        let driven = self.drive_checked(pes, &reference, &mut sink)?;
+        let (driven, assertion) = match caught(|| self.drive_checked(pes, &reference, &mut sink)) {
+            Ok(driven) => (driven?, None),
+            Err(why) => (Driven::cut_short(), Some((session.line() + 1, why))),
+        };
         let wall = driven.wall.unwrap_or_else(|| started.elapsed());
-        let check = session.finish()?;
+        let mut check = session.finish()?;
+        if let Some((line, why)) = assertion {
+            assertion_failed(&mut check, line, why);
+        }
         let Driven { outcome, units, atomic, .. } = driven;
         Ok(RunResult { check, outcome, reference, reference_wall, wall, units, atomic })
     }
@@ -293,6 +300,25 @@ struct Driven {
     atomic: Option<AtomicFacts>,
     /// The run's own wall-clock time, when it is not the driver's (MPI).
     wall: Option<Duration>,
+}
+
+impl Driven {
+    /// A run a protocol assertion stopped ([`Stop::Assertion`]).
+    fn cut_short() -> Driven {
+        let outcome = Outcome { steps: 0, end_time: 0, stop: Stop::Assertion };
+        Driven { outcome, units: None, atomic: None, wall: None }
+    }
+}
+
+/// Adds [`PROTOCOL_ASSERTION`]'s failure, at `line` (the event the run
+/// would have emitted next), to `check`: the failures judged at or after
+/// it follow from it (the run was cut short), those before are their own.
+fn assertion_failed(check: &mut CheckReport, line: usize, why: String) {
+    for v in check.properties.values_mut().filter(|v| !v.pass && v.line.is_none_or(|l| l >= line)) {
+        v.follows = Some(PROTOCOL_ASSERTION);
+    }
+    let detail = format!("a protocol assertion failed (the run stopped there): {why}");
+    check.properties.insert(PROTOCOL_ASSERTION, crate::check::Verdict::fail(detail, Some(line)));
 }
 
 /// Feeds a recorded stream to `sink`.

@@ -38,6 +38,11 @@ impl<'w> Session<'w> {
         }
     }
 
+    /// The line of the last event checked (the header is line 1).
+    pub(super) fn line(&self) -> usize {
+        self.line
+    }
+
     /// The verdicts, or the first error writing the trace.
     pub(super) fn finish(self) -> io::Result<CheckReport> {
         if let Some(w) = self.trace {

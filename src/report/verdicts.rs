@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+use crate::base::caught::PROTOCOL_ASSERTION;
 use crate::check::CheckReport;
 use crate::sim::{Outcome, Stop};
 
@@ -36,6 +37,7 @@ pub fn stop_note(outcome: &Outcome, max_steps: u64, horizon: u64) -> Option<Stri
         Stop::NotAnnounced { quiet_since } => Some(format!(
             "stopped at time {end}: the computation was over at time {quiet_since} but termination was not announced within the detection horizon of {horizon} time units"
         )),
+        Stop::Assertion => Some(format!("stopped by a protocol assertion ({PROTOCOL_ASSERTION})")),
         Stop::Deadline => Some(format!("stopped after the deadline at time {end}: termination had not spread to every PE")),
         Stop::TimeOverflow => Some(format!(
             "stopped at time {end}: model time would pass 2^63, the end of the simulator's clock (a slow PE's slice or a latency is too long for this workload)"

@@ -259,7 +259,16 @@ const PROBES: &[Probe] = &[
     ),
     p(&["compare", BATCH, "--against", "--workload synthetic:size=20 --pes 2"], 0, "verdict: consistent"),
     p(&["compare", BATCH, "--force"], 2, "the following required arguments were not provided:\n  --against"),
+    // Found by scripts/hostile.sh's CLI probes: a timeout past u64 seconds panicked (exit 101).
+    p(&[IMPL, "--impl-timeout", "1e300"], 2, "--impl-timeout must be in 0 < SECS <= 86400 (a day)"),
+    p(&[IMPL, "--impl-timeout", MAX], 2, "--impl-timeout must be in 0 < SECS <= 86400 (a day)"),
+    p(&[IMPL, "--impl-timeout", "inf"], 2, "--impl-timeout must be in 0 < SECS <= 86400 (a day)"),
+    p(&[IMPL, "--impl-timeout", "-1"], 2, "unexpected argument '-1' found"),
 ];
+
+/// `check --impl true` for random polling + energy on synthetic workloads,
+/// to which [`p`]'s first argument expands.
+const IMPL: &str = "{impl}";
 
 /// A run on 004's atomic machine, to which [`p`]'s first argument expands.
 const ATOMIC: &str = "{atomic}";
@@ -339,6 +348,11 @@ fn run(probe: &Probe, dir: &Path) -> (i32, String, String) {
         ["simulate", "--workload", "synthetic:size=50", "--balancer", "random-destination", "--machine", "atomic"];
     let expand = |a: &&str| match *a {
         ATOMIC => atomic.iter().map(|s| s.to_string()).collect(),
+        IMPL => ["check", "--impl", "true", "--balancer", "random-polling", "--termination", "energy"]
+            .into_iter()
+            .chain(["--impl-workload", "synthetic", "--out", "impl-report"])
+            .map(String::from)
+            .collect(),
         BATCH => (1..=20).map(|s| dir.join(format!("b{s}.jsonl")).to_str().unwrap().to_string()).collect(),
         a => vec![a.replace("{dir}", dir.to_str().unwrap())],
     };
@@ -398,4 +412,46 @@ fn every_hostile_probe_is_answered_within_5_s() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(wrong.is_empty(), "{} of {} probes:\n{}", wrong.len(), PROBES.len(), wrong.join("\n"));
+}
+
+/// A user's detector whose own assertion fails on PE 1's first idle.
+#[derive(Clone, Debug)]
+struct Asserting;
+
+impl lbcheck::protocol::Detector<lbcheck::problem::Task> for Asserting {
+    fn start(&mut self, _: &mut Ctx<'_>, _: bool, _: Option<lbcheck::base::Fraction>) {}
+    fn on_work_sent(&mut self, _: &mut Ctx<'_>, _: u32) -> Option<lbcheck::base::Fraction> {
+        None
+    }
+    fn on_work_received(&mut self, _: &mut Ctx<'_>, _: u32, _: Option<lbcheck::base::Fraction>) {}
+    fn on_idle(&mut self, ctx: &mut Ctx<'_>) {
+        assert!(ctx.me != 1, "my detector's invariant broke on PE {}", ctx.me);
+    }
+    fn on_message(&mut self, _: &mut Ctx<'_>, _: u32, _: lbcheck::protocol::Msg<lbcheck::problem::Task>, _: bool) {}
+}
+
+type Ctx<'a> = lbcheck::protocol::Ctx<'a, lbcheck::problem::Task>;
+
+/// A protocol's assertion tripped during a checked run (here a user's
+/// detector's; a reference balancer's tripped by a broken peer alike) is
+/// the property `protocol_assertion`, its message and place given, the
+/// failures of the cut-short run following from it — not a panic out of
+/// `RunSpec::run`, which took the campaign (or `lbcheck simulate`, exit 101)
+/// down with it before harness::caught (shown: with `caught` replaced by
+/// `Ok(..)` in run_against this test panics with the detector's message).
+#[test]
+fn a_tripped_protocol_assertion_is_a_failed_property() {
+    use lbcheck::harness::{Driver, RunSpec, UserDetector};
+    use lbcheck::protocol::{BalancerKind, DetectorKind};
+    let driver = Driver::Sim(lbcheck::sim::SimConfig { pes: 4, seed: 1, ..Default::default() });
+    let workload = "synthetic:size=200".parse().unwrap();
+    let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, driver);
+    let mine = UserDetector { name: "asserting".into(), make: |_| Asserting };
+    let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+    let failures = result.check.failures_in_order();
+    let (first, v) = failures.first().expect("a failure");
+    assert_eq!(*first, "protocol_assertion", "{failures:?}");
+    assert!(v.detail.contains("my detector's invariant broke on PE 1 at tests/sim/hostile.rs:"), "{}", v.detail);
+    assert!(failures[1..].iter().all(|(_, v)| v.follows == Some("protocol_assertion")), "{failures:?}");
+    assert_eq!(result.outcome.stop, lbcheck::sim::Stop::Assertion);
 }

@@ -121,11 +121,14 @@ impl<T> lbcheck::protocol::Detector<T> for Panics {
 }
 
 /// A user's protocol that panics fails its cases, with the panic's
-/// message, instead of aborting the whole check.
+/// message, instead of aborting the whole check: `protocol_assertion`
+/// (base::caught) in every layer, the explorer's included.
 #[test]
 fn a_panicking_detector_fails_its_cases() {
     let o = Options { only: ["/#0", "explore/"].map(String::from).to_vec(), ..options() };
     let r = user::check_detector(&o, &UserDetector { name: "panics".into(), make: |_| Panics }, &Silent);
     assert!(!r.cases.is_empty() && r.cases.iter().all(|c| c.verdict == Verdict::Fail), "{:#?}", r.cases);
-    assert!(r.cases.iter().all(|c| c.detail.contains("it panicked: my detector's own assertion")), "{:#?}", r.cases);
+    assert!(r.cases.iter().all(|c| c.detail.contains("my detector's own assertion at ")), "{:#?}", r.cases);
+    let runs = r.cases.iter().filter(|c| c.layer != "explore");
+    assert!(runs.clone().count() > 0 && runs.clone().all(|c| c.failed[0] == "protocol_assertion"), "{:#?}", r.cases);
 }

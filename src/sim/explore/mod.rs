@@ -147,7 +147,8 @@ where
         World::start(params.clone(), root.clone(), &make, script, events)
     };
     let found = search::search(cfg.limits, |s| start(s, None), |path| check(&events_of(&start, path, false)));
-    let trace = found.violation.is_some().then(|| events_of(&start, &found.path, true));
+    let events = || if found.path.is_empty() { vec![] } else { events_of(&start, &found.path, true) }; // empty: tripped at the start
+    let trace = found.violation.is_some().then(events);
     Explored { found, trace }
 }
 
@@ -171,7 +172,10 @@ where
     }
     let mut extra = 0;
     while complete && extra < COMPLETION_STEPS && !world.actions().is_empty() {
-        world = world.step(0, &mut Script::default(), Some(&mut events));
+        match crate::base::caught::caught(|| world.step(0, &mut Script::default(), Some(&mut events))) {
+            Ok(next) => world = next,
+            Err(_) => break, // a protocol assertion: the counterexample ends before it
+        }
         extra += 1;
     }
     if world.drained() {

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::base::caught::{caught, PROTOCOL_ASSERTION};
 use crate::protocol::PeId;
 use crate::sim::script::Script;
 
@@ -135,7 +136,13 @@ pub fn search<M: Model>(
     let mut prefix = Some(Vec::new());
     while let Some(p) = prefix {
         let mut script = Script::new(p);
-        let state = start(&mut script);
+        let state = match caught(|| start(&mut script)) {
+            Ok(state) => state,
+            Err(why) => {
+                s.assertion(u32::MAX, why); // at the start: an empty path
+                return s.done(began);
+            }
+        };
         let step = Step { action: None, choices: script.choices() };
         if s.visit(state, Vec::new(), 0, u32::MAX, step) {
             return s.done(began);
@@ -184,7 +191,10 @@ impl<M: Model> Search<M> {
             let mut prefix = Some(Vec::new());
             while let Some(p) = prefix {
                 let mut script = Script::new(p);
-                let next = e.state.apply(i, &mut script);
+                let next = match caught(|| e.state.apply(i, &mut script)) {
+                    Ok(next) => next,
+                    Err(why) => return self.assertion(e.record, why), // the path ends before the step
+                };
                 self.found.transitions += 1;
                 let enabled = next.actions();
                 let sleep = e.sleep.iter().chain(&done).filter(|b| b.pe != a.pe && enabled.contains(b)).copied();
@@ -225,6 +235,12 @@ impl<M: Model> Search<M> {
         };
         self.queue.push_back(Entry { state, sleep, only, depth, record });
         false
+    }
+
+    /// A protocol assertion the step after `record` tripped, as a violation.
+    fn assertion(&mut self, record: u32, why: String) -> bool {
+        let detail = format!("a protocol assertion failed at the next step (the run stops before it): {why}");
+        self.violated(Some(Violation { property: PROTOCOL_ASSERTION.into(), detail }), record)
     }
 
     fn violated(&mut self, v: Option<Violation>, record: u32) -> bool {
@@ -343,6 +359,48 @@ mod tests {
             state = state.apply(step.action.unwrap(), &mut Script::new(step.choices.clone()));
         }
         assert_eq!(state.c, bad);
+    }
+
+    /// The toy with an assertion of its own: no step may reach `bad`.
+    #[derive(Clone, Debug)]
+    struct Tripping(Counters);
+
+    impl Model for Tripping {
+        fn actions(&self) -> Vec<Action> {
+            self.0.actions()
+        }
+        fn apply(&self, i: usize, script: &mut Script) -> Self {
+            let next = self.0.apply(i, script);
+            assert!(Some(&next.c) != self.0.bad.as_ref(), "the toy reached {:?}", next.c);
+            Tripping(next)
+        }
+        fn digest(&self) -> u128 {
+            self.0.digest()
+        }
+        fn violation(&self) -> Option<Violation> {
+            None
+        }
+        fn end_violation(&self) -> Option<Violation> {
+            None
+        }
+    }
+
+    /// A step that trips the model's assertion is a `protocol_assertion`
+    /// violation (message and place) whose path stops before that step,
+    /// not a panic out of the search (shown: without `caught` this test
+    /// panics with "the toy reached [2, 1, 0]").
+    #[test]
+    fn a_tripped_assertion_is_a_violation() {
+        let start = |_: &mut Script| Tripping(Counters { c: vec![0; 3], k: 4, bad: Some(vec![2, 1, 0]) });
+        let found = search(limits(), start, |_| None);
+        let v = found.violation.expect("a violation");
+        assert_eq!(v.property, "protocol_assertion");
+        assert!(v.detail.contains("the toy reached [2, 1, 0] at src/sim/explore/search.rs:"), "{}", v.detail);
+        let mut state = start(&mut Script::default());
+        for step in &found.path[1..] {
+            state = state.apply(step.action.unwrap(), &mut Script::new(step.choices.clone()));
+        }
+        assert!(state.0.c.iter().sum::<u32>() < 3, "a step before [2, 1, 0]: {:?}", state.0.c);
     }
 
     /// The caps stop the search and say so.

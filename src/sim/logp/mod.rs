@@ -51,6 +51,9 @@ pub enum Stop {
     TimeOverflow,
     /// A threaded run's wall-clock deadline passed before termination spread.
     Deadline,
+    /// A protocol's or the driver's assertion failed (a broken peer tripped
+    /// it): the run stopped there (`harness::caught`).
+    Assertion,
 }
 
 impl Outcome {
