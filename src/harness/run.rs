@@ -136,7 +136,15 @@ impl RunSpec {
             None => checked(e),
         };
         let started = Instant::now();
-        let (driven, assertion) = match caught(|| self.drive_checked(pes, &reference, &mut sink)) {
+        // Not under loom: its deadlock and assertion reports are panics
+        // that must unwind through its model (catching one inside an
+        // execution breaks the model), and loom reports them itself.
+        let loom = matches!(&self.driver, Driver::Threads(c) if c.loom);
+        let driven = match loom {
+            true => Ok(self.drive_checked(pes, &reference, &mut sink)),
+            false => caught(|| self.drive_checked(pes, &reference, &mut sink)),
+        };
+        let (driven, assertion) = match driven {
             Ok(driven) => (driven?, None),
             Err(why) => (Driven::cut_short(), Some((session.line() + 1, why))),
         };
