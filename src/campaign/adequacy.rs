@@ -181,7 +181,7 @@ fn by_bounds(o: &Options, m: Mutant) -> (bool, String, Option<String>) {
 /// evaluated alone, without the runs (the same verdict in milliseconds).
 fn by_formulas(o: &Options, m: Mutant, fails: &str) -> (bool, String, Option<String>) {
     let polling = std::iter::once(Suite::RandomPolling);
-    let suites = polling.chain(super::cost::ATOMIC_SUITES).filter(|s| s.refuses(m).is_none());
+    let suites = polling.chain(super::cost::OTHER_SUITES).filter(|s| s.refuses(m).is_none());
     let found = suites.flat_map(|s| dispatch::formula_claims(s, Some(m)).into_iter().map(move |c| (s, c)));
     let hit = found.into_iter().find(|(_, c)| c.name == fails);
     let Some((suite, claim)) = hit else { return (false, format!("no claim `{fails}`"), None) };
@@ -209,7 +209,7 @@ mod tests {
             assert!(caught, "{m}: {detail}");
             assert!(replay.is_some_and(|r| r.contains(&format!("--mutant {m}"))), "{m}");
         }
-        let suites = std::iter::once(Suite::RandomPolling).chain(super::super::cost::ATOMIC_SUITES);
+        let suites = std::iter::once(Suite::RandomPolling).chain(super::super::cost::OTHER_SUITES);
         assert!(suites.flat_map(|s| dispatch::formula_claims(s, None)).all(|c| c.pass));
     }
 }

@@ -1,7 +1,7 @@
 //! The `bounds` layer: the statistical suite of `lbcheck bounds` (quick or
 //! full profile), one case per claim, and its figures for the report.
 
-use super::cost::ATOMIC_SUITES;
+use super::cost::OTHER_SUITES;
 use super::figures::Figures;
 use super::shard::Shard;
 use super::{cost, Case, Options, Profile, Progress, Verdict};
@@ -34,7 +34,7 @@ pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Found {
     }
     let runs =
         |suite: &Suite| o.selects("bounds", &suite.to_string()) && o.mutant.is_none_or(|m| suite.refuses(m).is_none());
-    for suite in ATOMIC_SUITES.into_iter().filter(runs) {
+    for suite in OTHER_SUITES.into_iter().filter(runs) {
         cases.extend(shard.unit("bounds", cost::suite(suite, o.mutant), || {
             let (cases, run) = atomic(o, suite, progress);
             suites.push(run);
@@ -52,7 +52,8 @@ pub fn profile(o: &Options) -> plan::Profile {
     }
 }
 
-/// One of 004's suites or Pacheco's: one case per claim, named `SUITE/CLAIM`.
+/// One of the other suites (004's, Pacheco's, poll-and-shuffle's, synchronous
+/// random polling's): one case per claim, named `SUITE/CLAIM`.
 fn atomic(o: &Options, suite: Suite, progress: &dyn Progress) -> (Vec<Case>, SuiteRun) {
     let profile = profile(o);
     let run = papers::run(suite, profile, o.seed, o.mutant);

@@ -9,8 +9,14 @@ use crate::harness::{Driver, RunSpec};
 use crate::mutants::{Catcher, Mutant};
 
 /// The suites after random polling's, in the campaign's order.
-pub const ATOMIC_SUITES: [Suite; 5] =
-    [Suite::RandomDestination, Suite::PriorityBnb, Suite::Scatter, Suite::Pacheco, Suite::PollAndShuffle];
+pub const OTHER_SUITES: [Suite; 6] = [
+    Suite::RandomDestination,
+    Suite::PriorityBnb,
+    Suite::Scatter,
+    Suite::Pacheco,
+    Suite::PollAndShuffle,
+    Suite::SyncRandomPolling,
+];
 
 /// One checked run: a simulated one takes a few milliseconds, more with P.
 pub fn run(spec: &RunSpec) -> f64 {
@@ -48,7 +54,7 @@ pub fn cell(m: Mutant, c: Catcher) -> f64 {
         Catcher::Loom => LOOM,
         Catcher::Bounds => {
             let polling = Suite::RandomPolling.refuses(m).is_none().then(|| suite(Suite::RandomPolling, Some(m)));
-            let atomic = ATOMIC_SUITES.iter().filter(|s| s.refuses(m).is_none());
+            let atomic = OTHER_SUITES.iter().filter(|s| s.refuses(m).is_none());
             polling.unwrap_or(0.0) + atomic.map(|&s| suite(s, Some(m))).sum::<f64>()
         }
     }
