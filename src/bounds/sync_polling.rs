@@ -9,7 +9,7 @@
 //! - `t_par` (statistical): R = (T_par − (1 + ε)·T_seq/P) / (T_atomic +
 //!   h·T_round) bounded. T_round = Δt + T_poll + T_split + 2·T_rout is the
 //!   round ([`crate::sim::SimConfig::sync_rounds`]); O(h·T_rout) is the
-//!   paper's term with Δt and T_split in O(T_rout) ([28]'s assumption);
+//!   paper's term with Δt and T_split in O(T_rout) (ref. 28's assumption);
 //!   T_atomic is the last atomic piece's time, which no round can shorten.
 //! - `t_par_trend` (statistical): R has no upward trend in log2 P.
 //! - `lower_bound_eq1` (exact): 000 eq. (1) on every run.

@@ -39,7 +39,7 @@ fn runs(o: &Options, combos: &[(String, BalancerKind, DetectorKind)]) -> Vec<(St
     specs.filter(|(name, spec, _)| o.selects("loom", name) && spec.validate().is_ok()).collect()
 }
 
-/// A case per run of [`runs`], explored by loom.
+/// A case per run of `runs`, explored by loom.
 pub fn layer<C>(o: &Options, combos: &[(String, BalancerKind, DetectorKind)], pes: C) -> Vec<Case>
 where
     C: Compose + Send + Sync + 'static,

@@ -123,7 +123,7 @@ impl Case {
     }
 
     /// The first seed whose exploration fails naming `expect`, with loom's
-    /// report; each seed explored in a child process ([`super::isolate`]),
+    /// report; each seed explored in a child process (`isolate`),
     /// killed after `limit`.
     pub fn first_failure(&self, expect: &str, limit: Duration) -> Option<(u64, String)> {
         let failed = |seed| super::isolate::in_child(limit, || self.explore(seed)).err();

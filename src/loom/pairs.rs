@@ -25,7 +25,7 @@ use crate::protocol::{BalancerKind as B, DetectorKind as D};
 pub enum P3 {
     /// [`super::TINY`]: Pacheco's Generate + Scatter leaves little to exchange.
     Tiny(usize),
-    /// [`ONE_SPLIT`]: energy at bound 1 (on [`TINY`], or at bound 2, over
+    /// [`ONE_SPLIT`]: energy at bound 1 (on `TINY`, or at bound 2, over
     /// a minute). Neighbourhood polling at bound 0: on the threaded
     /// driver's crossbar every PE is a neighbour, so at bound 1 its
     /// interleavings would repeat random polling's (10 s each).

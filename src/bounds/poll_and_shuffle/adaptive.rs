@@ -133,7 +133,7 @@ pub fn cells(profile: Profile) -> Vec<(&'static str, u32)> {
     ["balanced", "uniform"].into_iter().flat_map(|p| (2..=top).map(move |k| (p, 1u32 << k))).collect()
 }
 
-/// Lemma 4 holds for n > a·c·β ([`notify_tail`]'s runs).
+/// Lemma 4 holds for n > a·c·β (`notify_tail`'s runs).
 pub fn notify_min_pes() -> f64 {
     let c = f64::from(Adaptive::PAPER.c);
     std::f64::consts::E.powi(2).max(2f64.ln() / c) * c * BETA
