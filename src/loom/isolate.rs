@@ -31,8 +31,19 @@ pub fn in_child(limit: Duration, explore: impl FnOnce() -> Result<(), String>) -
 /// The child: the panic hook and the result go to the pipe, then `_exit`.
 fn child(fds: [i32; 2], explore: impl FnOnce() -> Result<(), String>) -> ! {
     let w = fds[1];
-    // SAFETY: closing the parent's end in the child.
-    unsafe { libc::close(fds[0]) };
+    // SAFETY: closing the parent's end in the child, and pointing its
+    // standard error at /dev/null: the report goes through the pipe, and
+    // the runtime's "thread caused non-unwinding panic. aborting." that
+    // follows loom's deadlock report would only alarm the user reading
+    // `lbcheck check`'s output.
+    unsafe {
+        libc::close(fds[0]);
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
+        if null >= 0 {
+            libc::dup2(null, 2);
+            libc::close(null);
+        }
+    }
     std::panic::set_hook(Box::new(move |info| send(w, &format!("{info}\n"))));
     let code = match explore() {
         Ok(()) => 0,
