@@ -165,8 +165,9 @@ fn unknown_balancer_is_bad_input() {
 /// 004's suites on CI's seeds: every claim passes, k is fitted per arbiter.
 #[test]
 fn the_004_suites_pass() {
-    for suite in ["random-destination", "priority-bnb", "scatter"] {
-        let (code, out, err) = lbcheck(&["bounds", "--balancer", suite, "--quick", "--json"]);
+    let suites = ["random-destination", "priority-bnb", "scatter"];
+    let runs = lbcheck::base::par::map(&suites, |s| lbcheck(&["bounds", "--balancer", s, "--quick", "--json"]));
+    for (suite, (code, out, err)) in suites.into_iter().zip(runs) {
         assert_eq!(code, 0, "{suite}: {out}{err}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["suite"], suite);
@@ -198,9 +199,9 @@ fn the_pacheco_suite_passes() {
 fn the_poll_and_shuffle_suite_passes_on_every_network() {
     let hypercubic = ["perm_uniform", "perm_generators", "eq4_partners", "lemma2", "t_par", "t_par_trend", "rp_t_par"];
     let adaptive = ["notify_tail", "idle_estimate", "adaptive_t_par", "adaptive_t_par_trend", "shuffles_le_cycles"];
-    for t in ["hypercube", "butterfly", "mesh:2", "fat-tree", "crossbar"] {
-        let (code, out, err) =
-            lbcheck(&["bounds", "--balancer", "poll-and-shuffle", "--topology", t, "--quick", "--json"]);
+    let networks = ["hypercube", "butterfly", "mesh:2", "fat-tree", "crossbar"];
+    let run = |t: &&str| lbcheck(&["bounds", "--balancer", "poll-and-shuffle", "--topology", t, "--quick", "--json"]);
+    for (t, (code, out, err)) in networks.into_iter().zip(lbcheck::base::par::map(&networks, run)) {
         assert_eq!(code, 0, "{t}: {out}{err}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!((v["suite"].as_str(), v["constants"]["topology"].as_str()), (Some("poll-and-shuffle"), Some(t)));
