@@ -123,6 +123,8 @@ super::declare_catalogue! {
         &[(Bounds, "traffic")],
     );
     /// Random polling: a busy PE serves its queue only every 64th poll.
+    /// It also fails `lbcheck reproduce knapsack`'s verdict (002 §5.2;
+    /// `bounds::coverage::OUTSIDE_MUTANTS`, tests/sim/reproduce.rs).
     PollLazy => entry(
         Info::ships(
             "poll-lazy",
