@@ -130,6 +130,7 @@ pub mod claims;
 pub mod compare;
 pub mod coverage;
 pub mod dispatch;
+pub mod granularity;
 pub mod listing;
 pub mod memo;
 pub mod observe;

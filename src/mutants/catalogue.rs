@@ -704,4 +704,15 @@ super::declare_catalogue! {
         Site::Detectors(&[DetectorKind::Safra]),
         &[(Run, "detector_conformance"), (Loom, "detector_conformance"), (Explore, "detector_conformance")],
     );
+    /// 001's simulated machine: the initial split of 002 §3 splits the
+    /// part split off last at each step (a stack, not a queue).
+    InitialSplitLinear => entry(
+        Info::ships(
+            "initial-split-linear",
+            "002 §3",
+            "the initial local split splits the part split off last at each step, not the oldest: a chain of up to P − 1 splits instead of ⌈log P⌉ levels",
+        ),
+        Site::SimWorkLoop,
+        &[(Bounds, "initial_split")],
+    );
 }
