@@ -68,7 +68,7 @@ macro_rules! outside {
 
 /// Every claim of COVERAGE.md §5 that no suite's claim lists.
 pub const UNTESTED: &[Outside] = &[
-    outside!(3, Untested, "000", "§2.1", "h ∈ Ω(log n) and T_seq ∈ Ω(n): the assumptions the bounds are stated under.", [], "lbcheck bounds: lemma3 prints the runs' smallest h/ln P", Some("assumptions on the workload, not a property of a balancer: nothing a mutant could break; only printed, not enforced")),
+    outside!(3, Tested, "000", "§2.1", "h ∈ Ω(log n) and T_seq ∈ Ω(n): the assumptions the bounds are stated under.", [], "lbcheck bounds (random polling's suite) refuses its verdict, exit 2, when a run has h < log2 P or T_seq < P·h, naming the assumption and the values (bounds::assumptions; unit-tested on violating values)", Some("assumptions on the workload, not a property of a balancer: enforced on every run of random polling's suite, nothing a mutant could break")),
     outside!(6, Untested, "000", "§3.1, Lemma 3", "Õ(h) qualifying phases suffice.", [], "", Some("a step of Thm 1's proof: phases are not counted; its consequence is the poll-and-shuffle suite's t_par and t_par_trend")),
     outside!(17, Tested, "000", "§6.1", "(n/2)(h − log(T_seq/T_atomic)) transfers on Fig. 3's tree.", ["fig3_transfers"], "property fig3_transfers (exact, every run on the fig3 workload)", Some("exact, from the workload's shape: a run that ends before L_min made B·S splits; a balancer could pass with fewer only by losing work (work_conserved) or not logging splits (trace_well_formed)")),
     outside!(18, Untested, "000", "§6.1", "O(d·l) / O(l + d) message lengths; the mesh's bandwidth.", [], "", Some("not modelled: messages have no length and links no bandwidth (issue 31 item 1)")),

@@ -125,6 +125,7 @@ impl Suite {
     }
 }
 
+pub mod assumptions;
 pub mod atomic;
 pub mod claims;
 pub mod compare;
