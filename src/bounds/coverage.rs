@@ -78,7 +78,6 @@ pub const UNTESTED: &[Outside] = &[
     outside!(27, Untested, "001", "§3, Lemma 4", "The colouring of requests (red requests are P in a row).", [], "", Some("a step of Lemma 3's proof; its consequence is lemma3")),
     outside!(29, Partly, "001", "§3, Lemma 6", "Remaining time after the last split, and detection in O(T_rout·log P).", ["detection_delay_bound"], "property detection_delay_bound (detection only; the remaining time is not tested)", None),
     outside!(33, Tested, "001", "§1.2; 002 §4.1", "h ≤ d·⌈log B⌉ for a tree of depth d and branching B.", [], "tests/problem/stack_height.rs", Some("a property of the problems' encodings, tested by cargo tests on them: no balancer mutant acts there")),
-    outside!(35, Untested, "001", "footnote 3", "Δt under the full LogP model (o, g > 0).", [], "", Some("not tested: the bounds cells run with o = g = 0 (issue 31 item 1)")),
     outside!(38, Tested, "002", "§3", "Termination detected in O(T_rout·log P).", ["detection_delay_bound"], "property detection_delay_bound", None),
     outside!(39, Partly, "002", "§4.5", "Stop and bound propagation in O(T_rout·log P).", ["stop_delay"], "property stop_delay (the bound-propagation delay is not tested)", None),
     outside!(40, Tested, "002", "§5.2", "Mean speedup 1,410 on 1,024 PEs (knapsack, m = 2,000).", [], "lbcheck reproduce knapsack: the mean speedup on 1,024 PEs against 1,410 within t·s·√(1/n + 1/256) at α = 0.01, exit 1 outside (m = 900 by default; --full runs 002's m = 2,000, 256 instances; tests/sim/reproduce.rs at m = 300, 6 instances)", None),
@@ -152,6 +151,11 @@ pub const ALSO_FAILED: &[(&str, &str, &[&str])] = &[
     ("random-polling", "lemma3", &["poll-neighbour"]),
     ("random-polling", "lower_bound_eq1", &["energy-not-split", "energy-early-return", "split-loses"]),
     ("random-polling", "lower_bound_atomic", &["split-loses"]),
+    (
+        "random-polling",
+        "logp_t_par",
+        &["split-tiny", "poll-lazy", "poll-hotspot", "poll-every-unit", "requests-unread"],
+    ),
     (
         "random-polling",
         "queue_trim",

@@ -133,6 +133,7 @@ pub mod coverage;
 pub mod dispatch;
 pub mod granularity;
 pub mod listing;
+pub mod logp;
 pub mod memo;
 pub mod observe;
 pub mod pacheco;
