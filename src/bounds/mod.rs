@@ -125,12 +125,15 @@ impl Suite {
     }
 }
 
+pub mod assumptions;
 pub mod atomic;
 pub mod claims;
 pub mod compare;
 pub mod coverage;
 pub mod dispatch;
+pub mod granularity;
 pub mod listing;
+pub mod logp;
 pub mod memo;
 pub mod observe;
 pub mod pacheco;

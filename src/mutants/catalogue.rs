@@ -123,6 +123,8 @@ super::declare_catalogue! {
         &[(Bounds, "traffic")],
     );
     /// Random polling: a busy PE serves its queue only every 64th poll.
+    /// It also fails `lbcheck reproduce knapsack`'s verdict (002 §5.2;
+    /// `bounds::coverage::OUTSIDE_MUTANTS`, tests/sim/reproduce.rs).
     PollLazy => entry(
         Info::ships(
             "poll-lazy",
@@ -701,5 +703,16 @@ super::declare_catalogue! {
         ),
         Site::Detectors(&[DetectorKind::Safra]),
         &[(Run, "detector_conformance"), (Loom, "detector_conformance"), (Explore, "detector_conformance")],
+    );
+    /// 001's simulated machine: the initial split of 002 §3 splits the
+    /// part split off last at each step (a stack, not a queue).
+    InitialSplitLinear => entry(
+        Info::ships(
+            "initial-split-linear",
+            "002 §3",
+            "the initial local split splits the part split off last at each step, not the oldest: a chain of up to P − 1 splits instead of ⌈log P⌉ levels",
+        ),
+        Site::SimWorkLoop,
+        &[(Bounds, "initial_split")],
     );
 }

@@ -9,6 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use super::Mutant;
 use crate::base::Fraction;
 use crate::problem::Subproblem;
+use crate::protocol::initial::InitialSplit;
 use crate::protocol::random_destination::{children, Rules as Destinations};
 use crate::protocol::random_polling::{Gift, Rules as Polling};
 use crate::protocol::{bound, energy, four_counter, pacheco, safra, PeId};
@@ -235,13 +236,17 @@ const POLL_RARELY: u64 = 16;
 /// `poll-rarely` 16·Δt;
 /// `hops-ignored` runs a crossbar while the header declares `cfg.topology`;
 /// `requests-unread` holds every request on the network while the header
-/// declares `cfg.schedule`.
+/// declares `cfg.schedule`; `initial-split-linear` splits the root as a
+/// chain while the header declares 002 §3's breadth-first split.
 pub fn work_loop(mutant: Option<Mutant>, cfg: &crate::sim::SimConfig) -> crate::sim::SimConfig {
     match mutant {
         Some(Mutant::PollEveryUnit) => crate::sim::SimConfig { dt: 1, ..*cfg },
         Some(Mutant::PollRarely) => crate::sim::SimConfig { dt: cfg.dt.saturating_mul(POLL_RARELY), ..*cfg },
         Some(Mutant::HopsIgnored) => crate::sim::SimConfig { topology: crate::base::Topology::Crossbar, ..*cfg },
         Some(Mutant::RequestsUnread) => crate::sim::SimConfig { schedule: crate::sim::Schedule::HeldRequests, ..*cfg },
+        Some(Mutant::InitialSplitLinear) if cfg.initial_split == InitialSplit::Bfs => {
+            crate::sim::SimConfig { initial_split: InitialSplit::Linear, ..*cfg }
+        }
         _ => *cfg,
     }
 }

@@ -88,6 +88,12 @@ pub enum InitialSplit {
     Bfs,
     /// 000 §1.2's randomised initialisation into K·P pieces, K per PE.
     Random(u32),
+    /// The `initial-split-linear` mutant's split, never a run's declared
+    /// mode (no flag parses to it; it shows as `bfs`): each step splits the
+    /// part split off last (a stack where 002 §3's breadth-first queue
+    /// is), so the deepest PE makes up to P − 1 local splits instead of
+    /// ⌈log P⌉.
+    Linear,
 }
 
 impl InitialSplit {
@@ -143,7 +149,7 @@ impl fmt::Display for InitialSplit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             InitialSplit::Root => f.write_str("root"),
-            InitialSplit::Bfs => f.write_str("bfs"),
+            InitialSplit::Bfs | InitialSplit::Linear => f.write_str("bfs"),
             InitialSplit::Random(k) => write!(f, "random:{k}"),
         }
     }
@@ -182,10 +188,16 @@ pub struct Start<T> {
 
 /// The parts of `root` for PEs `0..`, with their energy shares (at most `pes`).
 pub fn local_parts<T: Subproblem>(root: T, pes: u32) -> Vec<(T, Fraction)> {
+    split_into(root, pes, VecDeque::pop_front)
+}
+
+/// [`local_parts`] with the part to split next taken by `next`: the
+/// oldest (breadth-first, 002 §3), or the newest ([`InitialSplit::Linear`]).
+fn split_into<T: Subproblem>(root: T, pes: u32, next: Next<T>) -> Vec<(T, Fraction)> {
     let mut open = VecDeque::from([(root, Fraction::one())]);
     let mut atomic = Vec::new();
     while open.len() + atomic.len() < pes as usize {
-        let Some((mut t, e)) = open.pop_front() else { break };
+        let Some((mut t, e)) = next(&mut open) else { break };
         match t.split() {
             Some(other) => {
                 let half = e.half();
@@ -198,6 +210,9 @@ pub fn local_parts<T: Subproblem>(root: T, pes: u32) -> Vec<(T, Fraction)> {
     atomic.extend(open);
     atomic
 }
+
+/// Which open part [`split_into`] splits next.
+type Next<T> = fn(&mut VecDeque<(T, Fraction)>) -> Option<(T, Fraction)>;
 
 /// `root` split breadth-first into at most `pes` parts (003 §14.7's
 /// Generate, energy aside).
@@ -217,8 +232,9 @@ pub fn assign<T: Subproblem>(root: T, pes: u32, mode: InitialSplit, seed: u64) -
             out.push(Start { part: Some(root), ..none(None) });
             out.resize_with(n, || none(None));
         }
-        InitialSplit::Bfs => {
-            out.extend(local_parts(root, pes).into_iter().map(|(t, e)| {
+        InitialSplit::Bfs | InitialSplit::Linear => {
+            let next: Next<T> = if mode == InitialSplit::Bfs { VecDeque::pop_front } else { VecDeque::pop_back };
+            out.extend(split_into(root, pes, next).into_iter().map(|(t, e)| {
                 let splits = u64::from(t.generation());
                 Start { part: Some(t), more: Vec::new(), share: Some(e), splits }
             }));

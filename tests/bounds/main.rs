@@ -3,7 +3,7 @@
 //! bounds (src/bounds/), through `lbcheck bounds --quick` (the CI profile).
 //!
 //! α: each `lbcheck bounds` run controls its family-wise false-alarm
-//! probability at 1e-6 (Bonferroni over its 10 statistical tests, α = 1e-7
+//! probability at 1e-6 (Bonferroni over its 11 statistical tests, α ≈ 9.1e-8
 //! each); the reference test below makes one such run, so
 //! `reference_passes_at_family_alpha_1e_6` fails a correct balancer with
 //! probability ≤ 1e-6. Each mutant test shows the claim it targets failing
@@ -95,6 +95,32 @@ fn lower_bound_fails_when_work_is_lost() {
     let (code, _, err) = lbcheck(&["bounds", "--quick", "--max-pes", "32", "--mutant", "split-loses"]);
     assert_eq!(code, 1);
     assert!(err.contains("FAILED lower_bound_eq1 ("), "{err}");
+    // 000 §6.4: on heavy-tailed loops a lost half that held the dearest
+    // iteration leaves T_par under T_atomic though above T_seq/P.
+    assert!(err.contains("FAILED lower_bound_atomic ("), "{err}");
+    assert!(!err.contains("(0 only by the T_atomic term)"), "the T_atomic term decided no run:\n{err}");
+}
+
+/// 001 footnote 3: under LogP (o = 3, g = 5) with the footnote's Δt =
+/// max(T_split + o, g), `poll-lazy` (a busy PE serves requests every 64th
+/// poll) fails `logp_t_par` (55 of 64 test runs above 1.5·C on CI's seeds).
+#[test]
+fn the_logp_claim_fails_a_lazy_server() {
+    let (code, out, err) = lbcheck(&["bounds", "--quick", "--max-pes", "32", "--mutant", "poll-lazy"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("FAILED logp_t_par ("), "{err}");
+}
+
+/// 002 §3: `initial-split-linear` splits the root as a chain, so the
+/// deepest PE starts work long after ⌈log2 P⌉·T_split; the reference's
+/// breadth-first split meets the bound exactly (ratio 1.000), and nothing
+/// else in the suite notices (the mutant acts only with the initial split).
+#[test]
+fn the_initial_split_claim_fails_a_chain_of_splits() {
+    let (code, out, err) = lbcheck(&["bounds", "--quick", "--max-pes", "32", "--mutant", "initial-split-linear"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("FAILED initial_split ("), "{err}");
+    assert_eq!(err.matches("FAILED ").count(), 1, "only initial_split fails:\n{err}");
 }
 
 /// Issue 31: `--max-pes 16` is refused (exit 2, before any run): over
