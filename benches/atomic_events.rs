@@ -71,7 +71,12 @@ fn raw_run(s: &RunSpec) -> (u64, u64, f64, f64) {
         rules,
         chooser,
         s.workload.root(s.split),
-        |_| Pe::new(RandomDestination::new(random_destination::Rules::paper()), Energy::new(false, energy::Rules::PAPER)),
+        |_| {
+            Pe::new(
+                RandomDestination::new(random_destination::Rules::paper()),
+                Energy::new(false, energy::Rules::PAPER),
+            )
+        },
         &mut sink,
     );
     (events, out.t, start.elapsed().as_secs_f64(), cpu_seconds() - cpu0)
