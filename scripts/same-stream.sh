@@ -26,6 +26,7 @@ runs=(
   "randdest-random|--balancer random-destination --machine atomic --arbiter random --pes 256 --seed 14 --workload synthetic:size=20000,split=alpha:0.1"
   "bnb-anti|--balancer priority-bnb --machine atomic --arbiter anti-critical --pes 8 --seed 15 --workload kz:depth=12"
   "bnb-fifo|--balancer priority-bnb --machine atomic --pes 16 --seed 17 --workload kz:depth=13"
+  "bnb-pruned|--balancer priority-bnb --machine atomic --pes 8 --seed 18 --workload kz:depth=18,pruned=1"
   "complete|--balancer random-destination --machine complete --pes 128 --seed 16 --workload synthetic:size=8192"
   "phased|--balancer poll-and-shuffle --pes 256 --seed 13 --machine phased --topology hypercube --workload synthetic:size=20000,split=uniform"
 )
