@@ -23,6 +23,11 @@ runs=(
   "pacheco|--balancer pacheco --pes 128 --seed 9 --victim global-rr --termination four-counter --workload synthetic:size=20000,split=uniform"
   "sync|--balancer sync-random-polling --pes 128 --seed 10 --termination safra --workload synthetic:size=20000,split=uniform"
   "randdest|--balancer random-destination --machine atomic --pes 64 --seed 11 --workload synthetic:size=4096"
+  "randdest-random|--balancer random-destination --machine atomic --arbiter random --pes 256 --seed 14 --workload synthetic:size=20000,split=alpha:0.1"
+  "bnb-anti|--balancer priority-bnb --machine atomic --arbiter anti-critical --pes 8 --seed 15 --workload kz:depth=12"
+  "bnb-fifo|--balancer priority-bnb --machine atomic --pes 16 --seed 17 --workload kz:depth=13"
+  "bnb-pruned|--balancer priority-bnb --machine atomic --pes 8 --seed 18 --workload kz:depth=18,pruned=1"
+  "complete|--balancer random-destination --machine complete --pes 128 --seed 16 --workload synthetic:size=8192"
   "phased|--balancer poll-and-shuffle --pes 256 --seed 13 --machine phased --topology hypercube --workload synthetic:size=20000,split=uniform"
 )
 tmp=$(mktemp -d)

@@ -230,6 +230,7 @@ pub const ALSO_FAILED: &[(&str, &str, &[&str])] = &[
     ("random-destination", "thm1", &["dest-hotspot"]),
     ("random-destination", "thm1_trend_p", &["dest-hotspot"]),
     ("priority-bnb", "lemma6", &["lemma6-no-p"]),
+    ("priority-bnb", "thm2_large", &["bnb-fifo-queue"]), // --full only: 93 of 93 test runs above the limit
     ("scatter", "lemma6", &["lemma6-no-p"]),
     ("scatter", "thm3", &["scatter-hotspot"]),
     ("scatter", "thm3_trend", &["scatter-hotspot"]),

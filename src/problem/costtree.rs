@@ -11,6 +11,14 @@
 //! queue and the FIFO arbiter. The non-critical rest of the tree is what a
 //! FIFO message queue (the `bnb-fifo-queue` mutant) wastes time on.
 //!
+//! `pruned`: a vertex of cost at or above the optimum is a leaf (its
+//! children are never generated), as in a search that starts with the
+//! optimum as its bound (004 §4.1: "non-critical vertices can, in principle,
+//! be pruned"). The critical subtree, the optimum and h are those of the
+//! full tree; the rest is the critical vertices' non-critical children
+//! (at most n + 1), which still take the network. Thm 2 then reaches
+//! critical subtrees of 10^4 vertices (depth 26) without 2^27 expansions.
+//!
 //! A subproblem is a stack of vertices; working one unit expands the top
 //! vertex (its id enters the fingerprint; its children, if any, are pushed);
 //! a split gives away the bottom half of the stack.
@@ -28,6 +36,9 @@ pub struct CostTreeConfig {
     pub depth: u32,
     /// Seed of the costs.
     pub seed: u64,
+    /// `Some(optimum)`: vertices of cost >= the optimum are leaves
+    /// ([`CostTreeConfig::pruned`]).
+    pub cut: Option<u64>,
 }
 
 /// One vertex.
@@ -55,6 +66,18 @@ pub struct Critical {
 }
 
 impl CostTreeConfig {
+    /// The full tree of depth `depth`.
+    pub fn new(depth: u32, seed: u64) -> CostTreeConfig {
+        CostTreeConfig { depth, seed, cut: None }
+    }
+
+    /// The tree whose non-critical vertices are leaves: the critical
+    /// subtree and its children only (see the module's doc).
+    pub fn pruned(depth: u32, seed: u64) -> CostTreeConfig {
+        let full = CostTreeConfig::new(depth, seed);
+        CostTreeConfig { cut: Some(full.walk(u64::MAX, |_| {})), ..full }
+    }
+
     /// The root subproblem.
     pub fn root(&self) -> CostTask {
         CostTask { stack: vec![Vertex { id: 1, depth: 0, cost: 0 }], cfg: *self, gen: 0 }
@@ -62,7 +85,8 @@ impl CostTreeConfig {
 
     /// The children of `v` (none for a leaf).
     pub fn children(&self, v: Vertex) -> impl Iterator<Item = Vertex> + '_ {
-        let ids = if v.depth < self.depth { 2 * v.id..2 * v.id + 2 } else { 0..0 };
+        let inner = v.depth < self.depth && self.cut.is_none_or(|c| v.cost < c);
+        let ids = if inner { 2 * v.id..2 * v.id + 2 } else { 0..0 };
         ids.map(move |id| Vertex { id, depth: v.depth + 1, cost: v.cost + 1 + mix64(self.seed ^ mix64(id)) % 1024 })
     }
 
@@ -174,7 +198,7 @@ mod tests {
     /// below the optimum, found by brute force on a small tree.
     #[test]
     fn the_critical_subtree_is_what_brute_force_finds() {
-        let cfg = CostTreeConfig { depth: 10, seed: 3 };
+        let cfg = CostTreeConfig::new(10, 3);
         let mut all = Vec::new();
         let mut stack = vec![Vertex { id: 1, depth: 0, cost: 0 }];
         while let Some(v) = stack.pop() {
@@ -195,5 +219,9 @@ mod tests {
         assert_eq!(c.fp, fp);
         assert!(c.n > 10 && c.n * 4 < all.len() as u64, "a small critical part: {}", c.n);
         assert_eq!(sequential::run(cfg.root()).work, (1 << 11) - 1);
+        let pruned = CostTreeConfig::pruned(10, 3);
+        assert_eq!(pruned.critical(), c, "the same critical subtree and optimum");
+        let kept = all.iter().filter(|v| v.cost < optimum || v.id == 1 || crit.iter().any(|p| p.id == v.id / 2));
+        assert_eq!(sequential::run(pruned.root()).work, kept.count() as u64, "critical vertices and their children");
     }
 }

@@ -32,7 +32,8 @@ pub const FORMS: &str = "\
   uts:NAME                                              NAME: default, T1, T5, T2, T4, T1L, T1XL, T3, T3L
   uts:args=<UTS flags>                                  e.g. uts:args=-t 0 -b 2000 -q 0.124875 -m 8 -r 42
   loop:n=N[,cost=PROFILE][,seed=S]                      1 <= N <= 10^9; PROFILE: const, const:<units>, heavy, triangle
-  kz:depth=D[,seed=S]                                   Karp-Zhang cost tree, 1 <= D <= 26 (branch-and-bound, 004 §6)
+  kz:depth=D[,seed=S][,pruned=1]                        Karp-Zhang cost tree, 1 <= D <= 26 (branch-and-bound, 004 §6);
+                                                        pruned: vertices of cost >= the optimum are leaves
   knapsack:items=N[,seed=S]                             0-1 knapsack branch-and-bound (002 §5.2 generator), 1 <= N <= 2000
   tsp:cities=N[,seed=S]                                 travelling salesman branch-and-bound (003 §14.5), 2 <= N <= 24
   golomb:marks=K                                        optimal Golomb ruler branch-and-bound (002 §5.1), 2 <= K <= 11
@@ -332,7 +333,9 @@ impl fmt::Display for Workload {
             Workload::Uts { sample: Some(s), .. } => write!(f, "uts:{}", s.name),
             Workload::Uts { params, .. } => write!(f, "uts:args={params}"),
             Workload::Loop(c) => write!(f, "loop:n={},cost={},seed={}", c.n, profile_name(c.profile), c.seed),
-            Workload::CostTree(c) => write!(f, "kz:depth={},seed={}", c.depth, c.seed),
+            Workload::CostTree(c) => {
+                write!(f, "kz:depth={},seed={}{}", c.depth, c.seed, if c.cut.is_some() { ",pruned=1" } else { "" })
+            }
             Workload::Knapsack(c) => write!(f, "knapsack:items={},seed={}", c.items, c.seed),
             Workload::Tsp(c) => write!(f, "tsp:cities={},seed={}", c.cities, c.seed),
             Workload::Golomb(c) => write!(f, "golomb:marks={}", c.marks),
@@ -445,8 +448,17 @@ fn out_of_range(key: &'static str, range: RangeInclusive<u64>, value: u64) -> Pa
 }
 
 fn parse_kz(body: &str) -> Result<CostTreeConfig, ParamsError> {
-    let (depth, seed) = size_and_seed(body, "depth", 1..=MAX_DEPTH, true)?;
-    Ok(CostTreeConfig { depth, seed })
+    let map = key_values(body, &["depth", "seed", "pruned"])?;
+    let depth: u32 = get(&map, "depth", None)?;
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(out_of_range("depth", 1..=u64::from(MAX_DEPTH), depth.into()));
+    }
+    let seed = get(&map, "seed", Some(0))?;
+    match get(&map, "pruned", Some(0u64))? {
+        0 => Ok(CostTreeConfig::new(depth, seed)),
+        1 => Ok(CostTreeConfig::pruned(depth, seed)),
+        other => Err(out_of_range("pruned", 0..=1, other)),
+    }
 }
 
 fn parse_knapsack(body: &str) -> Result<KnapsackConfig, ParamsError> {
@@ -548,6 +560,8 @@ mod tests {
         assert_eq!(why("synthetic:size=10,split=fig3:16:9"), ParamsError::Fig3Size { pes: 16, spine: 9 });
         let depth = ParamsError::OutOfRange { key: "depth", min: 1, max: MAX_DEPTH.into(), value: 99 };
         assert_eq!(why("kz:depth=99"), depth);
+        assert_eq!(why("kz:depth=9,pruned=2"), ParamsError::OutOfRange { key: "pruned", min: 0, max: 1, value: 2 });
+        assert_eq!("kz:depth=9,pruned=1".parse::<Workload>().unwrap().to_string(), "kz:depth=9,seed=0,pruned=1");
         assert_eq!(why("loop:n=0"), ParamsError::OutOfRange { key: "n", min: 1, max: MAX_SIZE, value: 0 });
         assert_eq!(why("loop:n=10,cost=zig"), ParamsError::Profile("zig".into()));
         let iteration = NoSuchIteration { moves: 5, seed: 0, last: 0, iteration: 99 };

@@ -13,7 +13,13 @@
 //! counted in steps (`clock: step`). The run ends when no node holds work
 //! and no message is queued, buffered or in flight and no timer is set.
 //! Timers ([`Command::Timer`], in steps) fire at the start of their step.
+//!
+//! A step visits only the nodes on its agenda: those holding work and those
+//! receiving a message, in ascending order as a sweep over all P nodes
+//! would (a node without work or message does nothing in a step), so a
+//! step costs O(active nodes + P/64) and the event stream is the sweep's.
 
+use bit_set::BitSet;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
@@ -44,7 +50,6 @@ pub struct AtomicOutcome {
 struct Node<B, D> {
     pe: Pe<B, D>,
     rng: ChaCha8Rng,
-    busy: bool,
 }
 
 struct Machine<'s, T, B, D> {
@@ -55,6 +60,8 @@ struct Machine<'s, T, B, D> {
     out: Vec<Command<T>>,
     now: u64,
     next_id: u64,
+    /// The nodes holding work.
+    busy: BitSet,
     holding: u32,
     announced: bool,
     t: u64,
@@ -79,8 +86,7 @@ where
     B: Balancer<Task = T>,
     D: Detector<T>,
 {
-    let nodes =
-        (0..cfg.pes).map(|i| Node { pe: make(i), rng: stream(cfg.seed, i, Purpose::Protocol), busy: false }).collect();
+    let nodes = (0..cfg.pes).map(|i| Node { pe: make(i), rng: stream(cfg.seed, i, Purpose::Protocol) }).collect();
     let mut m = Machine {
         nodes,
         net: Network::new(cfg.pes, rules, chooser),
@@ -89,6 +95,7 @@ where
         out: Vec::new(),
         now: 0,
         next_id: 0,
+        busy: BitSet::with_capacity(cfg.pes as usize),
         holding: 0,
         announced: false,
         t: 0,
@@ -129,11 +136,13 @@ where
             self.now += 1;
             self.fire_timers();
             self.net.send_phase(self.now);
-            let mut data = self.net.transmit().into_iter().peekable();
+            let data = self.net.transmit();
             let mut control = std::mem::take(&mut self.control);
             control.sort_by_key(|e| (e.to, e.id));
+            let agenda = self.agenda(&data, &control);
+            let mut data = data.into_iter().peekable();
             let mut control = control.into_iter().peekable();
-            for q in 0..self.nodes.len() as PeId {
+            for q in agenda {
                 while let Some(e) = control.next_if(|e| e.to == q) {
                     self.receive(e, None);
                 }
@@ -144,6 +153,16 @@ where
                 self.expand(q);
             }
         }
+    }
+
+    /// The nodes a step visits, ascending: those holding work and the
+    /// recipients of `data` and `control` (a node with neither does nothing).
+    fn agenda(&self, data: &[Ready<Msg<T>>], control: &[Envelope<Msg<T>>]) -> Vec<PeId> {
+        let mut agenda: Vec<PeId> = self.busy.iter().map(|q| q as PeId).collect();
+        agenda.extend(data.iter().map(|r| r.env.to).chain(control.iter().map(|e| e.to)));
+        agenda.sort_unstable();
+        agenda.dedup();
+        agenda
     }
 
     /// Calls every PE whose timer is due, in PE order.
@@ -194,15 +213,14 @@ where
     }
 
     fn idle(&mut self, q: PeId) {
-        self.nodes[q as usize].busy = false;
+        self.busy.remove(q as usize);
         self.holding -= 1;
         (self.sink)(Event::Idle { t: self.now, pe: q });
     }
 
     fn maybe_busy(&mut self, q: PeId) {
-        let node = &mut self.nodes[q as usize];
-        if !node.busy && node.pe.has_work() {
-            node.busy = true;
+        if !self.busy.contains(q as usize) && self.nodes[q as usize].pe.has_work() {
+            self.busy.insert(q as usize);
             self.holding += 1;
             (self.sink)(Event::Busy { t: self.now, pe: q });
         }

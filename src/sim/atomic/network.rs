@@ -11,10 +11,15 @@
 //!
 //! The network is generic over the payload: the atomic machine moves
 //! protocol messages through it, message scattering (004 §3) bare ones.
+//!
+//! Only *live* ports (a message queued or in the send buffer) are visited,
+//! in ascending order as a full sweep would: a step costs O(live ports +
+//! P/64), not O(P), and the arbiter's choices come in the same order.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, VecDeque};
 
+use bit_set::BitSet;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -148,6 +153,8 @@ pub struct Network<M> {
     chooser: Chooser,
     queued: usize,
     contenders: Vec<Vec<Slot>>,
+    /// Ports with a message queued or buffered.
+    live: BitSet,
 }
 
 impl<M> Network<M> {
@@ -155,7 +162,8 @@ impl<M> Network<M> {
     pub fn new(pes: u32, rules: Rules, chooser: Chooser) -> Self {
         let port = || Port { fifo: VecDeque::new(), heap: BinaryHeap::new(), buf: Vec::new() };
         let ports = (0..pes).map(|_| port()).collect();
-        Network { rules, ports, chooser, queued: 0, contenders: (0..pes).map(|_| Vec::new()).collect() }
+        let contenders = (0..pes).map(|_| Vec::new()).collect();
+        Network { rules, ports, chooser, queued: 0, contenders, live: BitSet::with_capacity(pes as usize) }
     }
 
     /// The chooser, with the choices it made.
@@ -171,6 +179,7 @@ impl<M> Network<M> {
     /// Puts a message into its source's queue.
     pub fn enqueue(&mut self, env: Envelope<M>) {
         self.queued += 1;
+        self.live.insert(env.from as usize);
         let port = &mut self.ports[env.from as usize];
         match self.rules.discipline {
             Discipline::Fifo => port.fifo.push_back(env),
@@ -182,7 +191,8 @@ impl<M> Network<M> {
     /// head (the complete network: the whole queue).
     pub fn send_phase(&mut self, t: u64) {
         let (unbounded, retract) = (self.rules.receives.is_none(), self.rules.retract);
-        for port in &mut self.ports {
+        for src in self.live.iter() {
+            let port = &mut self.ports[src];
             if retract && !port.buf.is_empty() && port.has_queued() {
                 let blocked = port.buf.pop().expect("nonempty").env;
                 port.fifo.push_back(blocked);
@@ -198,8 +208,8 @@ impl<M> Network<M> {
     /// (each with the step it became ready).
     pub fn transmit(&mut self) -> Vec<Ready<M>> {
         let mut touched = Vec::new();
-        for (src, port) in self.ports.iter().enumerate() {
-            for (slot, r) in port.buf.iter().enumerate() {
+        for src in self.live.iter() {
+            for (slot, r) in self.ports[src].buf.iter().enumerate() {
                 let list = &mut self.contenders[r.env.to as usize];
                 if list.is_empty() {
                     touched.push(r.env.to);
@@ -227,7 +237,12 @@ impl<M> Network<M> {
     }
 
     fn take(&mut self, (src, slot): Slot) -> Ready<M> {
-        self.ports[src as usize].buf.remove(slot)
+        let port = &mut self.ports[src as usize];
+        let r = port.buf.remove(slot);
+        if port.buf.is_empty() && !port.has_queued() {
+            self.live.remove(src as usize);
+        }
+        r
     }
 
     fn ready(&self, (src, slot): Slot) -> &Ready<M> {
