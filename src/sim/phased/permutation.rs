@@ -52,20 +52,24 @@ pub const GENERATORS: usize = 8;
 /// (items keep their arrival order, by source).
 pub fn exact(rngs: &mut [ChaCha8Rng], local_shuffle: bool) -> Vec<u32> {
     let n = rngs.len();
-    let mut bins: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (k, rng) in rngs.iter_mut().enumerate() {
-        bins[rng.random_range(0..n)].push(k as u32);
+    let to: Vec<u32> = rngs.iter_mut().map(|rng| rng.random_range(0..n) as u32).collect();
+    // The bins by counting sort, each in order of source: `starts[j]..starts[j + 1]` of `items`.
+    let mut starts = vec![0u32; n + 1];
+    to.iter().for_each(|&j| starts[j as usize + 1] += 1);
+    (0..n).for_each(|j| starts[j + 1] += starts[j]);
+    let mut items = vec![0u32; n];
+    let mut fill = starts.clone();
+    for (k, &j) in to.iter().enumerate() {
+        items[fill[j as usize] as usize] = k as u32;
+        fill[j as usize] += 1;
     }
     let mut dest = vec![0; n];
-    let mut base = 0;
-    for (j, bin) in bins.iter_mut().enumerate() {
+    for (j, rng) in rngs.iter_mut().enumerate() {
+        let bin = &mut items[starts[j] as usize..starts[j + 1] as usize];
         if local_shuffle {
-            bin.shuffle(&mut rngs[j]);
+            bin.shuffle(rng);
         }
-        for (r, &k) in bin.iter().enumerate() {
-            dest[k as usize] = (base + r) as u32;
-        }
-        base += bin.len();
+        bin.iter().enumerate().for_each(|(r, &k)| dest[k as usize] = starts[j] + r as u32);
     }
     dest
 }
