@@ -56,7 +56,7 @@ struct Machine<'s, T> {
     /// Each PE's subproblem (struct of arrays: the phases read only these).
     tasks: Vec<Option<T>>,
     /// Each PE's stream, read by the exact permutation.
-    rngs: Vec<ChaCha8Rng>,
+    rngs: permutation::Seekable,
     /// The askers of an exchange (a buffer kept between phases).
     askers: Vec<PeId>,
     now: u64,
@@ -102,7 +102,7 @@ impl<'s, T: Subproblem> Machine<'s, T> {
             Method::Pseudo => permutation::generators(cfg.pes as usize, &mut shuffle_rng, rules.uniform_generators),
             Method::Exact => Vec::new(),
         };
-        let rngs = (0..cfg.pes).map(|i| stream(cfg.seed, i, Purpose::Protocol)).collect();
+        let rngs = permutation::Seekable::new(cfg.seed, cfg.pes);
         let hops = cfg.topology.distances(cfg.pes);
         let monitor = Monitor::new(trigger, rules, cfg, &hops);
         let mut m = Machine {
