@@ -30,7 +30,7 @@
 //!   1 − α (t-based lower bound). On hypercubic networks other than the
 //!   crossbar (d = 1), as 000 §3 makes it.
 //! - `regime_t_par`, `regime_trend` (000 Thm 3 on a mesh, Thm 4 on the
-//!   fat tree, `--full` only; [`regime`]): n = 2^12 … 2^15, where a cycle
+//!   fat tree, `--full` only; [`regime`]): n = 2^12 … 2^14, where a cycle
 //!   keeps L ≥ 4 dimensions, with T_phase scaled as the theorems state.
 //! - on the hypercube, the adaptive trigger's claims (000 §5, Lemmas 4–5,
 //!   Thm 5; [`adaptive`]): `notify_tail`, `idle_estimate`,
@@ -199,7 +199,7 @@ fn within_slope(points: &[(&str, f64, f64)], alpha: f64) -> Option<(f64, f64)> {
 /// (L = log n − r⌈log log n⌉, ⌈√log n⌉), which leaves L = 1 on a 2-D mesh
 /// up to n = 2^7 and L ≤ 3 on a fat tree: the suite's sizes are far from
 /// their regime, so there they get `t_par` only (and, on `--full`, the
-/// claims of [`regime`] at n = 2^12 … 2^15).
+/// claims of [`regime`] at n = 2^12 … 2^14).
 fn hypercubic(topology: Topology) -> bool {
     matches!(topology, Topology::Hypercube | Topology::Butterfly | Topology::Ccc | Topology::Crossbar)
 }
