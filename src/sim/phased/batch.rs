@@ -37,7 +37,7 @@ enum Lean {
         phase: u32,
         pe: Option<u32>,
     },
-    /// The index in [`Batch::full`].
+    /// The index in `Batch::full`.
     Full(u32),
 }
 
