@@ -2,9 +2,12 @@
 //! 12): poll-and-shuffle (000 §3) on the hypercube, simulated events per
 //! second at P = 2^10, 2^14, 2^16, 2^20 with T_seq = 64 units per PE
 //! (T_phase = 8, T_rout = 1, T_split = 2), raw and with the online checker,
-//! and the peak memory (VmHWM) after each size.
+//! and the peak memory (VmHWM) after the raw run and after the checked one.
+//! Beside wall-clock seconds, the CPU seconds of the process
+//! (`/proc/self/schedstat`): the figure that is fair on a shared machine.
 //!
-//! `cargo bench --bench phased_events` (all sizes) or `-- 10 14` (chosen log2 P).
+//! `cargo bench --bench phased_events` (all sizes) or `-- 10 14` (chosen
+//! log2 P); `-- raw 20` skips the checked run (profiling the machine alone).
 
 use std::time::Instant;
 
@@ -18,26 +21,31 @@ use lbcheck::sim::phased::SyncMode;
 use lbcheck::sim::{phased, SimConfig, Topology};
 
 fn main() {
-    let args: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
-    let sizes = if args.is_empty() { vec![10, 14, 16, 20] } else { args };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let raw_only = args.iter().any(|a| a == "raw");
+    let sizes: Vec<u32> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let sizes = if sizes.is_empty() { vec![10, 14, 16, 20] } else { sizes };
     println!(
-        "{:>6} {:>12} {:>8} {:>8} {:>12} {:>10} {:>12} {:>10}",
-        "log2P", "events", "phases", "sim s", "Mev/s", "checked s", "Mev/s chk", "VmHWM MiB"
+        "{:>5} {:>11} {:>6} {:>7} {:>7} {:>8} {:>6} {:>9} {:>9} {:>9} {:>6}",
+        "log2P", "events", "phases", "raw s", "cpu s", "Mev/cpu", "HWM Mi", "checked s", "cpu s", "Mev/cpu", "HWM Mi"
     );
     for k in sizes {
         let scenario = scenario(1 << k);
-        let (events, phases, raw) = raw_run(&scenario);
-        let start = Instant::now();
-        let report = scenario.run(None).expect("no trace");
-        let checked = start.elapsed().as_secs_f64();
-        assert!(report.check.all_pass(), "{:?}", report.check.failures());
+        let (events, phases, raw, raw_cpu) = raw_run(&scenario);
         let mev = |s: f64| events as f64 / s / 1e6;
-        println!(
-            "{k:>6} {events:>12} {phases:>8} {raw:>8.2} {:>12.2} {checked:>10.2} {:>12.2} {:>10}",
-            mev(raw),
-            mev(checked),
+        let mut line = format!(
+            "{k:>5} {events:>11} {phases:>6} {raw:>7.2} {raw_cpu:>7.2} {:>8.2} {:>6}",
+            mev(raw_cpu),
             peak_mib()
         );
+        if !raw_only {
+            let (cpu0, start) = (cpu_seconds(), Instant::now());
+            let report = scenario.run(None).expect("no trace");
+            let (checked, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu0);
+            assert!(report.check.all_pass(), "{:?}", report.check.failures());
+            line += &format!(" {checked:>9.2} {cpu:>9.2} {:>9.2} {:>6}", mev(cpu), peak_mib());
+        }
+        println!("{line}");
     }
 }
 
@@ -49,15 +57,21 @@ fn scenario(pes: u32) -> RunSpec {
     RunSpec::new(workload, BalancerKind::PollAndShuffle, DetectorKind::Barrier, Driver::Sim(sim))
 }
 
-/// The phased machine alone, counting events: (events, phases, seconds).
-fn raw_run(s: &RunSpec) -> (u64, u64, f64) {
+/// The phased machine alone, counting events: (events, phases, wall seconds, CPU seconds).
+fn raw_run(s: &RunSpec) -> (u64, u64, f64, f64) {
     let Driver::Sim(cfg) = &s.driver else { unreachable!("a simulated run") };
     let mut events = 0u64;
     let mut sink = |_: Event| events += 1;
-    let start = Instant::now();
+    let (cpu0, start) = (cpu_seconds(), Instant::now());
     let how = (Method::Exact, Trigger::Cycle);
     let out = phased::run(cfg, PasRules::PAPER, how, SyncMode::Global, s.workload.root(s.split), &mut sink);
-    (events, out.steps, start.elapsed().as_secs_f64())
+    (events, out.steps, start.elapsed().as_secs_f64(), cpu_seconds() - cpu0)
+}
+
+/// CPU time of this (single-threaded) process so far, in seconds.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/schedstat").unwrap_or_default();
+    stat.split_whitespace().next().and_then(|ns| ns.parse::<f64>().ok()).unwrap_or(0.0) / 1e9
 }
 
 fn peak_mib() -> u64 {

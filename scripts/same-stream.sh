@@ -29,6 +29,10 @@ runs=(
   "bnb-pruned|--balancer priority-bnb --machine atomic --pes 8 --seed 18 --workload kz:depth=18,pruned=1"
   "complete|--balancer random-destination --machine complete --pes 128 --seed 16 --workload synthetic:size=8192"
   "phased|--balancer poll-and-shuffle --pes 256 --seed 13 --machine phased --topology hypercube --workload synthetic:size=20000,split=uniform"
+  "phased-local|--balancer poll-and-shuffle --pes 128 --seed 14 --machine phased --sync local --topology mesh:2 --workload synthetic:size=30000,split=uniform"
+  "phased-adaptive|--balancer poll-and-shuffle --pes 256 --seed 15 --machine phased --trigger adaptive --permutation pseudo --workload synthetic:size=40000,split=uniform"
+  "phased-simd|--balancer simd-phase --pes 128 --seed 16 --machine phased --workload synthetic:size=20000,split=uniform"
+  "phased-fat|--balancer poll-and-shuffle --pes 512 --seed 17 --machine phased --topology fat-tree --workload synthetic:size=50000,atomic=3,split=balanced"
 )
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

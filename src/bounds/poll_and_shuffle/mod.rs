@@ -29,6 +29,9 @@
 //!   grows with log2 n: the least-squares slope is > 0 with confidence
 //!   1 − α (t-based lower bound). On hypercubic networks other than the
 //!   crossbar (d = 1), as 000 §3 makes it.
+//! - `regime_t_par`, `regime_trend` (000 Thm 3 on a mesh, Thm 4 on the
+//!   fat tree, `--full` only; [`regime`]): n = 2^12 … 2^14, where a cycle
+//!   keeps L ≥ 4 dimensions, with T_phase scaled as the theorems state.
 //! - on the hypercube, the adaptive trigger's claims (000 §5, Lemmas 4–5,
 //!   Thm 5; [`adaptive`]): `notify_tail`, `idle_estimate`,
 //!   `adaptive_t_par`, `adaptive_t_par_trend`, `shuffles_le_cycles`.
@@ -41,6 +44,7 @@
 pub mod adaptive;
 pub mod lemma2;
 pub mod permutations;
+pub mod regime;
 pub mod runs;
 
 use super::claims::{self, quantile, slope, Claim};
@@ -88,6 +92,12 @@ pub fn needs(profile: Profile, topology: Topology) -> (Vec<u32>, Vec<Need>) {
         let why = "shows random polling's excess rising against poll-and-shuffle's";
         needs.push(Need::distinct("rp_vs_pas", &pes, RP_VS_PAS_POINTS, why));
     }
+    let regime: Vec<u32> = regime::cells(profile, topology).iter().map(|c| c.1).collect();
+    if !regime.is_empty() {
+        needs.push(Need::cells("regime_t_par", &regime, 1, "runs at 000 Thms 3-4's sizes (n ≥ 2^12)"));
+        needs.push(Need::distinct("regime_trend", &regime, range::SLOPE_POINTS, "fits a slope in log2 n"));
+        pes.extend(regime);
+    }
     if topology == Topology::Hypercube {
         needs.extend(adaptive::needs(profile));
         pes.extend(adaptive::cells(profile).iter().map(|c| c.1));
@@ -105,14 +115,15 @@ pub fn needs(profile: Profile, topology: Topology) -> (Vec<u32>, Vec<Need>) {
 /// the spread between seeds) and +0.034 … +0.047 over 8 … 128.
 pub const RP_VS_PAS_POINTS: usize = 5;
 
-/// The test runs of `net`: (n, R).
+/// The test runs of `net` in the suite's cells: (n, R).
 fn test_r(samples: &[Sample], net: Net) -> Vec<(u32, f64)> {
-    samples.iter().filter(|s| s.net == net && s.phase == Phase::Test).map(|s| (s.pes, s.r)).collect()
+    samples.iter().filter(|s| s.net == net && s.phase == Phase::Test && !s.regime).map(|s| (s.pes, s.r)).collect()
 }
 
 /// 000 Lemma 2 over one trial per test run (see [`lemma2`]).
 fn lemma2_claim(samples: &[Sample], alpha: f64) -> Claim {
-    let trials: Vec<bool> = samples.iter().filter(|s| s.phase == Phase::Test).filter_map(|s| s.lemma2).collect();
+    let test = samples.iter().filter(|s| s.phase == Phase::Test && !s.regime);
+    let trials: Vec<bool> = test.filter_map(|s| s.lemma2).collect();
     let (k, n) = (trials.iter().filter(|&&t| t).count() as u64, trials.len() as u64);
     let upper = if n > 0 { clopper_pearson_upper(k, n, alpha) } else { 0.0 };
     let bound = lemma2::GAMMA / 2.0;
@@ -187,7 +198,8 @@ fn within_slope(points: &[(&str, f64, f64)], alpha: f64) -> Option<(f64, f64)> {
 /// at one hop). On meshes and fat trees Thms 3–4 drop the long dimensions
 /// (L = log n − r⌈log log n⌉, ⌈√log n⌉), which leaves L = 1 on a 2-D mesh
 /// up to n = 2^7 and L ≤ 3 on a fat tree: the suite's sizes are far from
-/// their regime, so there they get `t_par` only.
+/// their regime, so there they get `t_par` only (and, on `--full`, the
+/// claims of [`regime`] at n = 2^12 … 2^14).
 fn hypercubic(topology: Topology) -> bool {
     matches!(topology, Topology::Hypercube | Topology::Butterfly | Topology::Ccc | Topology::Crossbar)
 }
@@ -201,7 +213,7 @@ pub fn evaluate(
     mutant: Option<Mutant>,
 ) -> (serde_json::Value, Vec<Claim>) {
     let a = alpha_of(STAT_TESTS);
-    let k = |net| fitted(samples.iter().filter(|s| s.net == net).map(|s| (s.phase, s.r)));
+    let k = |net| fitted(samples.iter().filter(|s| s.net == net && !s.regime).map(|s| (s.phase, s.r)));
     let (k_pas, k_rp) = (k(Net::PollAndShuffle), k(Net::RandomPolling));
     let (pas, rp) = (test_r(samples, Net::PollAndShuffle), test_r(samples, Net::RandomPolling));
     let thm = "000 Thms 1-4: R = (T_par − T_seq/n)/(T_atomic + h(T_phase + c̄_poll + T_perm/L)) bounded";
@@ -223,6 +235,12 @@ pub fn evaluate(
         let (claim, (slope, lower)) = comparison_claim(samples, a);
         claims.push(claim);
         constants["rp_vs_pas_slope"] = serde_json::json!({ "slope": slope, "lower": lower, "confidence": 1.0 - a });
+    }
+    let (k_regime, regime_claims) = regime::claims(samples, topology, a);
+    claims.extend(regime_claims);
+    if let Some(k) = k_regime {
+        let t_phase: Vec<(u32, u64)> = regime::LOG_N.map(|k| (1 << k, regime::t_phase(topology, 1 << k))).collect();
+        constants["k_regime"] = serde_json::json!({ "k": k, "t_phase": t_phase, "c_phase": regime::C_PHASE });
     }
     if !adaptive_runs.is_empty() {
         let (k_adaptive, adaptive_claims) = adaptive::evaluate(adaptive_runs, a);

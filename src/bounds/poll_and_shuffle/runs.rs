@@ -53,6 +53,8 @@ pub struct Sample {
     pub policy: &'static str,
     /// The run's index in its cell (pairs the two balancers' runs).
     pub index: u32,
+    /// A run of 000 Thms 3–4's regime ([`super::regime`]), not of the suite's cells.
+    pub regime: bool,
     /// T_par − T_seq/n; +∞ if unfinished.
     pub excess: f64,
     /// The excess over the run's lower-order term (R of its theorem).
@@ -87,14 +89,18 @@ pub fn run_all(
     base: u64,
     mutant: Option<Mutant>,
 ) -> Vec<Sample> {
-    let mut cells = cells(profile);
+    let mut cells: Vec<(&str, u32, bool)> = cells(profile).into_iter().map(|(p, n)| (p, n, false)).collect();
+    if net == Net::PollAndShuffle {
+        cells.extend(super::regime::cells(profile, topology).into_iter().map(|(p, n)| (p, n, true)));
+    }
     cells.retain(|c| c.1 <= max_pes);
     let jobs = |phase, cap: &dyn Fn(usize) -> Option<u64>| -> Vec<(usize, Phase, u32, Option<u64>)> {
         (0..cells.len()).flat_map(|c| (0..RUNS).map(move |i| (c, phase, i, cap(c)))).collect()
     };
     let one = |&(c, ph, i, cap): &(usize, Phase, u32, Option<u64>), m| {
-        let (policy, pes) = cells[c];
-        run_one(Job { net, topology, policy, pes, phase: ph, index: i, cap }, base, m)
+        let (policy, pes, regime) = cells[c];
+        let dt = if regime { super::regime::t_phase(topology, pes) } else { MACHINE.0 };
+        run_one(Job { net, topology, policy, pes, dt, regime, phase: ph, index: i, cap }, base, m)
     };
     let calibration = par_map(&jobs(Phase::Calibrate, &|_| None), |j| one(j, None));
     let r = RUNS as usize;
@@ -109,6 +115,9 @@ struct Job {
     topology: Topology,
     policy: &'static str,
     pes: u32,
+    /// T_phase (Δt): the suite's, or the regime's scaled one.
+    dt: u64,
+    regime: bool,
     phase: Phase,
     index: u32,
     cap: Option<u64>,
@@ -141,7 +150,7 @@ impl Job {
         };
         let mutant =
             mutant.filter(|m| self.phase == Phase::Test && m.not_applicable(balancer, detector, false).is_none());
-        let (dt, t_rout, t_split) = MACHINE;
+        let (dt, (_, t_rout, t_split)) = (self.dt, MACHINE);
         let size = u64::from(self.pes) * (ATOMIC << SHARE_LOG);
         let workload =
             format!("synthetic:size={size},atomic={ATOMIC},split={},seed={}", self.policy, tree_seed % 1_000_000);
@@ -161,7 +170,7 @@ impl Job {
 
     /// The lower-order term of the balancer's theorem (module doc).
     fn lower_order(&self, t_atomic: u64, h: u64) -> f64 {
-        let (dt, t_rout, t_split) = MACHINE;
+        let (dt, (_, t_rout, t_split)) = (self.dt, MACHINE);
         let hops = self.topology.distances(self.pes);
         let per_h = match self.net {
             Net::PollAndShuffle => {
@@ -179,7 +188,12 @@ fn run_one(job: Job, base: u64, mutant: Option<Mutant>) -> Sample {
     let spec = job.spec(base, mutant);
     let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
     let mut barriers = Barriers::new(job.pes);
-    let report = spec.run_observed(None, &mut |e| barriers.observe(e)).expect("no trace to write");
+    let mut observe = |e: &crate::event::Event| {
+        if !job.regime {
+            barriers.observe(e); // Lemma 2's trials come from the suite's cells
+        }
+    };
+    let report = spec.run_observed(None, &mut observe).expect("no trace to write");
     let t_par = report.check.metrics.t_par.filter(|_| report.outcome.finished());
     let excess = t_par.map_or(f64::INFINITY, |t| t as f64 - report.reference.t_seq as f64 / f64::from(job.pes));
     let capped = report.outcome.stop == Stop::StepCap && job.cap.is_some();
@@ -191,6 +205,7 @@ fn run_one(job: Job, base: u64, mutant: Option<Mutant>) -> Sample {
         pes: job.pes,
         policy: job.policy,
         index: job.index,
+        regime: job.regime,
         excess,
         r: excess / job.lower_order(t_atomic, h),
         lemma2: (job.net == Net::PollAndShuffle).then(|| barriers.pick(|n| pick.random_range(0..n))).flatten(),

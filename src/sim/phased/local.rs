@@ -115,7 +115,7 @@ impl<T: Subproblem> Machine<'_, T> {
                 (self.sink)(Event::End { t: self.now }); // PEs wait for messages that never come
                 return Outcome { steps, end_time: self.now, stop: Stop::Drained };
             }
-            if !self.nodes.iter().any(|n| n.busy()) {
+            if !self.any_busy() {
                 return self.terminate(steps);
             }
             if self.cfg.pes > 1 {
@@ -149,15 +149,15 @@ impl<'a, 's, T: Subproblem> Local<'a, 's, T> {
     /// `pe` works its phase from `t` (T_phase units or until it runs out).
     fn start_phase(&mut self, pe: PeId, t: u64) {
         self.pes[pe as usize].state = State::Working;
-        let (t_phase, node) = (self.m.cfg.dt, &mut self.m.nodes[pe as usize]);
+        let (t_phase, slot) = (self.m.cfg.dt, &mut self.m.tasks[pe as usize]);
         let mut end = t;
-        if let Some(task) = node.task.as_mut().filter(|t| !t.is_empty()) {
+        if let Some(task) = slot.as_mut().filter(|t| !t.is_empty()) {
             let (mut log, gen) = (WorkLog::default(), task.generation());
             let units = task.work(t_phase, &mut log);
             end = t + units;
             self.m.batch.push(Event::work(end, pe, units, gen, &log));
             if task.is_empty() {
-                node.task = None;
+                *slot = None;
                 self.m.batch.push(Event::Idle { t: end, pe });
             }
         }
@@ -172,7 +172,7 @@ impl<'a, 's, T: Subproblem> Local<'a, 's, T> {
         if self.m.cfg.pes == 1 {
             return self.next_phase(pe, t);
         }
-        let idle = !self.m.nodes[pe as usize].busy();
+        let idle = !self.m.busy(pe as usize);
         let to = self.m.rules.partner(pe, phase);
         self.send(pe, to, t, Msg::Done { phase, idle });
         self.pes[pe as usize].state = State::Syncing;
@@ -198,7 +198,7 @@ impl<'a, 's, T: Subproblem> Local<'a, 's, T> {
             None if self.m.rules.wait != Wait::Skip => return,
             None => false, // no-phase-wait: heard no request, so none
         };
-        match (self.m.nodes[pe as usize].busy(), partner_idle) {
+        match (self.m.busy(pe as usize), partner_idle) {
             (true, false) => self.next_phase(pe, t),
             (true, true) => {
                 let free = self.serve(pe, partner, t);
@@ -216,7 +216,7 @@ impl<'a, 's, T: Subproblem> Local<'a, 's, T> {
     /// `pe` answers `asker`'s request at `t`: a part split off its
     /// subproblem, or a reject; returns when `pe` is free again.
     fn serve(&mut self, pe: PeId, asker: PeId, t: u64) -> u64 {
-        let part = self.m.nodes[pe as usize].task.as_mut().filter(|t| !t.is_empty()).and_then(|t| t.split());
+        let part = self.m.tasks[pe as usize].as_mut().filter(|t| !t.is_empty()).and_then(|t| t.split());
         let leaves = match &part {
             Some(part) => {
                 self.m.batch.push(Event::Split { t, pe, gen: part.generation() });
@@ -268,7 +268,7 @@ impl<'a, 's, T: Subproblem> Local<'a, 's, T> {
     /// The reply `pe` waited for: a part to work on, or a reject.
     fn reply(&mut self, pe: PeId, part: Option<T>, t: u64) {
         if let Some(part) = part {
-            self.m.nodes[pe as usize].task = Some(part);
+            self.m.tasks[pe as usize] = Some(part);
             self.m.batch.push(Event::Busy { t, pe });
         }
         if self.pes[pe as usize].state == State::Awaiting {

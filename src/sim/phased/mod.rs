@@ -26,6 +26,7 @@
 //! shuffle transfer with no request), and each barrier is a `phase` event,
 //! which property `phase_discipline` reads.
 
+mod batch;
 pub mod local;
 pub mod permutation;
 pub mod simd;
@@ -41,71 +42,10 @@ use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
 use crate::protocol::poll_and_shuffle::{phases_per_cycle, PasRules, Shuffle};
 use crate::protocol::PeId;
+use batch::Batch;
 pub use local::SyncMode;
 use permutation::Method;
 use trigger::{Monitor, Trigger};
-
-/// One PE of the phased machine.
-struct Node<T> {
-    task: Option<T>,
-    rng: ChaCha8Rng,
-}
-
-impl<T: Subproblem> Node<T> {
-    fn busy(&self) -> bool {
-        self.task.as_ref().is_some_and(|t| !t.is_empty())
-    }
-}
-
-/// An event waiting in a [`Batch`]: (time, order made, event); `None` once emitted.
-type Slot = Option<(u64, usize, Event)>;
-
-/// Events of one stretch of time, emitted sorted by (time, order made).
-/// Emitting moves each event once, and the buffers keep their capacity
-/// from phase to phase (at P = 2^16 a phase makes ~10^5 events).
-#[derive(Default)]
-struct Batch {
-    slots: Vec<Slot>,
-    later: Vec<Slot>,
-    order: Vec<(u64, usize, u32)>,
-}
-
-impl Batch {
-    fn push(&mut self, e: Event) {
-        let n = self.slots.len();
-        self.slots.push(Some((e.time(), n, e)));
-    }
-
-    /// Emits the events up to time `until`, in order; later ones wait.
-    /// Sorts small keys (time, order made, position), not the events:
-    /// the same order as a stable sort by (time, order made).
-    fn emit_until(&mut self, until: u64, sink: &mut dyn FnMut(Event)) {
-        let key = |(i, s): (usize, &Slot)| s.as_ref().map(|(t, n, _)| (*t, *n, i as u32));
-        self.order.clear();
-        self.order.extend(self.slots.iter().enumerate().filter_map(key));
-        self.order.sort_unstable();
-        for &(t, _, i) in &self.order {
-            let item = self.slots[i as usize].take().expect("each position once");
-            match t <= until {
-                true => sink(item.2),
-                false => self.later.push(Some(item)),
-            }
-        }
-        self.slots.clear();
-        std::mem::swap(&mut self.slots, &mut self.later);
-    }
-
-    /// The latest time of the events waiting.
-    fn last(&self) -> Option<u64> {
-        self.slots.iter().flatten().map(|(t, _, _)| *t).max()
-    }
-
-    /// The latest time of the events waiting but idle notifications (000 §5).
-    fn last_but_notify(&self) -> Option<u64> {
-        let notify = |e: &Event| matches!(e, Event::Recv { kind: Kind::Notify, .. });
-        self.slots.iter().flatten().filter(|(_, _, e)| !notify(e)).map(|(t, _, _)| *t).max()
-    }
-}
 
 /// The run of the phased machine.
 struct Machine<'s, T> {
@@ -113,7 +53,12 @@ struct Machine<'s, T> {
     rules: PasRules,
     method: Method,
     hops: Hops,
-    nodes: Vec<Node<T>>,
+    /// Each PE's subproblem (struct of arrays: the phases read only these).
+    tasks: Vec<Option<T>>,
+    /// Each PE's stream, read by the exact permutation.
+    rngs: permutation::Seekable,
+    /// The askers of an exchange (a buffer kept between phases).
+    askers: Vec<PeId>,
     now: u64,
     next_id: u64,
     batch: Batch,
@@ -157,7 +102,7 @@ impl<'s, T: Subproblem> Machine<'s, T> {
             Method::Pseudo => permutation::generators(cfg.pes as usize, &mut shuffle_rng, rules.uniform_generators),
             Method::Exact => Vec::new(),
         };
-        let nodes = (0..cfg.pes).map(|i| Node { task: None, rng: stream(cfg.seed, i, Purpose::Protocol) }).collect();
+        let rngs = permutation::Seekable::new(cfg.seed, cfg.pes);
         let hops = cfg.topology.distances(cfg.pes);
         let monitor = Monitor::new(trigger, rules, cfg, &hops);
         let mut m = Machine {
@@ -165,7 +110,9 @@ impl<'s, T: Subproblem> Machine<'s, T> {
             rules,
             method,
             hops,
-            nodes,
+            tasks: (0..cfg.pes).map(|_| None).collect(),
+            rngs,
+            askers: Vec::new(),
             now: 0,
             next_id: 0,
             batch: Batch::default(),
@@ -174,8 +121,8 @@ impl<'s, T: Subproblem> Machine<'s, T> {
             shuffle_rng,
             monitor,
         };
-        m.nodes[0].task = Some(root).filter(|r| !r.is_empty());
-        if m.nodes[0].busy() {
+        m.tasks[0] = Some(root).filter(|r| !r.is_empty());
+        if m.busy(0) {
             (m.sink)(Event::Busy { t: 0, pe: 0 });
         }
         m
@@ -183,6 +130,16 @@ impl<'s, T: Subproblem> Machine<'s, T> {
 }
 
 impl<T: Subproblem> Machine<'_, T> {
+    /// PE `pe` holds a nonempty subproblem.
+    fn busy(&self, pe: usize) -> bool {
+        self.tasks[pe].as_ref().is_some_and(|t| !t.is_empty())
+    }
+
+    /// Some PE holds work.
+    fn any_busy(&self) -> bool {
+        self.tasks.iter().any(|t| t.as_ref().is_some_and(|t| !t.is_empty()))
+    }
+
     fn cycles(mut self) -> Outcome {
         let phases = phases_per_cycle(self.cfg.topology, self.cfg.pes).max(1);
         let (mut steps, mut cycle, mut round) = (0, 0, 0);
@@ -193,7 +150,7 @@ impl<T: Subproblem> Machine<'_, T> {
             steps += 1;
             self.work_phase(cycle, round, steps - 1);
             let barrier = self.now;
-            if !self.nodes.iter().any(Node::busy) {
+            if !self.any_busy() {
                 return self.terminate(steps);
             }
             if self.cfg.pes > 1 {
@@ -220,8 +177,8 @@ impl<T: Subproblem> Machine<'_, T> {
         let (start, t_phase) = (self.now, self.cfg.dt);
         let mut barrier = start + t_phase;
         for pe in 0..self.cfg.pes {
-            let node = &mut self.nodes[pe as usize];
-            let Some(task) = node.task.as_mut().filter(|t| !t.is_empty()) else {
+            let slot = &mut self.tasks[pe as usize];
+            let Some(task) = slot.as_mut().filter(|t| !t.is_empty()) else {
                 self.notify(pe, start, step);
                 continue;
             };
@@ -230,7 +187,7 @@ impl<T: Subproblem> Machine<'_, T> {
             barrier = barrier.max(start + units);
             self.batch.push(Event::work(start + units, pe, units, gen, &log));
             if task.is_empty() {
-                node.task = None;
+                *slot = None;
                 self.batch.push(Event::Idle { t: start + units, pe });
                 self.notify(pe, start + units, step);
                 if !self.rules.wait_for_barrier {
@@ -261,12 +218,15 @@ impl<T: Subproblem> Machine<'_, T> {
     /// phase's dimension, which answers with a split-off part or a reject.
     fn exchange(&mut self, phase: u32) {
         let barrier = self.now;
-        let askers: Vec<PeId> = (0..self.cfg.pes).filter(|&k| !self.nodes[k as usize].busy()).collect();
+        let mut askers = std::mem::take(&mut self.askers);
+        askers.clear();
+        askers.extend((0..self.cfg.pes).filter(|&k| !self.busy(k as usize)));
         let mut end = barrier;
-        for k in askers {
+        for &k in &askers {
             let p = self.rules.partner(k, phase);
             end = end.max(self.request(k, p, barrier));
         }
+        self.askers = askers;
         self.now = end.max(self.batch.last().unwrap_or(end));
         self.batch.emit_until(self.now, &mut *self.sink);
     }
@@ -277,7 +237,7 @@ impl<T: Subproblem> Machine<'_, T> {
         self.batch.push(Event::Send { t, from: k, to: p, id, kind: Kind::Request, energy: None, data: None });
         let at = t + self.latency(k, p);
         self.batch.push(Event::Recv { t: at, pe: p, from: k, id, kind: Kind::Request, queue: Some(0), data: None });
-        let part = self.nodes[p as usize].task.as_mut().filter(|t| !t.is_empty()).and_then(|t| t.split());
+        let part = self.tasks[p as usize].as_mut().filter(|t| !t.is_empty()).and_then(|t| t.split());
         let id = self.id();
         let (kind, leaves) = match &part {
             Some(part) => {
@@ -290,7 +250,7 @@ impl<T: Subproblem> Machine<'_, T> {
         let back = leaves + self.latency(p, k);
         self.batch.push(Event::Recv { t: back, pe: k, from: p, id, kind, queue: None, data: None });
         if let Some(part) = part {
-            self.nodes[k as usize].task = Some(part);
+            self.tasks[k as usize] = Some(part);
             self.batch.push(Event::Busy { t: back, pe: k });
         }
         back
@@ -303,18 +263,16 @@ impl<T: Subproblem> Machine<'_, T> {
         if self.rules.shuffle == Shuffle::Skip {
             return;
         }
-        let mut rngs: Vec<ChaCha8Rng> = self.nodes.iter().map(|n| n.rng.clone()).collect();
-        let dest = permutation::draw(self.rules, self.method, &mut rngs, &self.generators, &mut self.shuffle_rng);
-        self.nodes.iter_mut().zip(rngs).for_each(|(n, r)| n.rng = r);
+        let dest = permutation::draw(self.rules, self.method, &mut self.rngs, &self.generators, &mut self.shuffle_rng);
         let start = self.now;
         let mut end = start;
         let mut moved: Vec<Option<T>> = (0..n).map(|_| None).collect();
         for k in 0..n {
             let to = dest[k];
-            if to as usize == k || !self.nodes[k].busy() {
+            if to as usize == k || !self.busy(k) {
                 continue;
             }
-            let task = self.nodes[k].task.take().expect("busy");
+            let task = self.tasks[k].take().expect("busy");
             let id = self.id();
             self.batch.push(Event::Send {
                 t: start,
@@ -341,10 +299,10 @@ impl<T: Subproblem> Machine<'_, T> {
         }
         for (to, task) in moved.into_iter().enumerate() {
             let Some(task) = task else { continue };
-            if self.nodes[to].busy() {
+            if self.busy(to) {
                 continue; // mutant shuffle-drops-work: the PE keeps its own
             }
-            self.nodes[to].task = Some(task);
+            self.tasks[to] = Some(task);
             self.batch.push(Event::Busy { t: end, pe: to as PeId });
         }
         self.now = end;

@@ -18,8 +18,58 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::base::rng::{stream, Purpose};
 pub use crate::protocol::poll_and_shuffle::Method;
 use crate::protocol::poll_and_shuffle::{PasRules, Shuffle};
+
+/// The PEs' random streams, lent one at a time.
+pub trait Streams {
+    /// How many PEs.
+    fn count(&self) -> usize;
+    /// `f` with PE `pe`'s stream.
+    fn with<R>(&mut self, pe: usize, f: impl FnOnce(&mut ChaCha8Rng) -> R) -> R;
+}
+
+impl Streams for Vec<ChaCha8Rng> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn with<R>(&mut self, pe: usize, f: impl FnOnce(&mut ChaCha8Rng) -> R) -> R {
+        f(&mut self[pe])
+    }
+}
+
+/// The PEs' streams (`Purpose::Protocol` of the run's seed) kept as the
+/// words each has drawn: 8 bytes a PE instead of a 300-byte generator
+/// (at P = 2^20, 8 MiB instead of 330). A stream is rebuilt and sought to
+/// its place when the shuffle needs it (ChaCha is seekable), which gives
+/// the same numbers as a generator kept whole.
+pub struct Seekable {
+    seed: u64,
+    drawn: Vec<u64>,
+}
+
+impl Seekable {
+    /// `pes` streams of `seed`, none drawn from yet.
+    pub fn new(seed: u64, pes: u32) -> Seekable {
+        Seekable { seed, drawn: vec![0; pes as usize] }
+    }
+}
+
+impl Streams for Seekable {
+    fn count(&self) -> usize {
+        self.drawn.len()
+    }
+
+    fn with<R>(&mut self, pe: usize, f: impl FnOnce(&mut ChaCha8Rng) -> R) -> R {
+        let mut rng = stream(self.seed, pe as u32, Purpose::Protocol);
+        rng.set_word_pos(u128::from(self.drawn[pe]));
+        let r = f(&mut rng);
+        self.drawn[pe] = u64::try_from(rng.get_word_pos()).expect("fewer than 2^64 words drawn");
+        r
+    }
+}
 
 /// Where each PE's subproblem goes after a cycle under `rules` (000
 /// §3.2): the exact method with the PEs' streams `rngs`, or the pseudo
@@ -27,18 +77,20 @@ use crate::protocol::poll_and_shuffle::{PasRules, Shuffle};
 pub fn draw(
     rules: PasRules,
     method: Method,
-    rngs: &mut [ChaCha8Rng],
+    rngs: &mut impl Streams,
     gens: &[Vec<u32>],
     shared: &mut ChaCha8Rng,
 ) -> Vec<u32> {
-    let n = rngs.len() as u32;
+    let n = rngs.count() as u32;
     match (rules.shuffle, method) {
         (Shuffle::Skip, _) => (0..n).collect(),
         (Shuffle::Xor, _) => {
             let r = shared.random_range(0..n);
             (0..n).map(|k| k ^ r).collect()
         }
-        (Shuffle::RandomDestinations, _) => rngs.iter_mut().map(|rng| rng.random_range(0..n)).collect(),
+        (Shuffle::RandomDestinations, _) => {
+            (0..n as usize).map(|k| rngs.with(k, |rng| rng.random_range(0..n))).collect()
+        }
         (Shuffle::Permute, Method::Exact) => exact(rngs, rules.local_shuffle),
         (Shuffle::Permute, Method::Pseudo) => pseudo(gens, shared),
     }
@@ -50,22 +102,26 @@ pub const GENERATORS: usize = 8;
 /// The exact method with the PEs' streams `rngs` (one per PE): returns
 /// `dest`. `local_shuffle = false` is mutant `perm-no-local-shuffle`
 /// (items keep their arrival order, by source).
-pub fn exact(rngs: &mut [ChaCha8Rng], local_shuffle: bool) -> Vec<u32> {
-    let n = rngs.len();
-    let mut bins: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (k, rng) in rngs.iter_mut().enumerate() {
-        bins[rng.random_range(0..n)].push(k as u32);
+pub fn exact(rngs: &mut impl Streams, local_shuffle: bool) -> Vec<u32> {
+    let n = rngs.count();
+    let to: Vec<u32> = (0..n).map(|k| rngs.with(k, |rng| rng.random_range(0..n) as u32)).collect();
+    // The bins by counting sort, each in order of source: `starts[j]..starts[j + 1]` of `items`.
+    let mut starts = vec![0u32; n + 1];
+    to.iter().for_each(|&j| starts[j as usize + 1] += 1);
+    (0..n).for_each(|j| starts[j + 1] += starts[j]);
+    let mut items = vec![0u32; n];
+    let mut fill = starts.clone();
+    for (k, &j) in to.iter().enumerate() {
+        items[fill[j as usize] as usize] = k as u32;
+        fill[j as usize] += 1;
     }
     let mut dest = vec![0; n];
-    let mut base = 0;
-    for (j, bin) in bins.iter_mut().enumerate() {
-        if local_shuffle {
-            bin.shuffle(&mut rngs[j]);
+    for j in 0..n {
+        let bin = &mut items[starts[j] as usize..starts[j + 1] as usize];
+        if local_shuffle && bin.len() > 1 {
+            rngs.with(j, |rng| bin.shuffle(rng));
         }
-        for (r, &k) in bin.iter().enumerate() {
-            dest[k as usize] = (base + r) as u32;
-        }
-        base += bin.len();
+        bin.iter().enumerate().for_each(|(r, &k)| dest[k as usize] = starts[j] + r as u32);
     }
     dest
 }
@@ -104,7 +160,6 @@ pub fn pseudo(gens: &[Vec<u32>], rng: &mut ChaCha8Rng) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::rng::{stream, Purpose};
     use statrs::distribution::{ChiSquared, ContinuousCDF};
 
     /// The χ² p-value of the 24 permutations of 4 items over `draws` draws.
@@ -126,6 +181,17 @@ mod tests {
     fn the_exact_method_is_uniform_and_the_mutant_is_not() {
         assert!(uniformity(100_000, true) > 1e-6);
         assert!(uniformity(100_000, false) < 1e-6);
+    }
+
+    /// Streams kept as words drawn give the numbers generators kept whole
+    /// give, round after round (the event stream depends on it).
+    #[test]
+    fn seekable_streams_are_the_kept_generators() {
+        let mut kept: Vec<ChaCha8Rng> = (0..64).map(|k| stream(9, k, Purpose::Protocol)).collect();
+        let mut seekable = Seekable::new(9, 64);
+        for round in 0..20 {
+            assert_eq!(exact(&mut kept, true), exact(&mut seekable, true), "round {round}");
+        }
     }
 
     #[test]

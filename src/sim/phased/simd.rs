@@ -6,7 +6,7 @@
 //! which answers with a split-off part or a reject. No permutation.
 //! Termination is the barrier's, as for poll-and-shuffle.
 
-use super::{Machine, Node};
+use super::Machine;
 use crate::event::Event;
 use crate::problem::Subproblem;
 use crate::protocol::poll_and_shuffle::PasRules;
@@ -23,7 +23,7 @@ pub fn run<T: Subproblem>(cfg: &SimConfig, rules: SimdRules, root: T, sink: &mut
     let mut m = Machine::new(cfg, PasRules::PAPER, (Method::Exact, Trigger::Cycle), root, sink);
     for phase in 0..cfg.max_steps.min(u64::from(u32::MAX)) as u32 {
         m.work_phase(0, phase, u64::from(phase));
-        if !m.nodes.iter().any(Node::busy) {
+        if !m.any_busy() {
             return m.terminate(u64::from(phase) + 1);
         }
         balance(&mut m, rules);
@@ -33,7 +33,7 @@ pub fn run<T: Subproblem>(cfg: &SimConfig, rules: SimdRules, root: T, sink: &mut
 
 /// The barrier's load-balancing phase, if the trigger holds.
 fn balance<T: Subproblem>(m: &mut Machine<'_, T>, rules: SimdRules) {
-    let (idle, busy): (Vec<PeId>, Vec<PeId>) = (0..m.cfg.pes).partition(|&k| !m.nodes[k as usize].busy());
+    let (idle, busy): (Vec<PeId>, Vec<PeId>) = (0..m.cfg.pes).partition(|&k| !m.busy(k as usize));
     if !SimdRules::triggered(idle.len(), m.cfg.pes as usize) {
         return;
     }
