@@ -288,6 +288,16 @@ pub const NO_MUTANT_WHY: &[(&str, &str, &str)] = &[
         "a gap: the atomic machine's mutants (two-receives, retract-blocked, arbiter-lifo-as-fifo), which fail random-destination's invariants, are not run in this suite (Suite::refuses admits only priority-bnb's own, e.g. bnb-fifo-queue, which fails thm2); admitting them needs their runs measured here",
     ),
     (
+        "poll-and-shuffle",
+        "regime_t_par",
+        "not yet run through `bounds --mutant` (--full, minutes per mutant): pas-no-shuffle measured with `lbcheck simulate` on mesh:2 at n = 2^12 does not end within 4× the reference's steps (work never leaves PE 0's subcube), so its R is unbounded",
+    ),
+    (
+        "poll-and-shuffle",
+        "regime_trend",
+        "not yet run through `bounds --mutant` (--full only); a mutant whose excess grows with log2 n at n ≥ 2^12 is the gap",
+    ),
+    (
         "scatter",
         "scatter_exact",
         "facts of 004 §3's model, not of a scatterer: T ≥ m and T ≥ r hold for any schedule that receives one message per node per step, the off-line schedule and all-to-0 are computed from the model; scatter-hotspot changes the destinations, which these facts hold for; only a broken machine (one taking two messages a step) could break them, and the catalogue's (two-receives) acts on search's machine",

@@ -119,6 +119,8 @@ pub const LISTED: &[Listed] = &[
     listed!(PollAndShuffle, Statistical, [4], "lemma2", [("000", 30)], "§3.1, Lemma 2", "A nonempty subproblem is asked in a qualifying phase with probability ≥ γ/2."),
     listed!(PollAndShuffle, Statistical, [7, 11, 12, 13], "t_par", [("000", 40)], "§3.1, §4, Thms 1-4", "Poll-and-shuffle's T_par ≤ T_seq/n + Õ(T_atomic + h·(T_phase + c_poll + T_perm/L)): R bounded."),
     listed!(PollAndShuffle, Statistical, [7, 11], "t_par_trend", [("000", 41)], "§3.1, §4, Thms 1-2", "R is free of log n on hypercubic networks (Õ(h), not Õ(h log n)): no upward trend in log2 n."),
+    listed!(PollAndShuffle, Statistical, [12, 13], "regime_t_par", [("000", 43)], "§4.1-4.2, Thms 3-4", "At the theorems' sizes (--full, mesh:2 or the fat tree only): n = 2^12 … 2^14, L ≥ 2 kept dimensions, T_phase scaled to twice the longest poll round trip; R bounded by the constant fitted on such runs."),
+    listed!(PollAndShuffle, Statistical, [12, 13], "regime_trend", [("000", 44)], "§4.1-4.2, Thms 3-4", "At the theorems' sizes (--full, mesh:2 or the fat tree): R has no upward trend in log2 n over 2^12 … 2^14."),
     listed!(PollAndShuffle, Statistical, [10], "rp_t_par", [("000", 5)], "§1.1 [27]", "Random polling on a network of diameter d: R_d = (T_par − T_seq/n)/(T_atomic + h(Δt + d·T_rout + T_split)) bounded."),
     listed!(PollAndShuffle, Statistical, [8], "rp_vs_pas", [("000", 42)], "§3", "Random polling's excess over poll-and-shuffle's rises with log2 n on hypercubic networks."),
     listed!(PollAndShuffle, Statistical, [14], "notify_tail", [("000", 50)], "§5, Lemma 4", "P[notifications in log2 n phases ≥ a·c·β·log2 n] ≤ n^(−β), β = 2."),
