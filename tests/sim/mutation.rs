@@ -43,8 +43,8 @@ fn tree_children_and_parent_agree() {
 }
 
 /// SIMD phases' static trigger: at least half the PEs idle, at least one.
-/// Kills `idle > 0` → `idle < 0` (never triggered: every property still
-/// holds, PE 0 does all the work).
+/// Kills `SimdRules::triggered`'s `idle > 0` → `idle < 0` (never
+/// triggered).
 #[test]
 fn the_simd_trigger_is_half_idle() {
     assert!(SimdRules::triggered(1, 2));
