@@ -17,6 +17,7 @@ mod hostile;
 mod initial_random;
 mod local_sync;
 mod mutants;
+mod mutation;
 mod pacheco;
 mod phased;
 mod properties;
