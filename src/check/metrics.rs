@@ -105,6 +105,11 @@ pub(super) struct Collector {
 }
 
 impl Collector {
+    /// Prefetches PE `pe`'s idle record ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        super::ahead(&self.idle, pe);
+    }
+
     /// For `pes` PEs, all idle at time 0, running a workload of `t_seq` units.
     pub(super) fn new(pes: u32, t_seq: u64) -> Collector {
         let messages = Kind::ALL.iter().map(|k| (k.name(), 0)).collect();

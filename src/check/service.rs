@@ -96,6 +96,15 @@ impl ServiceLatency {
     }
 }
 
+impl ServiceLatency {
+    /// Prefetches PE `pe`'s server ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        if let Ok(servers) = &self.servers {
+            super::ahead(servers, pe);
+        }
+    }
+}
+
 impl Property for ServiceLatency {
     const NAME: &'static str = "service_latency";
 

@@ -63,6 +63,11 @@ impl Unread {
         }
     }
 
+    /// Prefetches PE `pe`'s last slice start ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        super::ahead(&self.last_start, pe);
+    }
+
     /// Reads one event.
     pub(super) fn observe(&mut self, line: usize, e: &Event) {
         if !self.applies {

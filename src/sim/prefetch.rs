@@ -9,7 +9,7 @@
 
 /// Asks for every cache line of `value` (on x86-64; elsewhere nothing).
 #[inline]
-pub(super) fn prefetch<T>(value: &T) {
+pub(crate) fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
