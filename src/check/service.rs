@@ -28,6 +28,7 @@
 use super::{Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::BalancerKind;
+use crate::sim::prefetch::huge_vec;
 
 /// One PE's service state.
 #[derive(Clone, Copy, Default)]
@@ -57,7 +58,7 @@ impl ServiceLatency {
         let (servers, all) = match header.balancer.parse() {
             Ok(b @ (BalancerKind::RandomPolling | BalancerKind::Pacheco)) => {
                 let all = b == BalancerKind::Pacheco || serve_all;
-                (Ok(vec![Server::default(); header.pes.min(super::MAX_PES) as usize]), all)
+                (Ok(huge_vec(header.pes.min(super::MAX_PES) as usize, |_| Server::default())), all)
             }
             _ => (Err(header.balancer.clone()), false),
         };
