@@ -1,5 +1,5 @@
 //! Exact energy for the energy termination detector (003 §14.7.4): fractions
-//! `m / (q · 2^e)` over big integers with `q` odd, never floating point.
+//! `m / (q · 2^e)` with `q` odd, never floating point.
 //!
 //! 003 §14.7.4 represents a fraction as a pair of integers and notes that
 //! "the only possible divisors of the denominator are 2 and divisors of p":
@@ -7,132 +7,172 @@
 //! divides by p. So the power of two is kept apart as an exponent: halving
 //! only increments it, and energy `2^-k` after `k` splits costs O(1) words
 //! whatever `k` is; an addition aligns exponents with a shift. The odd part
-//! `q` is 1 unless P has an odd factor (P = 3, 5, 6, 7, …). Values are kept
-//! normalised (mantissa odd or exponent 0; mantissa and `q` coprime; zero is
-//! `0/1`), so equality is structural.
+//! `q` is 1 unless P has an odd factor (P = 3, 5, 6, 7, …).
+//!
+//! A dyadic value whose numerator fits a `u64` (and exponent a `u32`) is
+//! held in machine words, [`Repr::Word`]: halving, adding and subtracting
+//! such values costs a few instructions and no allocation (issue 30). Any
+//! other value, and any result that would overflow the words, takes the
+//! big-integer form ([`big::Big`], also the reference the word form is
+//! tested against). Which form a value takes depends only on the value, so
+//! equality stays structural.
+
+mod big;
 
 use std::fmt;
 use std::ops::{Add, Sub};
 use std::str::FromStr;
 
 use num_bigint::BigUint;
-use num_integer::Integer;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use big::Big;
+
 /// A non-negative rational `mant / (odd · 2^exp)`, `odd` odd.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Fraction {
-    mant: BigUint,
-    odd: BigUint,
-    exp: u64,
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Fraction(Repr);
+
+/// The two forms of a [`Fraction`]; a value has exactly one.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    /// `mant / 2^exp`, normalised (`mant` odd or `exp` 0; zero is `0/2^0`).
+    Word { exp: u32, mant: u64 },
+    /// Every value that has no word form.
+    Big(Box<Big>),
 }
 
 impl Fraction {
     /// Zero.
     pub fn zero() -> Fraction {
-        Fraction { mant: BigUint::zero(), odd: BigUint::one(), exp: 0 }
+        Fraction(Repr::Word { exp: 0, mant: 0 })
     }
 
     /// One: all the energy there is.
     pub fn one() -> Fraction {
-        Fraction { mant: BigUint::one(), odd: BigUint::one(), exp: 0 }
+        Fraction(Repr::Word { exp: 0, mant: 1 })
     }
 
     /// `2^-k`.
     pub fn pow2_neg(k: u64) -> Fraction {
-        Fraction { mant: BigUint::one(), odd: BigUint::one(), exp: k }
+        Fraction::from_big(Big::pow2_neg(k))
     }
 
     /// Half of this value (exact).
     pub fn half(&self) -> Fraction {
-        if self.mant.is_zero() {
-            return Fraction::zero();
+        match self.0 {
+            Repr::Word { mant: 0, .. } => Fraction::zero(),
+            Repr::Word { exp, mant } if exp < u32::MAX => Fraction(Repr::Word { exp: exp + 1, mant }),
+            _ => Fraction::from_big(self.big().half()),
         }
-        Fraction { exp: self.exp + 1, ..self.clone() }
     }
 
     /// This value divided by `k` ≥ 1 (exact; 003 §14.7.4 rule 3's 1/p).
     pub fn div(&self, k: u32) -> Fraction {
-        assert!(k > 0, "division of energy by 0");
-        let twos = k.trailing_zeros();
-        Fraction::normalised(self.mant.clone(), &self.odd * BigUint::from(k >> twos), self.exp + u64::from(twos))
+        Fraction::from_big(self.big().div(k))
     }
 
     /// The nearest `f64` (what a floating-point implementation would hold;
     /// only the `energy-float` mutant uses it).
     pub fn to_f64(&self) -> f64 {
-        let shift = self.mant.bits().saturating_sub(64);
-        let m = (&self.mant >> shift).to_f64().unwrap_or(f64::INFINITY) / self.odd.to_f64().unwrap_or(f64::INFINITY);
-        let e = (shift as i64 - self.exp as i64).clamp(-2200, 2200) as i32; // value = m · 2^e
-        m * 2f64.powi(e / 2) * 2f64.powi(e - e / 2)
+        self.big().to_f64()
     }
 
     /// The exact value of a finite, non-negative `f64` (every one is dyadic).
     pub fn from_f64(x: f64) -> Fraction {
-        assert!(x.is_finite() && x >= 0.0, "energy {x} is not a finite non-negative number");
-        let bits = x.to_bits();
-        let (exp_bits, frac) = ((bits >> 52) & 0x7ff, bits & ((1 << 52) - 1));
-        let (m, e) = match exp_bits {
-            0 => (frac, -1074i64),                           // subnormal (or zero)
-            _ => (frac | (1 << 52), exp_bits as i64 - 1075), // x = m · 2^e
-        };
-        match e {
-            0.. => Fraction { mant: BigUint::from(m) << e as u64, odd: BigUint::one(), exp: 0 },
-            _ => Fraction::normalised(BigUint::from(m), BigUint::one(), e.unsigned_abs()),
-        }
+        Fraction::from_big(Big::from_f64(x))
     }
 
     /// True for zero.
     pub fn is_zero(&self) -> bool {
-        self.mant.is_zero()
+        matches!(self.0, Repr::Word { mant: 0, .. })
     }
 
     /// True for exactly one.
     pub fn is_one(&self) -> bool {
-        self.exp == 0 && self.mant.is_one() && self.odd.is_one()
+        matches!(self.0, Repr::Word { exp: 0, mant: 1 })
     }
 
     /// True when the denominator is a power of two (every value of a run
     /// whose P is one).
     pub fn is_dyadic(&self) -> bool {
-        self.odd.is_one()
+        match &self.0 {
+            Repr::Word { .. } => true,
+            Repr::Big(b) => b.is_dyadic(),
+        }
     }
 
     /// `self - o`, or `None` if that would be negative.
     pub fn checked_sub(&self, o: &Fraction) -> Option<Fraction> {
-        let (a, b, odd, e) = self.common(o);
-        (a >= b).then(|| Fraction::normalised(a - b, odd, e))
+        if let Some((a, b, e)) = self.aligned(o) {
+            return (a >= b).then(|| Fraction::word(a - b, e));
+        }
+        self.big().checked_sub(&o.big()).map(Fraction::from_big)
     }
 
-    /// Both mantissas over one denominator `odd · 2^e`.
-    fn common(&self, o: &Fraction) -> (BigUint, BigUint, BigUint, u64) {
-        let e = self.exp.max(o.exp);
-        let (a, b) = (&self.mant << (e - self.exp), &o.mant << (e - o.exp));
-        if self.odd == o.odd {
-            (a, b, self.odd.clone(), e)
-        } else {
-            (a * &o.odd, b * &self.odd, &self.odd * &o.odd, e)
+    /// Both word-form numerators over `2^e`, `e` the larger exponent, if
+    /// both are words and the shift fits 128 bits.
+    #[inline]
+    fn aligned(&self, o: &Fraction) -> Option<(u128, u128, u32)> {
+        let (Repr::Word { exp: x, mant: a }, Repr::Word { exp: y, mant: b }) = (&self.0, &o.0) else { return None };
+        let e = (*x).max(*y);
+        let (sa, sb) = (e - x, e - y);
+        (sa <= 64 && sb <= 64).then(|| (u128::from(*a) << sa, u128::from(*b) << sb, e))
+    }
+
+    /// `m / 2^e` normalised, in word form if it fits.
+    #[inline]
+    fn word(m: u128, e: u32) -> Fraction {
+        if m == 0 {
+            return Fraction::zero();
+        }
+        let z = m.trailing_zeros().min(e);
+        match u64::try_from(m >> z) {
+            Ok(mant) => Fraction(Repr::Word { exp: e - z, mant }),
+            Err(_) => Fraction::from_big(Big::normalised(big_of(m), BigUint::one(), u64::from(e))),
         }
     }
 
-    fn normalised(mant: BigUint, odd: BigUint, exp: u64) -> Fraction {
-        let Some(z) = mant.trailing_zeros() else { return Fraction::zero() };
-        let z = z.min(exp);
-        let mant = mant >> z;
-        if odd.is_one() {
-            return Fraction { mant, odd, exp: exp - z };
+    /// The big-integer form of this value.
+    fn big(&self) -> std::borrow::Cow<'_, Big> {
+        match &self.0 {
+            Repr::Word { exp, mant } => {
+                std::borrow::Cow::Owned(Big { mant: BigUint::from(*mant), odd: BigUint::one(), exp: u64::from(*exp) })
+            }
+            Repr::Big(b) => std::borrow::Cow::Borrowed(b),
         }
-        let g = mant.gcd(&odd);
-        Fraction { mant: mant / &g, odd: odd / g, exp: exp - z }
+    }
+
+    /// A normalised big value in its one form: words if it has them.
+    fn from_big(b: Big) -> Fraction {
+        let word = (b.odd.is_one()).then(|| (b.mant.to_u64(), u32::try_from(b.exp).ok()));
+        match word {
+            Some((Some(mant), Some(exp))) => Fraction(Repr::Word { exp, mant }),
+            _ => Fraction(Repr::Big(Box::new(b))),
+        }
+    }
+}
+
+/// A `u128` as a big integer.
+fn big_of(m: u128) -> BigUint {
+    BigUint::from(m)
+}
+
+impl fmt::Debug for Fraction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = self.big();
+        f.debug_struct("Fraction").field("mant", &b.mant).field("odd", &b.odd).field("exp", &b.exp).finish()
     }
 }
 
 impl Add for &Fraction {
     type Output = Fraction;
+    #[inline]
     fn add(self, o: &Fraction) -> Fraction {
-        let (a, b, odd, e) = self.common(o);
-        Fraction::normalised(a + b, odd, e)
+        match self.aligned(o).and_then(|(a, b, e)| a.checked_add(b).map(|s| (s, e))) {
+            Some((s, e)) => Fraction::word(s, e),
+            None => Fraction::from_big(&*self.big() + &*o.big()),
+        }
     }
 }
 
@@ -155,11 +195,10 @@ impl fmt::Display for Fraction {
     /// `m` or `m/2^e` for a dyadic value (the forms of earlier traces);
     /// otherwise `m/d` (`1/6`), or `m/q/2^e` (q odd) once 2^e passes 2^32.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.odd.is_one(), self.exp) {
-            (true, 0) => write!(f, "{}", self.mant),
-            (true, e) => write!(f, "{}/2^{e}", self.mant),
-            (false, e @ 0..=32) => write!(f, "{}/{}", self.mant, &self.odd << e),
-            (false, e) => write!(f, "{}/{}/2^{e}", self.mant, self.odd),
+        match &self.0 {
+            Repr::Word { exp: 0, mant } => write!(f, "{mant}"),
+            Repr::Word { exp, mant } => write!(f, "{mant}/2^{exp}"),
+            Repr::Big(b) => b.fmt(f),
         }
     }
 }
@@ -202,30 +241,8 @@ impl ParseFractionError {
 impl FromStr for Fraction {
     type Err = ParseFractionError;
     fn from_str(s: &str) -> Result<Fraction, ParseFractionError> {
-        let bad = |why| ParseFractionError::new(s, why);
-        let (rest, exp) = match s.split_once("/2^") {
-            Some((r, e)) => (r, e.parse::<u64>().map_err(|_| bad(ParseFractionError::FORMS))?),
-            None => (s, 0),
-        };
-        let (m, q) = rest.split_once('/').unwrap_or((rest, "1"));
-        let (mant, q) = (decimal(m).map_err(bad)?, decimal(q).map_err(bad)?);
-        let twos = q.trailing_zeros().ok_or_else(|| bad(ParseFractionError::FORMS))?;
-        match exp.checked_add(twos).filter(|&e| e <= MAX_EXPONENT) {
-            Some(e) => Ok(Fraction::normalised(mant, q >> twos, e)),
-            None => Err(bad(ParseFractionError::EXPONENT)),
-        }
+        s.parse::<Big>().map(Fraction::from_big)
     }
-}
-
-/// A number of at most [`MAX_DIGITS`] decimal digits.
-fn decimal(x: &str) -> Result<BigUint, &'static str> {
-    if x.is_empty() || !x.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(ParseFractionError::FORMS);
-    }
-    if x.len() > MAX_DIGITS {
-        return Err(ParseFractionError::DIGITS);
-    }
-    BigUint::parse_bytes(x.as_bytes(), 10).ok_or(ParseFractionError::FORMS)
 }
 
 impl Serialize for Fraction {
@@ -332,5 +349,67 @@ mod tests {
         assert_eq!(a.checked_sub(&Fraction::one()), None);
         assert_eq!(&Fraction::one() - &a, "7/2^3".parse().unwrap());
         assert_eq!(&Fraction::one() - &Fraction::one().div(3), "2/3".parse().unwrap());
+    }
+
+    /// Either form, from a seed: a word value, or one with an odd
+    /// denominator (3) or an overflowing numerator (big form).
+    fn value(m: u64, e: u32, kind: u8) -> (Fraction, Big) {
+        let b = Big::normalised(BigUint::from(m), BigUint::one(), u64::from(e));
+        let b = match kind % 4 {
+            0 => b.div(3),
+            1 => &b + &Big::normalised(BigUint::from(u64::MAX) << 3u32, BigUint::one(), u64::from(e)),
+            _ => b,
+        };
+        (Fraction::from_big(b.clone()), b)
+    }
+
+    proptest::proptest! {
+        /// The word form agrees with the big-integer form on every
+        /// operation, and a value has one form (structural equality).
+        #[test]
+        fn words_agree_with_big_integers(
+            (m1, e1, k1) in (proptest::prelude::any::<u64>(), 0u32..200, 0u8..8),
+            (m2, e2, k2) in (proptest::prelude::any::<u64>(), 0u32..200, 0u8..8),
+            halves in 0u32..70,
+        ) {
+            let ((a, ba), (b, bb)) = (value(m1, e1, k1), value(m2, e2, k2));
+            let (mut h, mut bh) = (a.clone(), ba.clone());
+            for _ in 0..halves {
+                (h, bh) = (h.half(), bh.half());
+            }
+            let pairs = [
+                (&a + &b, &ba + &bb),
+                (&h + &b, &bh + &bb),
+                (&(&a + &b) + &h, &(&ba + &bb) + &bh),
+                (h.clone(), bh.clone()),
+                (a.div(5), ba.div(5)),
+            ];
+            for (f, big) in pairs {
+                proptest::prop_assert_eq!(f.clone(), Fraction::from_big(big.clone()));
+                proptest::prop_assert_eq!(f.to_string(), big.to_string());
+                proptest::prop_assert_eq!(f.is_zero(), big.is_zero());
+                proptest::prop_assert_eq!(f.is_one(), big.is_one());
+            }
+            let sub = (&a + &h).checked_sub(&b);
+            proptest::prop_assert_eq!(sub, (&ba + &bh).checked_sub(&bb).map(Fraction::from_big));
+            proptest::prop_assert_eq!(a.to_f64(), ba.to_f64());
+        }
+    }
+
+    /// Words overflow into big integers and come back when they fit again.
+    #[test]
+    fn overflow_falls_back_and_returns() {
+        let max = Fraction::from_big(Big::normalised(BigUint::from(u64::MAX), BigUint::one(), 0));
+        let over = &max + &Fraction::one();
+        assert!(matches!(over.0, Repr::Big(_)));
+        assert_eq!(over.to_string(), "18446744073709551616");
+        assert!(matches!((&over - &Fraction::one()).0, Repr::Word { .. }));
+        let deep = Fraction::pow2_neg(u64::from(u32::MAX) + 1);
+        assert!(matches!(deep.0, Repr::Big(_)));
+        assert_eq!(Fraction::pow2_neg(64).half(), Fraction::pow2_neg(65));
+        assert_eq!(
+            &Fraction::pow2_neg(1) + &Fraction::pow2_neg(100),
+            "633825300114114700748351602689/2^100".parse().unwrap()
+        );
     }
 }

@@ -18,6 +18,11 @@ pub(super) struct Activity {
 }
 
 impl Activity {
+    /// Prefetches PE `pe`'s record ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        super::ahead(&self.holds, pe);
+    }
+
     /// For `pes` PEs, all without work (events about other PEs are ignored).
     pub(super) fn new(pes: u32) -> Activity {
         Activity { holds: vec![false; pes.min(super::MAX_PES) as usize], holding: 0, in_flight: HashSet::default() }

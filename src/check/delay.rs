@@ -121,6 +121,13 @@ fn bound(detector: DetectorKind, depth: u64, pes: u64) -> (u64, &'static str) {
     }
 }
 
+impl DetectionDelayBound {
+    /// Prefetches PE `pe`'s records ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        self.activity.prefetch(pe);
+    }
+}
+
 impl Property for DetectionDelayBound {
     const NAME: &'static str = "detection_delay_bound";
 

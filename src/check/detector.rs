@@ -262,6 +262,13 @@ fn four_counter_may_announce(prev: Option<Wave>, last: Option<Wave>) -> Result<(
     Err(Breach::UnequalWaves { prev: p.number, s1, r1, last: l.number, s2, r2 })
 }
 
+impl DetectorConformance {
+    /// Prefetches PE `pe`'s records ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        super::ahead(&self.knows, pe);
+    }
+}
+
 impl Property for DetectorConformance {
     const NAME: &'static str = "detector_conformance";
 

@@ -43,6 +43,13 @@ impl NoEarlyTermination {
     }
 }
 
+impl NoEarlyTermination {
+    /// Prefetches PE `pe`'s records ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        self.activity.prefetch(pe);
+    }
+}
+
 impl Property for NoEarlyTermination {
     const NAME: &'static str = "no_early_termination";
 

@@ -131,7 +131,7 @@ impl EnergyConserved {
 }
 
 /// The PE an event is an action of (`None` for waves and the end).
-fn acting_pe(e: &Event) -> Option<u32> {
+pub(super) fn acting_pe(e: &Event) -> Option<u32> {
     match *e {
         Event::Send { from, .. } => Some(from),
         Event::Work { pe, .. }

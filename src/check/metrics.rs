@@ -2,6 +2,7 @@
 //! message counts, the work per generation, the queue lengths met by
 //! arriving requests (001 Lemma 1.3: expected ≤ 1) and the PEs' idle times.
 
+use crate::sim::prefetch::huge_vec;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -105,11 +106,16 @@ pub(super) struct Collector {
 }
 
 impl Collector {
+    /// Prefetches PE `pe`'s idle record ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        super::ahead(&self.idle, pe);
+    }
+
     /// For `pes` PEs, all idle at time 0, running a workload of `t_seq` units.
     pub(super) fn new(pes: u32, t_seq: u64) -> Collector {
         let messages = Kind::ALL.iter().map(|k| (k.name(), 0)).collect();
         let m = Metrics { pes, t_seq, messages, ..Metrics::default() };
-        let idle = vec![PeIdle { since: Some(0), total: 0, terminated: false }; pes as usize];
+        let idle = huge_vec(pes as usize, |_| PeIdle { since: Some(0), total: 0, terminated: false });
         Collector { m, queue_sum: 0, idle, t_last: 0, sent: [0; Kind::ALL.len()] }
     }
 

@@ -327,6 +327,14 @@ pub struct Checker {
 /// 2^20 PEs take 200 MB (2^24 took 3.1 GB for a trace of 24 lines).
 pub const MAX_PES: u32 = 1 << 20;
 
+/// Prefetches `v[pe]`, if there is one ([`Checker::prefetch`]).
+#[inline]
+fn ahead<T>(v: &[T], pe: u32) {
+    if let Some(x) = v.get(pe as usize) {
+        crate::sim::prefetch::prefetch(x);
+    }
+}
+
 impl Checker {
     /// A checker for a run described by `header`, compared with `reference`.
     pub fn new(header: &TraceHeader, reference: Reference) -> Checker {
@@ -359,6 +367,9 @@ impl Checker {
 
     /// Feed one event; `line` identifies it in error messages.
     pub fn observe(&mut self, line: usize, event: &Event) {
+        if let Some(pe) = energy::acting_pe(event) {
+            self.prefetch(pe);
+        }
         self.well_formed.observe(line, event);
         self.work.observe(line, event);
         self.energy.observe(line, event);
@@ -381,6 +392,20 @@ impl Checker {
         self.simd.observe(line, event);
         self.exchange.observe(line, event);
         self.metrics.observe(event);
+    }
+
+    /// Asks for the records of PE `pe` in every per-PE array the
+    /// properties keep, all at once: at large P each is a cache miss, and
+    /// asked for together they arrive together instead of one after the
+    /// other as each property reads its own (issue 30).
+    fn prefetch(&self, pe: u32) {
+        self.well_formed.prefetch(pe);
+        self.requests.prefetch(pe);
+        self.service.prefetch(pe);
+        self.metrics.prefetch(pe);
+        self.delay.prefetch(pe);
+        self.early.prefetch(pe);
+        self.detector.prefetch(pe);
     }
 
     /// Gives the reference of a checker built before it was known (with

@@ -117,6 +117,14 @@ impl RequestsAnswered {
     }
 }
 
+impl RequestsAnswered {
+    /// Prefetches PE `pe`'s records ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        super::ahead(&self.terminated, pe);
+        self.unread.prefetch(pe);
+    }
+}
+
 impl Property for RequestsAnswered {
     const NAME: &'static str = "requests_answered";
 

@@ -28,6 +28,7 @@
 use super::{Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::BalancerKind;
+use crate::sim::prefetch::huge_vec;
 
 /// One PE's service state.
 #[derive(Clone, Copy, Default)]
@@ -57,7 +58,7 @@ impl ServiceLatency {
         let (servers, all) = match header.balancer.parse() {
             Ok(b @ (BalancerKind::RandomPolling | BalancerKind::Pacheco)) => {
                 let all = b == BalancerKind::Pacheco || serve_all;
-                (Ok(vec![Server::default(); header.pes.min(super::MAX_PES) as usize]), all)
+                (Ok(huge_vec(header.pes.min(super::MAX_PES) as usize, |_| Server::default())), all)
             }
             _ => (Err(header.balancer.clone()), false),
         };
@@ -93,6 +94,15 @@ impl ServiceLatency {
 
     fn server(&mut self, pe: u32) -> Option<&mut Server> {
         self.servers.as_mut().ok()?.get_mut(pe as usize)
+    }
+}
+
+impl ServiceLatency {
+    /// Prefetches PE `pe`'s server ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        if let Ok(servers) = &self.servers {
+            super::ahead(servers, pe);
+        }
     }
 }
 

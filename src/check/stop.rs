@@ -16,6 +16,7 @@
 //! `first-solution`, or the trace carries `stop` messages; otherwise, or
 //! when times are not model time, the verdict says "not applicable".
 
+use crate::sim::prefetch::huge_vec;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{Metrics, Property, Verdict};
@@ -58,7 +59,7 @@ impl StopDelay {
             declared: first_solution(header),
             model_time: header.clock.is_work(),
             depth: u64::from(header.pes.max(1).ilog2()),
-            pes: vec![Pe::default(); header.pes.min(super::MAX_PES) as usize],
+            pes: huge_vec(header.pes.min(super::MAX_PES) as usize, |_| Pe::default()),
             found: None,
             sent_at: Default::default(),
             max_latency: 1,

@@ -16,6 +16,7 @@
 
 use super::inflight::InFlight;
 use crate::event::{Clock, Event, Kind, TraceHeader};
+use crate::sim::prefetch::huge_vec;
 
 /// A request in flight: its line, send time, requester and target.
 #[derive(Clone, Copy)]
@@ -58,9 +59,14 @@ impl Unread {
             requests: InFlight::for_pes(header.pes),
             others: InFlight::for_pes(header.pes),
             latency: 0,
-            last_start: vec![None; pes],
+            last_start: huge_vec(pes, |_| None),
             worst: None,
         }
+    }
+
+    /// Prefetches PE `pe`'s last slice start ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        super::ahead(&self.last_start, pe);
     }
 
     /// Reads one event.

@@ -244,6 +244,13 @@ fn pes_of(e: &Event) -> [Option<(&'static str, u32)>; 2] {
     }
 }
 
+impl WellFormed {
+    /// Prefetches PE `pe`'s flags ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        super::ahead(&self.pe_flags, pe);
+    }
+}
+
 impl Property for WellFormed {
     const NAME: &'static str = "trace_well_formed";
 

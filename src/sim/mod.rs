@@ -21,7 +21,7 @@ pub mod latency;
 pub mod logp;
 mod mail;
 pub mod phased;
-mod prefetch;
+pub(crate) mod prefetch;
 pub mod script;
 
 pub use crate::base::topology::{self, Topology};

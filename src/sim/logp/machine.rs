@@ -32,6 +32,7 @@ use crate::problem::{Subproblem, WorkLog};
 use crate::protocol::initial::assign;
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
 use crate::sim::mail::Mail;
+use crate::sim::prefetch::huge_vec;
 use crate::sim::SimConfig;
 
 /// A pending item (a few words: a message's payload travels boxed, [`Mail`]).
@@ -145,14 +146,15 @@ where
     /// `cfg.pes` PEs built by `make`, none started, driven through `env`.
     pub(in crate::sim) fn new(cfg: &SimConfig, make: impl Fn(PeId) -> Pe<B, D>, env: E) -> Self {
         let speeds = speeds(cfg);
-        let slots = (0..cfg.pes)
-            .map(|i| Slot { pe: make(i), speed: speeds[i as usize], busy: false, debt: 0, next_send: 0, parked: false })
-            .collect();
+        let slots = huge_vec(cfg.pes as usize, |i| {
+            let pe = make(i as PeId);
+            Slot { pe, speed: speeds[i], busy: false, debt: 0, next_send: 0, parked: false }
+        });
         Machine {
             cfg: *cfg,
             slots,
-            rngs: (0..cfg.pes).map(|i| stream(cfg.seed, i, Purpose::Protocol)).collect(),
-            slices: (0..cfg.pes).map(|_| None).collect(),
+            rngs: huge_vec(cfg.pes as usize, |i| stream(cfg.seed, i as PeId, Purpose::Protocol)),
+            slices: huge_vec(cfg.pes as usize, |_| None),
             out: Vec::new(),
             now: 0,
             next_id: 0,
