@@ -55,12 +55,17 @@ fn run_one(cell: &Cell, phase: Phase, index: u32, cap: Option<u64>, base: u64, m
 /// Every calibration run of `profile` (the reference) under base seed
 /// `base`, then every test run (with `mutant`), each stopped at
 /// [`STEP_CAP_FACTOR`] × its cell's most calibration steps (as in
-/// [`super::suite::run_all`]).
+/// [`super::suite::run_all`]). Calibration runs are kept for the process
+/// ([`super::memo`]: the campaign's mutants cells reuse the reference's).
 pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
     let cells: Vec<Cell> = cells(profile).into_iter().filter(|c| c.pes <= max_pes).collect();
     let (cal, test) = profile.runs();
     let jobs = |n: u32| -> Vec<(usize, u32)> { (0..cells.len()).flat_map(|i| (0..n).map(move |k| (i, k))).collect() };
-    let calibration = par_map(&jobs(cal), |&(i, k)| run_one(&cells[i], Phase::Calibrate, k, None, base, None));
+    let calibrate = |&(i, k): &(usize, u32)| {
+        let key = format!("sync-random-polling/{:?}/{k}/{base}", cells[i]);
+        super::memo::calibration(key, || run_one(&cells[i], Phase::Calibrate, k, None, base, None))
+    };
+    let calibration = par_map(&jobs(cal), calibrate);
     let most = |i: usize| calibration.iter().skip(i * cal as usize).take(cal as usize).map(|s| s.steps).max();
     let cap = |i: usize| most(i).map(|m| m * STEP_CAP_FACTOR);
     let tests = par_map(&jobs(test), |&(i, k)| run_one(&cells[i], Phase::Test, k, cap(i), base, mutant));

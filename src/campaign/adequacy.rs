@@ -160,13 +160,21 @@ fn by_bitonic(m: Mutant) -> (bool, String, Option<String>) {
 }
 
 /// Caught if the bounds suite (the mutant's power profile) fails the listed claim.
-/// A formula mutant acts in no run: [`by_formulas`].
+/// A formula mutant acts in no run: [`by_formulas`]. Only the suite that
+/// decides the cell runs ([`cost::deciding_suite`]: the first, in the
+/// campaign's order, that acts on `m` and checks the claim; the verdict is
+/// that suite's case, so the others' runs could not change it).
 fn by_bounds(o: &Options, m: Mutant) -> (bool, String, Option<String>) {
     let fails = m.entry().fails_under(Catcher::Bounds).unwrap_or_default();
     if m.entry().site == Site::Formulas {
         return by_formulas(o, m, fails);
     }
-    let under_test = Options { mutant: Some(m), only: vec![], ..o.clone() };
+    let Some(suite) = cost::deciding_suite(m) else { return (false, format!("no suite checks `{fails}`"), None) };
+    let only = match suite {
+        Suite::RandomPolling => "bounds/suite".to_string(),
+        s => format!("bounds/{s}"),
+    };
+    let under_test = Options { mutant: Some(m), only: vec![only], ..o.clone() };
     let (cases, ..) = bounds::run(&under_test, &Shard::whole(), &super::Silent);
     let case = cases.iter().find(|c| c.name == fails || c.name.ends_with(&format!("/{fails}")));
     let caught = case.is_some_and(|c| c.verdict == Verdict::Fail);

@@ -52,12 +52,22 @@ pub fn cell(m: Mutant, c: Catcher) -> f64 {
         Catcher::Explore => EXPLORE,
         Catcher::Bitonic => 0.01,
         Catcher::Loom => LOOM,
-        Catcher::Bounds => {
-            let polling = Suite::RandomPolling.refuses(m).is_none().then(|| suite(Suite::RandomPolling, Some(m)));
-            let atomic = OTHER_SUITES.iter().filter(|s| s.refuses(m).is_none());
-            polling.unwrap_or(0.0) + atomic.map(|&s| suite(s, Some(m))).sum::<f64>()
-        }
+        Catcher::Bounds => deciding_suite(m).map_or(0.0, |s| suite(s, Some(m))),
     }
+}
+
+/// The suite whose case decides `m`'s bounds cell: the first, in the
+/// campaign's order (random polling's, then [`OTHER_SUITES`]), that acts
+/// on `m` and checks the claim the catalogue lists for it
+/// ([`crate::bounds::listing::LISTED`]); `None` for a formula mutant,
+/// which acts in no suite's runs.
+pub fn deciding_suite(m: Mutant) -> Option<Suite> {
+    let fails = m.entry().fails_under(Catcher::Bounds)?;
+    if m.entry().site == crate::mutants::Site::Formulas {
+        return None;
+    }
+    let checks = |s: &Suite| crate::bounds::listing::LISTED.iter().any(|l| l.suite == *s && l.name == fails);
+    std::iter::once(Suite::RandomPolling).chain(OTHER_SUITES).find(|s| s.refuses(m).is_none() && checks(s))
 }
 
 /// One adequacy cell of the loom suite: its tests of one mutant, in-process.
@@ -72,5 +82,30 @@ pub fn script(layer: &str) -> f64 {
         150.0
     } else {
         35.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutants::{Site, CATALOGUE};
+
+    /// Every bounds cell but a formula mutant's is decided by one suite
+    /// that acts on the mutant and checks its claim, the first in the
+    /// campaign's order: sync-poll-neighbour's `t_par` is synchronous
+    /// random polling's (random polling also checks a `t_par` but refuses
+    /// the mutant), poll-every-unit's `thm1_eps` random polling's (the
+    /// synchronous suite also acts on it, checking no `thm1_eps`).
+    #[test]
+    fn each_bounds_cell_runs_the_one_suite_that_decides_it() {
+        for e in CATALOGUE.iter().filter(|e| e.caught_by(Catcher::Bounds)) {
+            let s = deciding_suite(e.mutant);
+            assert_eq!(s.is_none(), e.site == Site::Formulas, "{}: {s:?}", e.mutant);
+            assert!(s.is_none_or(|s| s.refuses(e.mutant).is_none()), "{}", e.mutant);
+        }
+        let of = |m: &str| deciding_suite(m.parse().unwrap());
+        assert_eq!(of("sync-poll-neighbour"), Some(Suite::SyncRandomPolling));
+        assert_eq!(of("poll-every-unit"), Some(Suite::RandomPolling));
+        assert_eq!(of("dest-hotspot"), Some(Suite::RandomDestination));
     }
 }

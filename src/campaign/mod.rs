@@ -317,3 +317,48 @@ impl Progress for Silent {
 pub(crate) fn parallel<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
     crate::base::par::map(jobs, f)
 }
+
+/// [`parallel`], stopping at the first job that `fails`: a job is not run
+/// (`None`) once a job before it in `jobs`' order has failed. The results
+/// are every job's up to the first failing one in order, `None` after it,
+/// whatever the core count or timing: that job and every one before it
+/// always run (a job is skipped only behind a failure earlier in order).
+pub(crate) fn parallel_until<J: Sync, R: Send>(
+    jobs: &[J],
+    f: impl Fn(&J) -> R + Sync,
+    fails: impl Fn(&R) -> bool + Sync,
+) -> Vec<Option<R>> {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    let first = AtomicUsize::new(usize::MAX);
+    let indexed: Vec<(usize, &J)> = jobs.iter().enumerate().collect();
+    let ran = parallel(&indexed, |&(i, job)| {
+        (i < first.load(Relaxed)).then(|| f(job)).inspect(|r| {
+            if fails(r) {
+                first.fetch_min(i, Relaxed);
+            }
+        })
+    });
+    let cut = ran.iter().position(|r| r.as_ref().is_some_and(&fails)).unwrap_or(jobs.len());
+    ran.into_iter().enumerate().map(|(i, r)| r.filter(|_| i <= cut)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// The results stop at the first failing job in order, even when a
+    /// later job fails first in time (job 10 is slow, job 40 fast): jobs
+    /// 11 to 40 may have run on another core, and are dropped all the same.
+    #[test]
+    fn parallel_until_stops_at_the_first_failure_in_order() {
+        let jobs: Vec<u32> = (0..64).collect();
+        let slow = |&i: &u32| {
+            if i == 10 {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            i
+        };
+        let ran = super::parallel_until(&jobs, slow, |&r| r == 10 || r == 40);
+        let got: Vec<u32> = ran.iter().flatten().copied().collect();
+        assert_eq!(got, (0..=10).collect::<Vec<_>>());
+        assert_eq!(ran.len(), 64);
+    }
+}

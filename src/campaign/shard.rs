@@ -94,6 +94,11 @@ impl Shard {
         Shard { rank: 0, plan: Plan::Whole, state: Mutex::default() }
     }
 
+    /// True for the whole campaign in this process (no other ranks).
+    pub fn is_whole(&self) -> bool {
+        matches!(self.plan, Plan::Whole)
+    }
+
     /// The dry pass: runs nothing, lists the units' costs.
     pub fn dry() -> Shard {
         Shard { rank: 0, plan: Plan::Dry, state: Mutex::default() }

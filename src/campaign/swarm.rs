@@ -14,7 +14,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::shard::{Shard, Unit};
-use super::{cost, demos, parallel, Case, Options, Point, Profile, Progress, Verdict};
+use super::{cost, demos, parallel, parallel_until, Case, Options, Point, Profile, Progress, Verdict};
 use crate::base::rng::{derive_seed, stream, Purpose};
 use crate::base::Registered;
 use crate::bounds::atomic::search::ARBITERS;
@@ -72,7 +72,8 @@ pub fn simulate(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case
     }
     jobs.extend(regressions(o));
     jobs.retain(|(name, _)| o.selects("simulate", name));
-    checked_in(shard, "simulate", jobs, progress, skipped, &|s| s.run(None))
+    let stop = stops_at_failure(o, shard);
+    checked_in(shard, "simulate", jobs, progress, skipped, &|s| s.run(None), stop)
 }
 
 /// The swarm of one pair, named `{label}/#i` (`b` builds the PEs unless
@@ -110,7 +111,8 @@ pub fn threads(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case>
         }
     }
     jobs.retain(|(name, _)| o.selects("threads", name));
-    checked_in(shard, "threads", jobs, progress, skipped, &|s| s.run(None))
+    let stop = stops_at_failure(o, shard);
+    checked_in(shard, "threads", jobs, progress, skipped, &|s| s.run(None), stop)
 }
 
 /// The threaded runs of one pair, named `{label}/P=…/workload`.
@@ -140,7 +142,7 @@ pub fn checked(
     skipped: Vec<Case>,
     runner: &Runner,
 ) -> Vec<Case> {
-    checked_in(&Shard::whole(), layer, jobs, progress, skipped, runner)
+    checked_in(&Shard::whole(), layer, jobs, progress, skipped, runner, false)
 }
 
 /// [`checked`] for `shard`: each spec a unit; this process runs its own.
@@ -151,6 +153,7 @@ fn checked_in(
     progress: &dyn Progress,
     skipped: Vec<Case>,
     runner: &Runner,
+    stop: bool,
 ) -> Vec<Case> {
     let units: Vec<Unit> = jobs.iter().map(|(_, spec)| shard.take(cost::run(spec))).collect();
     let mine: Vec<&(String, RunSpec)> = jobs.iter().zip(&units).filter(|(_, u)| u.mine).map(|(j, _)| j).collect();
@@ -161,9 +164,36 @@ fn checked_in(
         progress.done(layer, &case);
         case
     };
-    let mut ran = parallel(&mine, run).into_iter();
+    let ran: Vec<Option<Case>> = match stop {
+        true => parallel_until(&mine, run, |c| c.verdict == Verdict::Fail),
+        false => parallel(&mine, run).into_iter().map(Some).collect(),
+    };
+    let mut ran = not_run(layer, ran, &mine, progress).into_iter();
     let cases = units.into_iter().flat_map(|u| shard.put(u, layer, u.mine.then(|| ran.next().into_iter().collect())));
     skipped.into_iter().chain(cases).collect()
+}
+
+/// True if the layers of `o`'s campaign stop at their first failing case:
+/// checking a mutant (the campaign must fail; one failing run shows it),
+/// in one process (the first failure in order is then the same on any
+/// number of cores).
+fn stops_at_failure(o: &Options, shard: &Shard) -> bool {
+    o.mutant.is_some() && shard.is_whole()
+}
+
+/// The cases of `ran`, a skip for each job not run after the layer's first failure.
+fn not_run(layer: &'static str, ran: Vec<Option<Case>>, jobs: &[&(String, RunSpec)], p: &dyn Progress) -> Vec<Case> {
+    let first = ran.iter().flatten().find(|c| c.verdict == Verdict::Fail).map(|c| c.name.clone());
+    let why = format!(
+        "not run: checking a mutant, the layer stops at its first failing case ({})",
+        first.unwrap_or_default()
+    );
+    let skip = |(name, _): &&(String, RunSpec)| {
+        let case = Case::skip(layer, name.clone(), why.clone());
+        p.done(layer, &case);
+        case
+    };
+    ran.into_iter().zip(jobs).map(|(case, job)| case.unwrap_or_else(|| skip(job))).collect()
 }
 
 /// One checked run of the references as a case.
