@@ -10,10 +10,10 @@
 //! `q` is 1 unless P has an odd factor (P = 3, 5, 6, 7, …).
 //!
 //! A dyadic value whose numerator fits a `u64` (and exponent a `u32`) is
-//! held in machine words, [`Repr::Word`]: halving, adding and subtracting
+//! held in machine words, `Repr::Word`: halving, adding and subtracting
 //! such values costs a few instructions and no allocation (issue 30). Any
 //! other value, and any result that would overflow the words, takes the
-//! big-integer form ([`big::Big`], also the reference the word form is
+//! big-integer form (`big::Big`, also the reference the word form is
 //! tested against). Which form a value takes depends only on the value, so
 //! equality stays structural.
 

@@ -33,7 +33,7 @@ pub const fn footnote_dt() -> u64 {
 }
 
 /// The cells: two of the suite's workloads on its P values (the machine
-/// tuple is (Δt, L, T_split); o and g are added by [`run_one`]).
+/// tuple is (Δt, L, T_split); o and g are added by `run_one`).
 pub fn cells(profile: Profile, max_pes: u32) -> Vec<Cell> {
     let (l, _, _, t_split) = LOGP;
     let machine = (footnote_dt(), l, t_split);
