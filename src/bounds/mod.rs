@@ -55,7 +55,7 @@ registry! {
         PriorityBnb => Info::ships(
             "priority-bnb",
             "004 Thm 2, Lemmas 6-7",
-            "T/(n/p + h) of the critical subtree, priority message queues, FIFO arbiter, n > p² log p",
+            "T/(n/p + h) of the critical subtree, priority message queues, FIFO arbiter, n > p² log p; `--full`: critical subtrees of ≥ 5,000 vertices (`thm2_large`, p ≤ 32)",
         ),
         /// Pacheco's global round robin ([`pacheco`]).
         Pacheco => Info::ships(

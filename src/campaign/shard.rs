@@ -242,6 +242,9 @@ pub fn assemble(mut report: Report, parts: Vec<Part>) -> Result<Report, String> 
             Some(id) => cases.extend(units.remove(&id).ok_or_else(|| format!("no rank reported unit {id}"))?),
         }
     }
+    if report.mutant.is_some() {
+        super::swarm::cut_after_failure(&mut cases);
+    }
     report.cases = cases;
     Ok(report)
 }

@@ -72,8 +72,7 @@ pub fn simulate(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case
     }
     jobs.extend(regressions(o));
     jobs.retain(|(name, _)| o.selects("simulate", name));
-    let stop = stops_at_failure(o, shard);
-    checked_in(shard, "simulate", jobs, progress, skipped, &|s| s.run(None), stop)
+    checked_in(shard, "simulate", jobs, progress, skipped, &|s| s.run(None), o.mutant.is_some())
 }
 
 /// The swarm of one pair, named `{label}/#i` (`b` builds the PEs unless
@@ -111,8 +110,7 @@ pub fn threads(o: &Options, shard: &Shard, progress: &dyn Progress) -> Vec<Case>
         }
     }
     jobs.retain(|(name, _)| o.selects("threads", name));
-    let stop = stops_at_failure(o, shard);
-    checked_in(shard, "threads", jobs, progress, skipped, &|s| s.run(None), stop)
+    checked_in(shard, "threads", jobs, progress, skipped, &|s| s.run(None), o.mutant.is_some())
 }
 
 /// The threaded runs of one pair, named `{label}/P=…/workload`.
@@ -146,6 +144,11 @@ pub fn checked(
 }
 
 /// [`checked`] for `shard`: each spec a unit; this process runs its own.
+/// With `stop` (checking a mutant) the layer stops at its first failing
+/// case in order: in one process the later runs are not made; over MPI
+/// ranks, which cannot stop each other, they are made, and rank 0 reports
+/// them as the same skips ([`cut_after_failure`], in
+/// [`super::shard::assemble`]): the same report on any number of ranks.
 fn checked_in(
     shard: &Shard,
     layer: &'static str,
@@ -164,7 +167,7 @@ fn checked_in(
         progress.done(layer, &case);
         case
     };
-    let ran: Vec<Option<Case>> = match stop {
+    let ran: Vec<Option<Case>> = match stop && shard.is_whole() {
         true => parallel_until(&mine, run, |c| c.verdict == Verdict::Fail),
         false => parallel(&mine, run).into_iter().map(Some).collect(),
     };
@@ -173,27 +176,34 @@ fn checked_in(
     skipped.into_iter().chain(cases).collect()
 }
 
-/// True if the layers of `o`'s campaign stop at their first failing case:
-/// checking a mutant (the campaign must fail; one failing run shows it),
-/// in one process (the first failure in order is then the same on any
-/// number of cores).
-fn stops_at_failure(o: &Options, shard: &Shard) -> bool {
-    o.mutant.is_some() && shard.is_whole()
-}
-
 /// The cases of `ran`, a skip for each job not run after the layer's first failure.
 fn not_run(layer: &'static str, ran: Vec<Option<Case>>, jobs: &[&(String, RunSpec)], p: &dyn Progress) -> Vec<Case> {
     let first = ran.iter().flatten().find(|c| c.verdict == Verdict::Fail).map(|c| c.name.clone());
-    let why = format!(
-        "not run: checking a mutant, the layer stops at its first failing case ({})",
-        first.unwrap_or_default()
-    );
+    let why = stop_why(&first.unwrap_or_default());
     let skip = |(name, _): &&(String, RunSpec)| {
         let case = Case::skip(layer, name.clone(), why.clone());
         p.done(layer, &case);
         case
     };
     ran.into_iter().zip(jobs).map(|(case, job)| case.unwrap_or_else(|| skip(job))).collect()
+}
+
+/// The campaign's cases gathered from MPI ranks under a mutant: in the
+/// layers that stop at their first failure (simulate, threads), every case
+/// after it a skip, as [`not_run`] gives them in one process.
+pub fn cut_after_failure(cases: &mut [Case]) {
+    for layer in ["simulate", "threads"] {
+        let mut ours = cases.iter_mut().filter(|c| c.layer == layer);
+        let Some(first) = ours.find(|c| c.verdict == Verdict::Fail).map(|c| c.name.clone()) else { continue };
+        for c in ours {
+            *c = Case::skip(layer, std::mem::take(&mut c.name), stop_why(&first));
+        }
+    }
+}
+
+/// Why a case after a layer's first failure (named `first`) is skipped.
+fn stop_why(first: &str) -> String {
+    format!("after the layer's first failing case ({first}): checking a mutant, one failure decides it")
 }
 
 /// One checked run of the references as a case.
