@@ -21,6 +21,9 @@ use lbcheck::protocol::{BalancerKind, DetectorKind, Pe};
 use lbcheck::sim::atomic::network::{Chooser, Discipline, Rules};
 use lbcheck::sim::atomic::{run, Arbiter, AtomicConfig};
 
+mod common;
+use common::{cpu_seconds, loadavg, peak_mib};
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let raw_only = args.iter().any(|a| a == "raw");
@@ -80,23 +83,4 @@ fn raw_run(s: &RunSpec) -> (u64, u64, f64, f64) {
         &mut sink,
     );
     (events, out.t, start.elapsed().as_secs_f64(), cpu_seconds() - cpu0)
-}
-
-/// CPU time of this (single-threaded) process so far, in seconds.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/schedstat").unwrap_or_default();
-    stat.split_whitespace().next().and_then(|ns| ns.parse::<f64>().ok()).unwrap_or(0.0) / 1e9
-}
-
-/// The 1-minute load average (the machine may be shared).
-fn loadavg() -> String {
-    let l = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    l.split_whitespace().next().unwrap_or("?").to_string()
-}
-
-fn peak_mib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let kb =
-        status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.split_whitespace().next()?.parse().ok());
-    kb.unwrap_or(0) / 1024
 }

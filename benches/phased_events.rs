@@ -20,6 +20,9 @@ use lbcheck::sim::phased::trigger::Trigger;
 use lbcheck::sim::phased::SyncMode;
 use lbcheck::sim::{phased, SimConfig, Topology};
 
+mod common;
+use common::{cpu_seconds, peak_mib};
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let raw_only = args.iter().any(|a| a == "raw");
@@ -66,17 +69,4 @@ fn raw_run(s: &RunSpec) -> (u64, u64, f64, f64) {
     let how = (Method::Exact, Trigger::Cycle);
     let out = phased::run(cfg, PasRules::PAPER, how, SyncMode::Global, s.workload.root(s.split), &mut sink);
     (events, out.steps, start.elapsed().as_secs_f64(), cpu_seconds() - cpu0)
-}
-
-/// CPU time of this (single-threaded) process so far, in seconds.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/schedstat").unwrap_or_default();
-    stat.split_whitespace().next().and_then(|ns| ns.parse::<f64>().ok()).unwrap_or(0.0) / 1e9
-}
-
-fn peak_mib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let kb =
-        status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.split_whitespace().next()?.parse().ok());
-    kb.unwrap_or(0) / 1024
 }
