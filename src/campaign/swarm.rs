@@ -190,7 +190,7 @@ fn not_run(layer: &'static str, ran: Vec<Option<Case>>, jobs: &[&(String, RunSpe
 
 /// The campaign's cases gathered from MPI ranks under a mutant: in the
 /// layers that stop at their first failure (simulate, threads), every case
-/// after it a skip, as [`not_run`] gives them in one process.
+/// after it a skip, as `not_run` gives them in one process.
 pub fn cut_after_failure(cases: &mut [Case]) {
     for layer in ["simulate", "threads"] {
         let mut ours = cases.iter_mut().filter(|c| c.layer == layer);
