@@ -12,9 +12,9 @@
 # kept between runs, so after the first (cold) build a mutant costs one
 # incremental rebuild of the crate plus the quick test profile
 # (.cargo/mutants.toml). Without --shard, results accumulate in
-# DIR/out-AREA/mutants.out with --iterate: a run stopped (Ctrl-C or
-# `kill -INT PID`) resumes where it left off, and mutants caught or unviable
-# earlier are not run again. --fresh forgets the earlier results (a nightly
+# DIR/out-AREA/mutants.out with --iterate: a run stopped (Ctrl-C, or the
+# `kill -INT -- -PGID` that --background prints) resumes where it left off,
+# and mutants caught or unviable earlier are not run again. --fresh forgets the earlier results (a nightly
 # job's first step after the code changed). --shard K/N (round-robin,
 # unshuffled: the same list on every machine) is a systematic sample, run
 # once into DIR/out-AREA-shard-K-N. --background runs the same command
@@ -61,8 +61,10 @@ if [ "$background" = 1 ]; then
   again=(bash "$repo/scripts/mutants.sh" "$area")
   [ "$fresh" = 1 ] && again+=(--fresh)
   [ -n "$shard" ] && again+=(--shard "$shard")
-  nohup nice "${again[@]}" "${args[@]}" >"$log" 2>&1 </dev/null &
-  echo "started: PID $! (stop it with: kill -INT $!), log $log"
+  # Its own process group, so that one signal reaches cargo-mutants (which
+  # then puts the mutated file back) and its cargo.
+  setsid nohup nice "${again[@]}" "${args[@]}" >"$log" 2>&1 </dev/null &
+  echo "started: PID $! (stop it with: kill -INT -- -$!), log $log"
   exit 0
 fi
 source "$repo/scripts/mutants-lib.sh"
