@@ -52,3 +52,52 @@ fn the_simd_trigger_is_half_idle() {
     assert!(!SimdRules::triggered(1, 4));
     assert!(!SimdRules::triggered(0, 0));
 }
+
+/// 000 §1.2's randomised initialisation charges a PE T_split for every
+/// split-tree node above its pieces (`Pieces::splits`, the start delay of
+/// `sim::logp`): on one PE that is every split made (pieces − 1); on P PEs
+/// at least the depth of each of its pieces (−log2 of its energy) and at
+/// most every split. Kills `random_pieces`' `seen[v] != rank` → `==` and
+/// `*count += 1` → `*= 1` (no PE charged for its splits: the properties
+/// hold, only the start times move).
+#[test]
+fn the_random_initialisation_charges_each_split_on_a_pes_paths() {
+    use lbcheck::problem::{dfs::Strategy, Workload};
+    use lbcheck::protocol::initial::random_pieces;
+    let w: Workload = "synthetic:size=2000,atomic=1,split=uniform,seed=3".parse().unwrap();
+    let one = random_pieces(w.root(Strategy::default()), 1, 8, 7);
+    assert_eq!(one.splits, [one.pieces.len() as u64 - 1]);
+    for (pes, k, seed) in [(3u32, 4u32, 1u64), (5, 2, 9)] {
+        let p = random_pieces(w.root(Strategy::default()), pes, k, seed);
+        for (rank, &count) in p.splits.iter().enumerate() {
+            let deepest = p.pieces.iter().skip(rank).step_by(pes as usize);
+            let depth = deepest.map(|x| (1.0 / x.energy.to_f64()).log2().round() as u64).max().unwrap_or(0);
+            assert!(depth <= count && count < p.pieces.len() as u64, "P = {pes}, PE {rank}: {count} splits");
+        }
+    }
+}
+
+/// 000 §5's ε, given in hundredths: the paper's 1/2, and what
+/// `adaptive:eps=0.25` sets. Kills `Adaptive::eps` → 0.0 / 1.0 / −1.0
+/// (the trigger's threshold ε/2 · rate · k; the properties hold at any
+/// threshold, only how often PE 0 permutes changes).
+#[test]
+fn the_adaptive_trigger_reads_eps_in_hundredths() {
+    use lbcheck::protocol::poll_and_shuffle::{Adaptive, Trigger};
+    assert_eq!(Adaptive::PAPER.eps(), 0.5);
+    let Ok(Trigger::Adaptive(a)) = "adaptive:eps=0.25".parse::<Trigger>() else { panic!("parses") };
+    assert_eq!(a.eps(), 0.25);
+}
+
+/// A trigger prints as it parses (the replay line of a run): the paper's
+/// constants as `adaptive`, others in full. Kills `Trigger`'s Display
+/// guard `*a == Adaptive::PAPER` → `!=` / `true` / `false`.
+#[test]
+fn a_trigger_prints_back_to_itself() {
+    use lbcheck::protocol::poll_and_shuffle::{Adaptive, Trigger};
+    assert_eq!(Trigger::Adaptive(Adaptive::PAPER).to_string(), "adaptive");
+    assert_eq!(Trigger::Cycle.to_string(), "cycle");
+    let t: Trigger = "adaptive:c=8,eps=0.25".parse().unwrap();
+    assert_eq!(t.to_string(), "adaptive:c=8,alpha=2,delta=auto,eps=0.25");
+    assert_eq!(t.to_string().parse::<Trigger>(), Ok(t));
+}
