@@ -101,3 +101,22 @@ fn a_trigger_prints_back_to_itself() {
     assert_eq!(t.to_string(), "adaptive:c=8,alpha=2,delta=auto,eps=0.25");
     assert_eq!(t.to_string().parse::<Trigger>(), Ok(t));
 }
+
+/// 001 §1.3's synchronous random polling on the smallest machines: one PE
+/// works alone (nobody to ask) and passes every property; of two, the idle
+/// one asks the other, which splits its work off to it. Kills
+/// `SyncRandomPolling::ask`'s `ctx.pes < 2` → `== 2` / `<= 2` (two PEs
+/// never poll; one PE asks among none). The quick profile runs it on 4.
+#[test]
+fn sync_random_polling_on_one_and_two_pes() {
+    use lbcheck::harness::{Driver, RunSpec};
+    use lbcheck::protocol::{BalancerKind, DetectorKind};
+    use lbcheck::sim::SimConfig;
+    for pes in [1, 2] {
+        let driver = Driver::Sim(SimConfig { pes, seed: 1, ..SimConfig::default() });
+        let w = "uts:default".parse().unwrap();
+        let s = RunSpec::new(w, BalancerKind::SyncRandomPolling, DetectorKind::FourCounter, driver);
+        let r = super::assert_all_pass(&s);
+        assert_eq!(r.check.metrics.splits > 0, pes == 2, "P = {pes}: {} splits", r.check.metrics.splits);
+    }
+}
