@@ -18,7 +18,7 @@
 # job's first step after the code changed). --shard K/N (round-robin,
 # unshuffled: the same list on every machine) is a systematic sample, run
 # once into DIR/out-AREA-shard-K-N. --background runs the same command
-# under nohup + nice, prints its PID and log, and returns.
+# under nohup (nice: the run itself is), prints its PID and log, returns.
 # The baseline (unmutated) tests run once per scratch dir; later runs skip
 # them and use 3 x its test time (at least 120 s) as the timeout.
 # Each cargo call's CPU seconds go to OUT/cargo-times.log
@@ -63,7 +63,7 @@ if [ "$background" = 1 ]; then
   [ -n "$shard" ] && again+=(--shard "$shard")
   # Its own process group, so that one signal reaches cargo-mutants (which
   # then puts the mutated file back) and its cargo.
-  setsid nohup nice "${again[@]}" "${args[@]}" >"$log" 2>&1 </dev/null &
+  setsid nohup "${again[@]}" "${args[@]}" >"$log" 2>&1 </dev/null &
   echo "started: PID $! (stop it with: kill -INT -- -$!), log $log"
   exit 0
 fi
