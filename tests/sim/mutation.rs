@@ -120,3 +120,26 @@ fn sync_random_polling_on_one_and_two_pes() {
         assert_eq!(r.check.metrics.splits > 0, pes == 2, "P = {pes}: {} splits", r.check.metrics.splits);
     }
 }
+
+/// A message survives the MPI driver's wire (`Msg::encode` then
+/// `Msg::decode`, src/protocol/wire.rs): the quick profile runs no MPI.
+/// Kills `Msg::encode` → `()` (its unit test `every_message_round_trips`,
+/// outside the quick profile, covers every kind).
+#[test]
+fn messages_round_trip_on_the_wire() {
+    use lbcheck::problem::wire::Reader;
+    use lbcheck::problem::{dfs::Strategy, Subproblem, WorkLog, Workload};
+    use lbcheck::protocol::Msg;
+    let w: Workload = "uts:default".parse().unwrap();
+    let template = w.root(Strategy::BottomHalf);
+    let mut task = template.clone();
+    task.work(20, &mut WorkLog::default());
+    let part = task.split().expect("splits after 20 units");
+    let msgs = [Msg::Request, Msg::Work { task: part, energy: None }, Msg::WaveUp { wave: 3, sent: 9, recv: 5 }];
+    for m in msgs {
+        let mut bytes = Vec::new();
+        m.encode(&mut bytes);
+        let back = Msg::decode(&template, &mut Reader::new(&bytes)).expect("decodes");
+        assert_eq!(format!("{back:?}"), format!("{m:?}"));
+    }
+}
