@@ -143,3 +143,30 @@ fn messages_round_trip_on_the_wire() {
         assert_eq!(format!("{back:?}"), format!("{m:?}"));
     }
 }
+
+/// 003 §14.7.2's random victim is a uniformly random *other* PE: no PE
+/// asks itself, and every PE is asked by someone. Kills
+/// `Pacheco::new_request`'s `v + (v >= me)` → `v + (v < me)` (PEs ask
+/// themselves, PE 0 is never asked; every property still holds).
+#[test]
+fn pachecos_random_victim_is_another_pe() {
+    use lbcheck::event::{Event, Kind};
+    use lbcheck::protocol::pacheco::{PachecoParams, Victim};
+    use lbcheck::protocol::{BalancerSpec, DetectorKind};
+    let pes = 5;
+    let s = super::scenario("uts:default", DetectorKind::Energy, pes, 2);
+    let s = lbcheck::harness::RunSpec {
+        balancer: BalancerSpec::Pacheco(PachecoParams { victim: Some(Victim::Random) }),
+        ..s
+    };
+    let mut buf = Vec::new();
+    s.run(Some(&mut buf)).expect("trace into memory");
+    let mut asked = vec![0u32; pes as usize];
+    for line in buf.split(|&b| b == b'\n').filter(|l| !l.is_empty()).skip(1) {
+        if let Event::Send { from, to, kind: Kind::Request, .. } = serde_json::from_slice(line).expect("an event") {
+            assert_ne!(from, to, "PE {from} asked itself");
+            asked[to as usize] += 1;
+        }
+    }
+    assert!(asked.iter().all(|&n| n > 0), "requests per PE: {asked:?}");
+}
