@@ -170,3 +170,15 @@ fn pachecos_random_victim_is_another_pe() {
     }
     assert!(asked.iter().all(|&n| n > 0), "requests per PE: {asked:?}");
 }
+
+/// `--victim`'s names print as they parse (the replay line; the trace
+/// header, `serde_as_text`). Kills `Victim`'s Display →
+/// `Ok(Default::default())` (an empty name).
+#[test]
+fn victims_print_as_they_parse() {
+    use lbcheck::protocol::pacheco::{Victim, VICTIMS};
+    for (v, name) in [Victim::Random, Victim::LocalRr, Victim::GlobalRr].into_iter().zip(VICTIMS) {
+        assert_eq!(v.to_string(), name);
+        assert_eq!(name.parse::<Victim>().ok(), Some(v));
+    }
+}
