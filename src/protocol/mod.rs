@@ -507,7 +507,9 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
                 self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, Msg::Work { task, energy: None }));
                 self.share_best();
             }
-            Msg::Request | Msg::Reject => self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, msg)),
+            // Rebuilt, not moved: a `Msg` is ~150 bytes whatever its kind.
+            Msg::Request => self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, Msg::Request)),
+            Msg::Reject => self.with_balancer(ctx, |b, ctx| b.on_message(ctx, from, Msg::Reject)),
             _ if self.terminated => {}
             Msg::Bound(v) => {
                 if self.bounds.on_bound(ctx, from, v) {

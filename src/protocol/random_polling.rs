@@ -472,7 +472,8 @@ impl<T: Subproblem> Balancer for RandomPolling<T> {
             return;
         }
         let serve = if self.serve_all { self.queue.len() } else { 1 };
-        for from in self.queue.drain(..serve.min(self.queue.len())).collect::<Vec<_>>() {
+        for _ in 0..serve.min(self.queue.len()) {
+            let from = self.queue.pop_front().expect("a queued request");
             self.serve(ctx, from);
         }
         if !self.rules.keep_rest {

@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 
 use crate::base::Fraction;
+use crate::event::{Data, Event, Kind};
 use crate::protocol::{Msg, PeId};
 
 /// A [`Msg`] in flight.
@@ -51,6 +52,44 @@ impl<T> Mail<T> {
 }
 
 impl<T> Mail<T> {
+    /// The message's kind ([`Msg::kind`]), read without rebuilding it.
+    #[inline]
+    pub(super) fn kind(&self) -> Kind {
+        match self {
+            Mail::Request => Kind::Request,
+            Mail::Reject => Kind::Reject,
+            Mail::WaveDown(_) => Kind::WaveDown,
+            Mail::WaveUp(..) => Kind::WaveUp,
+            Mail::GetTarget => Kind::GetTarget,
+            Mail::Target(_) => Kind::Target,
+            Mail::Bound(_) => Kind::Bound,
+            Mail::Stop => Kind::Stop,
+            Mail::Terminate => Kind::Terminate,
+            Mail::Control(_) => Kind::Control,
+            Mail::Boxed(msg) => msg.kind(),
+        }
+    }
+
+    /// The message's content in the event stream ([`Msg::data`]).
+    pub(super) fn data(&self) -> Data {
+        match self {
+            Mail::Control(v) => Some(v.clone()),
+            Mail::Boxed(msg) => msg.data(),
+            _ => None,
+        }
+    }
+
+    /// The message's `recv` event ([`Msg::recv_event`]), built from the
+    /// mail: a light message is not rebuilt (a [`Msg`] is ~150 bytes).
+    #[inline]
+    pub(super) fn recv_event(&self, t: u64, pe: PeId, from: PeId, id: u64, queue: Option<u32>) -> Event {
+        match self {
+            Mail::Boxed(msg) => msg.recv_event(t, pe, from, id, queue),
+            Mail::Control(v) => Event::Recv { t, pe, from, id, kind: Kind::Control, queue, data: Some(v.clone()) },
+            light => Event::Recv { t, pe, from, id, kind: light.kind(), queue, data: None },
+        }
+    }
+
     /// A control message's mail, built from its few words; `None` for the
     /// messages with a payload (work, energy, a detector's own).
     #[inline]
@@ -134,6 +173,9 @@ mod tests {
         ];
         for mut m in msgs {
             let want = format!("{m:?}");
+            let mail = Mail::from(m.clone());
+            assert_eq!((mail.kind(), mail.data()), (m.kind(), m.data()));
+            assert_eq!(mail.recv_event(1, 2, 3, 4, Some(5)), m.recv_event(1, 2, 3, 4, Some(5)));
             assert_eq!(format!("{:?}", Msg::from(Mail::from(m.clone()))), want);
             assert_eq!(format!("{:?}", Msg::from(Mail::take(&mut m))), want);
         }

@@ -5,8 +5,11 @@
 //! a lean form: a message, a split, a busy, idle or phase event in 48
 //! bytes ([`Lean`]), any other (`work`, a notification carrying data) as
 //! the [`Event`] itself, kept aside. The buffers keep their capacity from
-//! phase to phase. The stream is the one a stable sort of the events by
-//! (time, order made) gives.
+//! phase to phase. The stream is the one a sort of the events by (time,
+//! order made, position) gives; events made in this stretch are placed by
+//! a counting sort on time (their times span a few latencies), then merged
+//! with the events carried from the last stretch, which wait in that order
+//! already ([`Batch::sort`]).
 
 use crate::event::{Event, Kind};
 
@@ -56,7 +59,16 @@ pub(super) struct Batch {
     full: Vec<Option<Event>>,
     later: Vec<Pending>,
     later_full: Vec<Option<Event>>,
-    order: Vec<(u64, u32, u32)>,
+    /// How many events at the front of `slots` were carried from the last
+    /// call (they are in (time, order made) order).
+    carried: usize,
+    /// Positions in `slots`, in the order to emit.
+    order: Vec<u32>,
+    /// The counting sort's buckets and its output (buffers kept).
+    counts: Vec<u32>,
+    by_time: Vec<u32>,
+    /// The comparison sort's keys, when times spread too far for buckets.
+    keys: Vec<(u64, u32, u32)>,
 }
 
 impl Batch {
@@ -82,12 +94,10 @@ impl Batch {
     /// the same order as a stable sort by (time, order made).
     pub(super) fn emit_until(&mut self, until: u64, sink: &mut dyn FnMut(Event)) {
         let mut order = std::mem::take(&mut self.order);
-        order.clear();
-        order.extend(self.slots.iter().enumerate().map(|(i, p)| (p.t, p.made, i as u32)));
-        order.sort_unstable();
-        for &(t, _, i) in &order {
+        self.sort(&mut order);
+        for &i in &order {
             let p = self.slots[i as usize];
-            if t <= until {
+            if p.t <= until {
                 sink(self.event(p));
                 continue;
             }
@@ -105,6 +115,63 @@ impl Batch {
         self.full.clear();
         std::mem::swap(&mut self.slots, &mut self.later);
         std::mem::swap(&mut self.full, &mut self.later_full);
+        self.carried = self.slots.len();
+    }
+
+    /// The positions of the waiting events in (time, order made, position)
+    /// order. An event made since the last call has its position as its
+    /// order made, so a stable counting sort on time orders those; the
+    /// carried ones, sorted already, are merged in (first on a tie: their
+    /// positions are the smaller).
+    fn sort(&mut self, order: &mut Vec<u32>) {
+        order.clear();
+        let new = &self.slots[self.carried..];
+        let (lo, hi) = new.iter().fold((u64::MAX, 0), |(lo, hi), p| (lo.min(p.t), hi.max(p.t)));
+        if new.is_empty() || hi - lo > 4 * new.len() as u64 + 64 {
+            return self.sort_by_comparison(order);
+        }
+        self.counting_sort(lo, (hi - lo) as usize + 1);
+        let (slots, by_time, carried) = (&self.slots, &self.by_time, self.carried);
+        let key = |i: usize| (slots[i].t, slots[i].made);
+        let (mut c, mut n) = (0, 0);
+        while c < carried || n < by_time.len() {
+            if n == by_time.len() || (c < carried && key(c) <= key(by_time[n] as usize)) {
+                order.push(c as u32);
+                c += 1;
+            } else {
+                order.push(by_time[n]);
+                n += 1;
+            }
+        }
+    }
+
+    /// `by_time`: the positions of the events made since the last call,
+    /// stably sorted by time (`span` values from `lo`).
+    fn counting_sort(&mut self, lo: u64, span: usize) {
+        let (counts, new) = (&mut self.counts, &self.slots[self.carried..]);
+        counts.clear();
+        counts.resize(span + 1, 0);
+        for p in new {
+            counts[(p.t - lo) as usize + 1] += 1;
+        }
+        for b in 1..counts.len() {
+            counts[b] += counts[b - 1];
+        }
+        self.by_time.clear();
+        self.by_time.resize(new.len(), 0);
+        for (j, p) in new.iter().enumerate() {
+            let b = &mut counts[(p.t - lo) as usize];
+            self.by_time[*b as usize] = (self.carried + j) as u32;
+            *b += 1;
+        }
+    }
+
+    /// [`Batch::sort`] by comparing keys (times spread too far for buckets).
+    fn sort_by_comparison(&mut self, order: &mut Vec<u32>) {
+        self.keys.clear();
+        self.keys.extend(self.slots.iter().enumerate().map(|(i, p)| (p.t, p.made, i as u32)));
+        self.keys.sort_unstable();
+        order.extend(self.keys.iter().map(|&(_, _, i)| i));
     }
 
     /// The event `p` stands for (a kept one is taken: each is emitted once).
@@ -160,5 +227,34 @@ mod tests {
         b.emit_until(9, &mut |e| out.push(e));
         assert_eq!(out.last(), Some(&send(9, 2)));
         assert_eq!(b.last(), None);
+    }
+
+    /// The counting sort and its merge give the order of a sort by (time,
+    /// order made, position) over every event waiting — carried ones whose
+    /// order made ties a new one's first — for near times (buckets) and far
+    /// ones (the comparison sort).
+    #[test]
+    fn counting_sort_keeps_the_reference_order() {
+        let (mut b, mut reference) = (Batch::default(), Vec::<(u64, u32, u64)>::new());
+        let mut x = 7u64;
+        let mut out = Vec::new();
+        for round in 0..60u64 {
+            let base = round * 10;
+            for _ in 0..(x % 23) {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let t = base + (x >> 33) % if round % 7 == 3 { 100_000 } else { 12 };
+                reference.push((t, reference.len() as u32, x));
+                b.push(Event::Split { t, pe: 0, gen: (x >> 40) as u32 });
+            }
+            let until = base + 5;
+            reference.sort_by_key(|&(t, made, _)| (t, made));
+            let (now, later): (Vec<_>, Vec<_>) = reference.into_iter().partition(|r| r.0 <= until);
+            let want: Vec<Event> =
+                now.iter().map(|&(t, _, x)| Event::Split { t, pe: 0, gen: (x >> 40) as u32 }).collect();
+            out.clear();
+            b.emit_until(until, &mut |e| out.push(e));
+            assert_eq!(out, want, "round {round}");
+            reference = later;
+        }
     }
 }
