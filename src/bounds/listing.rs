@@ -84,6 +84,7 @@ pub const LISTED: &[Listed] = &[
     listed!(RandomPolling, Exact, [30], "queue_trim", [("001", 50)], "§4, Thm 2", "With queues trimmed at ⌈√P⌉ no request meets a longer queue (and untrimmed runs of the same cells do)."),
     listed!(RandomPolling, Statistical, [30], "thm2_t_par", [("001", 51)], "§4, Thm 2", "W.h.p. T_par ≤ (1 + ε)·T_seq/P + Õ(T_atomic + h(1/ε + T_split + T_rout)) with trimmed queues, h ≈ log P, slow PEs: R over capacity bounded."),
     listed!(RandomPolling, Statistical, [35], "logp_t_par", [("001", 43)], "§3, footnote 3", "Under the full LogP model (o = 3, g = 5) Δt = max(T_split + o, g) suffices: R with T_rout = L + o + g bounded."),
+    listed!(RandomPolling, Exact, [22], "request_cost", [("001", 15)], "§3, Lemma 1.1", "A request costs its server at most T_split + O(T_rout) of CPU time: under LogP (o = 3, g = 5) its receipt (o), splits (T_split each) and reply (o) sum to ≤ T_split + 2·o ≤ T_split + 2·T_rout on every request."),
     listed!(RandomPolling, Exact, [19], "lower_bound_atomic", [("000", 60)], "§6.4", "T_par ∈ Ω(T_atomic): T_par ≥ max(T_seq/P, max_gen·T_split, T_atomic) on heavy-tailed loops (atomic iterations), where the T_atomic term binds."),
     listed!(RandomPolling, Exact, [37], "initial_split", [("002", 5)], "§3", "Splitting the broadcast root locally into P parts takes ⌈log P⌉·T_split: every PE starts work by then (the broadcast is not modelled)."),
     listed!(RandomPolling, Exact, [], "invariants", [("001", 90)], "Fig. 1, §2", "Every safety and liveness property of check/ holds on every run of the suite."),

@@ -37,6 +37,13 @@ pub fn polling<T: Subproblem>(mutant: Option<Mutant>) -> Polling<T> {
         Some(Mutant::SplitTiny) => {
             Polling { give: |t: &mut T| t.split_small().map_or(Gift::Nothing, Gift::Send), ..paper }
         }
+        Some(Mutant::SplitProbe) => Polling {
+            give: |t: &mut T| {
+                let _probe = t.clone().split();
+                t.split().map_or(Gift::Nothing, Gift::Probed)
+            },
+            ..paper
+        },
         Some(Mutant::SplitLoses) => Polling { give: |t: &mut T| t.split().map_or(Gift::Nothing, Gift::Lose), ..paper },
         Some(Mutant::RequestDropped) => Polling { reject_refused: false, ..paper },
         Some(Mutant::PollLazy) => Polling { serves_at: |n| n % LAZY_FACTOR == 0, ..paper },
