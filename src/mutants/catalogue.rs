@@ -520,6 +520,17 @@ super::declare_catalogue! {
         &[(Run, "hop_latency")],
     )
     .needs(&[Need::Network]);
+    /// The simulator's network charges l + d under declared packet routing.
+    RoutingAdditive => entry(
+        Info::ships(
+            "routing-additive",
+            "000 §6.1",
+            "the simulator routes a message of length l over d hops in l + d (cut-through's time) while the run declares packet routing (d·l): long work messages arrive early",
+        ),
+        Site::SimNetwork,
+        &[(Bounds, "routing_time")],
+    )
+    .needs(&[Need::PacketRouting]);
     /// Synchronous random polling: a PE with two or more requests in a round rejects them all.
     SyncServeNoneWhenMany => entry(
         Info::ships(
