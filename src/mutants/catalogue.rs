@@ -101,16 +101,6 @@ super::declare_catalogue! {
         RP,
         &[(Run, "work_conserved"), (Explore, "work_conserved")],
     );
-    /// Random polling: the server splits a copy first, then splits for the requester.
-    SplitProbe => entry(
-        Info::ships(
-            "split-probe",
-            "001 Lemma 1.1",
-            "the server splits a copy of its subproblem to look at the part, then splits for the requester: two splits (2·T_split) per request",
-        ),
-        RP,
-        &[(Bounds, "request_cost")],
-    );
     /// Random polling: an idle PE asks only PE (i+1) mod P.
     PollNeighbour => entry(
         Info::ships(
@@ -120,6 +110,16 @@ super::declare_catalogue! {
         ),
         RP,
         &[(Bounds, "t_par")],
+    );
+    /// Random polling: the server splits a copy first, then splits for the requester.
+    SplitProbe => entry(
+        Info::ships(
+            "split-probe",
+            "001 Lemma 1.1",
+            "the server splits a copy of its subproblem to look at the part, then splits for the requester: two splits (2·T_split) per request",
+        ),
+        RP,
+        &[(Bounds, "request_cost")],
     );
     /// Random polling: the server gives away a single atomic unit
     /// ([`crate::problem::Subproblem::split_small`]), so splits make no progress in h.
