@@ -3,7 +3,9 @@
 //! [`logp`] is the machine of 001 §1: P PEs connected by a network with
 //! message latency T_rout (or a random latency in [a, b] — uniform, bimodal
 //! or heavy-tailed, [`latency`] — which may reorder messages between a pair
-//! unless links are FIFO; an adversarial schedule may slow one class), T_split charged to the splitting PE, polling
+//! unless links are FIFO; an adversarial schedule may slow one class; with
+//! `--routing`, 000 §6.1's message lengths and packet or cut-through
+//! routing, [`Routing`]), T_split charged to the splitting PE, polling
 //! every Δt work units while busy, and optional slow PEs. It is a bounded
 //! discrete-event loop over integer model time: events are ordered by
 //! (time, sequence number), all randomness comes from [`crate::base::rng`] streams, and
