@@ -141,6 +141,8 @@ pub mod papers;
 pub mod plan;
 pub mod poll_and_shuffle;
 pub mod range;
+pub mod request_cost;
+pub mod routing;
 pub mod stats;
 pub mod suite;
 pub mod sync_polling;

@@ -9,7 +9,7 @@ use clap::Args;
 use lbcheck::base::Registered;
 use lbcheck::bounds::dispatch;
 use lbcheck::bounds::plan::{Profile, CI_SEED_BASE};
-use lbcheck::bounds::{assumptions, claims, granularity, listing, logp, suite, Suite};
+use lbcheck::bounds::{assumptions, claims, granularity, listing, logp, request_cost, routing, suite, Suite};
 use lbcheck::mutants::{Catcher, Mutant};
 use lbcheck::report;
 use lbcheck::sim::Topology;
@@ -88,6 +88,8 @@ pub fn run(mut a: BoundsArgs) -> anyhow::Result<ExitCode> {
     let (k, mut claims) = claims::evaluate(&samples, a.mutant);
     claims.extend(granularity::claims(a.max_pes, a.seed_base, a.mutant));
     claims.push(logp::run_claim(profile, a.max_pes, a.seed_base, a.mutant));
+    claims.push(request_cost::run_claim(profile, a.max_pes, a.seed_base, a.mutant));
+    claims.push(routing::run_claim(a.max_pes, a.seed_base, a.mutant));
     let out = json!({"profile": format!("{profile:?}"), "seed_base": a.seed_base,
         "mutant": a.mutant.map(|m| m.to_string()), "runs": samples.len(), "constants": k, "claims": claims,
         "seconds": start.elapsed().as_secs_f64(), "replay": replay(&a, profile),

@@ -12,7 +12,9 @@ use lbcheck::problem::spec;
 use lbcheck::protocol::DetectorKind;
 use lbcheck::report::{self, verdicts};
 use lbcheck::sim::atomic::{Arbiter, AtomicConfig};
-use lbcheck::sim::{parse_latency, parse_slow, MachineKind, Schedule, Shape, SimConfig, Stop, Topology, MAX_PES};
+use lbcheck::sim::{
+    parse_latency, parse_slow, MachineKind, Routing, Schedule, Shape, SimConfig, Stop, Topology, MAX_PES,
+};
 
 use super::args::{default, kind, Given, RunArgs};
 use super::output;
@@ -23,7 +25,7 @@ use super::output;
 #[command(mut_arg("dt", default("10")))]
 #[command(group(ArgGroup::new("machine_flags").multiple(true).conflicts_with("spec").args([
     "machine", "arbiter", "max_runs", "pes", "t_rout", "t_split", "o", "g", "t_poll", "latency", "latency_shape",
-    "schedule", "fifo_links", "topology", "slow", "swarm", "max_steps", "detect_horizon",
+    "schedule", "fifo_links", "topology", "slow", "routing", "msg_len", "swarm", "max_steps", "detect_horizon",
 ])))]
 pub struct SimulateArgs {
     #[command(flatten)]
@@ -85,6 +87,15 @@ pub struct SimulateArgs {
     /// COUNT:FACTOR: COUNT (<= P) random PEs take FACTOR (1..=10^6) time units per work unit.
     #[arg(long, value_name = "COUNT:FACTOR")]
     slow: Option<String>,
+    /// 000 §6.1's links: packet (a message of length l over d hops takes
+    /// T_rout·d·l) or cut-through (T_rout·(l + d)); a work message's l is
+    /// its subproblem's wire bytes / --msg-len (rounded up), any other's 1.
+    /// Default: none (T_rout·d whatever the length).
+    #[arg(long, value_parser = |s: &str| s.parse::<Routing>())]
+    routing: Option<Routing>,
+    /// Under --routing, the bytes per unit of message length, 1..=2^20 (default 8).
+    #[arg(long, value_name = "BYTES")]
+    msg_len: Option<u64>,
     /// Swarm testing (001's machine): draw Δt, T_rout or a latency range,
     /// T_split, slow PEs and the initial split from --seed, as `lbcheck
     /// check`'s swarm does, overriding those flags (the replay command
@@ -131,7 +142,7 @@ enum Takers {
 
 /// The machine flags of `simulate` (clap ids; `dt` and `initial_split`
 /// are [`RunArgs`]') and who takes each: a machine refuses the others.
-const MACHINE_FLAGS: [(&str, Takers); 17] = [
+const MACHINE_FLAGS: [(&str, Takers); 19] = [
     ("dt", Takers::Simulated),
     ("t_rout", Takers::Simulated),
     ("t_split", Takers::Simulated),
@@ -146,6 +157,8 @@ const MACHINE_FLAGS: [(&str, Takers); 17] = [
     ("schedule", Takers::Async),
     ("fifo_links", Takers::Async),
     ("slow", Takers::Async),
+    ("routing", Takers::Async),
+    ("msg_len", Takers::Async),
     ("swarm", Takers::Async),
     ("arbiter", Takers::Atomic),
     ("max_runs", Takers::Atomic),
@@ -300,6 +313,8 @@ fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
         fifo_links: a.fifo_links,
         topology: a.topology,
         slow: a.slow.as_deref().map(parse_slow).transpose().map_err(anyhow::Error::msg)?,
+        routing: a.routing,
+        msg_len: a.msg_len,
         initial_split: a.run.initial_split.unwrap_or_default(),
         max_steps: a.max_steps.unwrap_or(SimConfig::default().max_steps),
         horizon: a.detect_horizon,

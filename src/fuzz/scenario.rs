@@ -118,6 +118,8 @@ fn machine(u: &mut Unstructured, pes: u32, topology: Topology) -> Result<SimConf
         o: u.int_in_range(0..=5u64)?,
         g: u.int_in_range(0..=5u64)?,
         t_poll: u.int_in_range(0..=5u64)?,
+        routing: None, // not drawn: the corpora's draws stay as they were
+        msg_len: None,
     })
 }
 

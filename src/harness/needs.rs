@@ -10,6 +10,7 @@ use crate::protocol::pacheco::Victim;
 use crate::protocol::poll_and_shuffle::{Adaptive, SyncMode, Trigger};
 use crate::protocol::random_polling::{Deactivation, QueueLimit, Serve};
 use crate::protocol::BoundMode;
+use crate::sim::Routing;
 
 /// The window a mutant needing a deactivated worker gets when the run has
 /// none: PE 1 deactivated from the start for 10^5 time units.
@@ -31,6 +32,7 @@ impl RunSpec {
             Need::FirstSolution => self.bound_mode() == BoundMode::FirstSolution,
             Need::ReduceTree => self.bound_mode() == BoundMode::ReduceTree,
             Need::Network => self.driver.topology() != Topology::Crossbar,
+            Need::PacketRouting => matches!(self.driver, Driver::Sim(c) if c.routing == Some(Routing::Packet)),
             Need::FifoArbiter => {
                 matches!(self.driver, Driver::Atomic(c) if !c.complete && c.arbiter == Default::default())
             }
@@ -82,6 +84,7 @@ impl RunSpec {
             (Need::Network, Driver::Sim(c)) if c.topology == Topology::Crossbar && c.pes.is_power_of_two() => {
                 c.topology = Topology::Hypercube;
             }
+            (Need::PacketRouting, Driver::Sim(c)) if c.routing.is_none() => c.routing = Some(Routing::Packet),
             (Need::FifoArbiter, Driver::Atomic(c)) => c.arbiter = Default::default(),
             _ => {}
         }

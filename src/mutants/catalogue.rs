@@ -111,6 +111,16 @@ super::declare_catalogue! {
         RP,
         &[(Bounds, "t_par")],
     );
+    /// Random polling: the server splits a copy first, then splits for the requester.
+    SplitProbe => entry(
+        Info::ships(
+            "split-probe",
+            "001 Lemma 1.1",
+            "the server splits a copy of its subproblem to look at the part, then splits for the requester: two splits (2·T_split) per request",
+        ),
+        RP,
+        &[(Bounds, "request_cost")],
+    );
     /// Random polling: the server gives away a single atomic unit
     /// ([`crate::problem::Subproblem::split_small`]), so splits make no progress in h.
     SplitTiny => entry(
@@ -510,6 +520,17 @@ super::declare_catalogue! {
         &[(Run, "hop_latency")],
     )
     .needs(&[Need::Network]);
+    /// The simulator's network charges l + d under declared packet routing.
+    RoutingAdditive => entry(
+        Info::ships(
+            "routing-additive",
+            "000 §6.1",
+            "the simulator routes a message of length l over d hops in l + d (cut-through's time) while the run declares packet routing (d·l): long work messages arrive early",
+        ),
+        Site::SimNetwork,
+        &[(Bounds, "routing_time")],
+    )
+    .needs(&[Need::PacketRouting]);
     /// Synchronous random polling: a PE with two or more requests in a round rejects them all.
     SyncServeNoneWhenMany => entry(
         Info::ships(

@@ -26,6 +26,8 @@ pub enum Need {
     AdaptiveTrigger,
     /// 001's machine on a network other than the crossbar (000 §2.1).
     Network,
+    /// 001's machine with packet routing (000 §6.1, `--routing packet`).
+    PacketRouting,
     /// 004's atomic machine with the FIFO arbiter (004 §2).
     FifoArbiter,
     /// Model time: the bug pauses, or acts in a window, of simulated time.
@@ -52,6 +54,7 @@ impl Need {
             Need::Network => {
                 "acts in the network of a topology: add --topology hypercube (or mesh:R, fat-tree, butterfly, ccc)"
             }
+            Need::PacketRouting => "acts in packet routing: add --routing packet",
             Need::FifoArbiter => "acts only on --machine atomic --arbiter fifo; it would have no effect in this run",
             Need::ModelTime => "pauses in model time, which real threads do not have: use `lbcheck simulate`",
         }

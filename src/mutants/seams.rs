@@ -37,6 +37,13 @@ pub fn polling<T: Subproblem>(mutant: Option<Mutant>) -> Polling<T> {
         Some(Mutant::SplitTiny) => {
             Polling { give: |t: &mut T| t.split_small().map_or(Gift::Nothing, Gift::Send), ..paper }
         }
+        Some(Mutant::SplitProbe) => Polling {
+            give: |t: &mut T| {
+                let _probe = t.clone().split();
+                t.split().map_or(Gift::Nothing, Gift::Probed)
+            },
+            ..paper
+        },
         Some(Mutant::SplitLoses) => Polling { give: |t: &mut T| t.split().map_or(Gift::Nothing, Gift::Lose), ..paper },
         Some(Mutant::RequestDropped) => Polling { reject_refused: false, ..paper },
         Some(Mutant::PollLazy) => Polling { serves_at: |n| n % LAZY_FACTOR == 0, ..paper },
@@ -236,7 +243,8 @@ const POLL_RARELY: u64 = 16;
 /// `poll-rarely` 16·Δt;
 /// `hops-ignored` runs a crossbar while the header declares `cfg.topology`;
 /// `requests-unread` holds every request on the network while the header
-/// declares `cfg.schedule`; `initial-split-linear` splits the root as a
+/// declares `cfg.schedule`; `routing-additive` routes packets in l + d
+/// while the header declares packet routing; `initial-split-linear` splits the root as a
 /// chain while the header declares 002 §3's breadth-first split.
 pub fn work_loop(mutant: Option<Mutant>, cfg: &crate::sim::SimConfig) -> crate::sim::SimConfig {
     match mutant {
@@ -244,6 +252,9 @@ pub fn work_loop(mutant: Option<Mutant>, cfg: &crate::sim::SimConfig) -> crate::
         Some(Mutant::PollRarely) => crate::sim::SimConfig { dt: cfg.dt.saturating_mul(POLL_RARELY), ..*cfg },
         Some(Mutant::HopsIgnored) => crate::sim::SimConfig { topology: crate::base::Topology::Crossbar, ..*cfg },
         Some(Mutant::RequestsUnread) => crate::sim::SimConfig { schedule: crate::sim::Schedule::HeldRequests, ..*cfg },
+        Some(Mutant::RoutingAdditive) if cfg.routing == Some(crate::sim::Routing::Packet) => {
+            crate::sim::SimConfig { routing: Some(crate::sim::Routing::PacketAdditive), ..*cfg }
+        }
         Some(Mutant::InitialSplitLinear) if cfg.initial_split == InitialSplit::Bfs => {
             crate::sim::SimConfig { initial_split: InitialSplit::Linear, ..*cfg }
         }

@@ -64,6 +64,13 @@ pub trait Subproblem: Clone + Send + std::fmt::Debug {
     /// Number of splits on the path from the root to this subproblem.
     fn generation(&self) -> u32;
 
+    /// Its length on the wire in bytes: 002 §4.4's packed subproblem, the
+    /// l of 000 §6.1's messages under `--routing`. A word unless the
+    /// workload encodes itself ([`wire`]).
+    fn wire_len(&self) -> u64 {
+        8
+    }
+
     /// Urgency, lower first, for a priority message queue (004 §4.1): a
     /// branch-and-bound vertex's cost; by default the generation.
     fn key(&self) -> u64 {

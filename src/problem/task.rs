@@ -64,6 +64,15 @@ impl Subproblem for Task {
         }
     }
 
+    /// The bytes of [`super::wire`]'s encoding (a DFS stack's nodes, an
+    /// interval's bounds, …).
+    fn wire_len(&self) -> u64 {
+        use super::wire::Wire;
+        let mut bytes = Vec::new();
+        self.encode(&mut bytes);
+        bytes.len() as u64
+    }
+
     fn split_small(&mut self) -> Option<Task> {
         match self {
             Task::Synthetic(t) => t.split_small().map(Task::Synthetic),

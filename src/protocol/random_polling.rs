@@ -183,6 +183,9 @@ pub enum Gift<T> {
     Send(T),
     /// A part split off and sent to nobody (the requester gets a reject).
     Lose(T),
+    /// A part sent to the requester after a second split (of a copy, to
+    /// look at its part, thrown away): the server pays T_split twice.
+    Probed(T),
     /// Nothing could be split off: a reject.
     Nothing,
 }
@@ -413,6 +416,11 @@ impl<T: Subproblem> RandomPolling<T> {
             Gift::Lose(part) => {
                 ctx.out.push(Command::Split { gen: part.generation() });
                 ctx.send(to, Msg::Reject);
+            }
+            Gift::Probed(part) => {
+                ctx.out.push(Command::Split { gen: part.generation() });
+                ctx.out.push(Command::Split { gen: part.generation() });
+                ctx.send(to, Msg::Work { task: part, energy: None });
             }
             Gift::Nothing => ctx.send(to, Msg::Reject),
         }

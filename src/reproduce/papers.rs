@@ -45,6 +45,8 @@ pub fn run(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>) ->
             let (k, mut claims) = claims::evaluate(&samples, mutant);
             claims.extend(crate::bounds::granularity::claims(max_pes.unwrap_or(u32::MAX), base, mutant));
             claims.push(crate::bounds::logp::run_claim(profile, max_pes.unwrap_or(u32::MAX), base, mutant));
+            claims.push(crate::bounds::request_cost::run_claim(profile, max_pes.unwrap_or(u32::MAX), base, mutant));
+            claims.push(crate::bounds::routing::run_claim(max_pes.unwrap_or(u32::MAX), base, mutant));
             (samples.len(), serde_json::to_value(k).unwrap_or_default(), claims)
         }
         _ => {

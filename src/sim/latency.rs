@@ -55,6 +55,29 @@ pub enum Schedule {
     HeldRequests,
 }
 
+/// How a link carries a message of length l over d hops (000 §6.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Routing {
+    /// Store-and-forward: each hop takes the whole message, T_rout·d·l.
+    Packet,
+    /// Cut-through: the head opens the path and the rest follows, T_rout·(l + d).
+    CutThrough,
+    /// Charges l + d under packet routing (the `routing-additive`
+    /// mutant's network, never a run's declared routing).
+    PacketAdditive,
+}
+
+impl Routing {
+    /// The transfer time of a message of length `l` over `d` hops, at
+    /// `latency` per hop and unit.
+    pub fn transfer(self, latency: u64, d: u64, l: u64) -> u64 {
+        match self {
+            Routing::Packet => latency.saturating_mul(d).saturating_mul(l),
+            Routing::CutThrough | Routing::PacketAdditive => latency.saturating_mul(d.saturating_add(l)),
+        }
+    }
+}
+
 /// How long [`Schedule::HeldRequests`] holds a request beyond b.
 pub const HELD: u64 = 10_000;
 
@@ -101,13 +124,15 @@ pub struct Network {
     fifo: Option<HashMap<(PeId, PeId), u64>>,
     /// Hop distances; `None`: a crossbar (one hop).
     hops: Option<Hops>,
+    /// How messages with a length are routed (000 §6.1).
+    routing: Option<Routing>,
     rng: ChaCha8Rng,
 }
 
 impl Network {
     /// Latencies in `range` (a = b: fixed), drawn from `rng`.
     pub fn new(range: (u64, u64), shape: Shape, schedule: Schedule, fifo_links: bool, rng: ChaCha8Rng) -> Network {
-        Network { range, shape, schedule, fifo: fifo_links.then(HashMap::new), hops: None, rng }
+        Network { range, shape, schedule, fifo: fifo_links.then(HashMap::new), hops: None, routing: None, rng }
     }
 
     /// This network on `topology` (a crossbar needs no table).
@@ -116,19 +141,38 @@ impl Network {
         Network { hops, ..self }
     }
 
+    /// This network routing messages with a length by `routing`.
+    pub fn routed(self, routing: Option<Routing>) -> Network {
+        Network { routing, ..self }
+    }
+
     /// How long a message of `kind` from `from` to `to`, leaving at
     /// `leaves`, travels: its latency (drawn once) × its hops, and on a
     /// FIFO link at least until the link's previous message arrived. A
     /// fixed latency draws nothing, so the default machine's streams are
     /// unchanged.
     pub fn delay(&mut self, from: PeId, to: PeId, kind: Kind, leaves: u64) -> u64 {
+        self.transfer(from, to, kind, leaves, None)
+    }
+
+    /// [`Self::delay`] of a message of length `len` under the network's
+    /// routing: its latency is that of one hop and unit ([`Routing::transfer`]).
+    pub fn delay_of_length(&mut self, from: PeId, to: PeId, kind: Kind, leaves: u64, len: u64) -> u64 {
+        self.transfer(from, to, kind, leaves, Some(len))
+    }
+
+    fn transfer(&mut self, from: PeId, to: PeId, kind: Kind, leaves: u64, len: Option<u64>) -> u64 {
         let (a, b) = self.range;
         let latency = match self.schedule.forced(kind, self.range) {
             Some(l) => l,
             None if a == b => a,
             None => self.shape.draw(self.range, &mut self.rng),
         };
-        let latency = self.hops.as_ref().map_or(latency, |h| latency.saturating_mul(h.hops(from, to).max(1)));
+        let d = self.hops.as_ref().map_or(1, |h| h.hops(from, to).max(1));
+        let latency = match (self.routing, len) {
+            (Some(r), Some(l)) => r.transfer(latency, d, l),
+            _ => latency.saturating_mul(d),
+        };
         let Some(last) = self.fifo.as_mut().map(|f| f.entry((from, to)).or_insert(0)) else { return latency };
         let at = leaves.saturating_add(latency).max(*last);
         *last = at;
@@ -198,6 +242,27 @@ impl fmt::Display for Schedule {
     }
 }
 
+impl fmt::Display for Routing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Routing::Packet => "packet",
+            Routing::CutThrough => "cut-through",
+            Routing::PacketAdditive => "packet-additive",
+        })
+    }
+}
+
+impl FromStr for Routing {
+    type Err = BadValue;
+    fn from_str(s: &str) -> Result<Routing, BadValue> {
+        match s {
+            "packet" => Ok(Routing::Packet),
+            "cut-through" => Ok(Routing::CutThrough),
+            _ => Err(BadValue::new("--routing", s, "packet or cut-through")),
+        }
+    }
+}
+
 impl FromStr for Schedule {
     type Err = BadValue;
     fn from_str(s: &str) -> Result<Schedule, BadValue> {
@@ -210,7 +275,7 @@ impl FromStr for Schedule {
     }
 }
 
-crate::serde_as_text!(Shape, Schedule);
+crate::serde_as_text!(Shape, Schedule, Routing);
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,9 @@
 //! [`logp`] is the machine of 001 §1: P PEs connected by a network with
 //! message latency T_rout (or a random latency in [a, b] — uniform, bimodal
 //! or heavy-tailed, [`latency`] — which may reorder messages between a pair
-//! unless links are FIFO; an adversarial schedule may slow one class), T_split charged to the splitting PE, polling
+//! unless links are FIFO; an adversarial schedule may slow one class; with
+//! `--routing`, 000 §6.1's message lengths and packet or cut-through
+//! routing, [`Routing`]), T_split charged to the splitting PE, polling
 //! every Δt work units while busy, and optional slow PEs. It is a bounded
 //! discrete-event loop over integer model time: events are ordered by
 //! (time, sequence number), all randomness comes from [`crate::base::rng`] streams, and
@@ -25,7 +27,7 @@ pub(crate) mod prefetch;
 pub mod script;
 
 pub use crate::base::topology::{self, Topology};
-pub use latency::{Schedule, Shape};
+pub use latency::{Routing, Schedule, Shape};
 pub use logp::{run, Outcome, Stop};
 
 use serde::{Deserialize, Serialize};
@@ -175,6 +177,16 @@ pub struct SimConfig {
     /// The network (000 §2.1, §4): a message takes its latency × hops.
     #[serde(default, skip_serializing_if = "is_default")]
     pub topology: Topology,
+    /// 000 §6.1's link model (`--routing`): a message of length l over d
+    /// hops takes T_rout·d·l (packet) or T_rout·(l + d) (cut-through);
+    /// `None`: T_rout·d whatever its length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routing: Option<Routing>,
+    /// Under `routing`, the bytes per unit of length (`--msg-len`, default
+    /// [`MSG_LEN`]): a work message's l is ⌈its subproblem's wire bytes /
+    /// msg_len⌉, every other message's 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msg_len: Option<u64>,
     /// `(count, factor)`: `count` PEs, chosen at random, take `factor` time
     /// units per work unit (the others take 1).
     #[serde(default, skip_serializing_if = "Option::is_none", with = "slow_text")]
@@ -192,6 +204,11 @@ pub struct SimConfig {
     #[serde(default, rename = "detect_horizon", skip_serializing_if = "is_default")]
     pub horizon: u64,
 }
+
+/// Bytes per unit of message length under `--routing`, by default (a word).
+pub const MSG_LEN: u64 = 8;
+/// The largest `--msg-len`, 2^20 bytes.
+pub const MAX_MSG_LEN: u64 = 1 << 20;
 
 /// The default step cap of 001's machine, 2·10^9.
 pub const DEFAULT_MAX_STEPS: u64 = 2_000_000_000;
@@ -246,6 +263,7 @@ impl SimConfig {
             }
         }
         self.topology.fits(self.pes)?;
+        self.validate_routing()?;
         self.initial_split.validate(self.pes)?;
         if self.max_steps == 0 {
             return Err(ConfigError::OutOfRange { flag: "--max-steps", value: 0, valid: "1..=2^64-1".into() });
@@ -285,6 +303,21 @@ impl SimConfig {
 }
 
 impl SimConfig {
+    /// `--msg-len` in 1..=[`MAX_MSG_LEN`], and only with `--routing`.
+    fn validate_routing(&self) -> Result<(), ConfigError> {
+        let Some(len) = self.msg_len else { return Ok(()) };
+        ConfigError::check("--msg-len", len, 1, MAX_MSG_LEN)?;
+        match self.routing {
+            Some(_) => Ok(()),
+            None => Err(ConfigError::Driver("--msg-len needs --routing packet or cut-through".into())),
+        }
+    }
+
+    /// The length in units of a message carrying `bytes` of subproblem.
+    pub fn length_of(&self, bytes: u64) -> u64 {
+        bytes.div_ceil(self.msg_len.unwrap_or(MSG_LEN)).max(1)
+    }
+
     /// The rounds of synchronous random polling on this machine (001 §1.3,
     /// S-13): T_gather = the longest latency × the diameter + 2o (a
     /// request sent at a round's start has arrived), T_round = Δt + T_poll
@@ -322,6 +355,8 @@ impl Default for SimConfig {
             fifo_links: false,
             topology: Topology::Crossbar,
             slow: None,
+            routing: None,
+            msg_len: None,
             initial_split: InitialSplit::Root,
             max_steps: DEFAULT_MAX_STEPS,
             horizon: 0,

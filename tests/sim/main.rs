@@ -23,6 +23,7 @@ mod phased;
 mod properties;
 mod registry;
 mod reproduce;
+mod routing;
 mod run_cli;
 mod safra;
 mod scatter;

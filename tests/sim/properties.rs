@@ -69,6 +69,8 @@ fn arb_scenario() -> impl Strategy<Value = RunSpec> {
                     g: net.4,
                     t_poll: net.5,
                     topology,
+                    routing: None,
+                    msg_len: None,
                 };
                 let sim = SimConfig { max_steps: sim.max_steps + sim.polling_steps(t_atomic), ..sim };
                 let split = [Split::BottomOne, Split::BottomHalf, Split::AllHalf, Split::Cutoff(3)][split];

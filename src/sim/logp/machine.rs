@@ -71,6 +71,11 @@ pub(in crate::sim) trait Env<T> {
     fn delay(&mut self, from: PeId, to: PeId, kind: Kind, leaves: u64) -> u64;
     /// An event of the run.
     fn emit(&mut self, event: Event);
+    /// [`Self::delay`] of a message of length `len` under `--routing`
+    /// (000 §6.1); by default its length is ignored.
+    fn delay_of_length(&mut self, from: PeId, to: PeId, kind: Kind, leaves: u64, _len: u64) -> u64 {
+        self.delay(from, to, kind, leaves)
+    }
 }
 
 /// A work slice in progress.
@@ -122,6 +127,15 @@ pub(in crate::sim) struct Machine<T, B, D, E> {
     more: Vec<Vec<T>>,
     /// The driver's side: pending items, latencies, events.
     pub(in crate::sim) env: E,
+}
+
+/// A work message's `send` stating its length `len` under `--routing`
+/// (`data: {"len": l}`), so that a checker can price its transfer.
+fn with_length(mut event: Event, len: Option<u64>) -> Event {
+    if let (Some(l), Event::Send { kind: Kind::Work, data, .. }) = (len, &mut event) {
+        *data = Some(Box::new(serde_json::json!({ "len": l })));
+    }
+    event
 }
 
 /// Time per work unit of each PE.
@@ -282,7 +296,8 @@ where
     fn send(&mut self, from: PeId, to: PeId, msg: &mut Msg<T>, cost: u64) {
         self.next_id += 1;
         let id = self.next_id;
-        self.env.emit(msg.send_event(self.now, from, to, id));
+        let len = self.cfg.routing.map(|_| self.length(msg));
+        self.env.emit(with_length(msg.send_event(self.now, from, to, id), len));
         self.work_in_flight += (msg.kind() == Kind::Work) as u64;
         let (slot, g) = (&mut self.slots[from as usize], self.cfg.g);
         let leaves = match g {
@@ -290,9 +305,21 @@ where
             _ => self.now.saturating_add(cost).max(slot.next_send),
         };
         slot.next_send = leaves.saturating_add(g);
-        let delay = self.env.delay(from, to, msg.kind(), leaves);
+        let delay = match len {
+            None => self.env.delay(from, to, msg.kind(), leaves),
+            Some(l) => self.env.delay_of_length(from, to, msg.kind(), leaves, l),
+        };
         let at = self.later(self.now, (leaves - self.now).checked_add(delay));
         self.env.schedule(at, Item::Deliver { to, from, id, mail: Mail::take(msg) });
+    }
+
+    /// A message's length l under `--routing` (000 §6.1): a work
+    /// message's subproblem in units of `--msg-len` bytes, any other 1.
+    fn length(&self, msg: &Msg<T>) -> u64 {
+        match msg {
+            Msg::Work { task, .. } => self.cfg.length_of(task.wire_len()),
+            _ => 1,
+        }
     }
 
     /// `base + delay`; if that passes [`END_OF_TIME`] (or `delay` is

@@ -97,6 +97,11 @@ impl<T> Env<T> for Simulator<'_, T> {
     fn emit(&mut self, event: Event) {
         (self.sink)(event);
     }
+
+    /// The network's transfer time of a message of length `len` (000 §6.1).
+    fn delay_of_length(&mut self, from: PeId, to: PeId, kind: Kind, leaves: u64, len: u64) -> u64 {
+        self.network.delay_of_length(from, to, kind, leaves, len)
+    }
 }
 
 /// The machine as the simulator drives it.
@@ -119,7 +124,8 @@ where
         cfg.fifo_links,
         stream(cfg.seed, 0, Purpose::Latency),
     )
-    .on(cfg.topology, cfg.pes);
+    .on(cfg.topology, cfg.pes)
+    .routed(cfg.routing);
     let mut sim = Machine::new(cfg, make, Simulator { agenda: Agenda::default(), network, sink });
     sim.start_all(root);
     sim.event_loop()
