@@ -110,8 +110,11 @@ fn atomic(a: &BoundsArgs, profile: Profile) -> anyhow::Result<ExitCode> {
     let (start, mutant, base) = (Instant::now(), a.mutant, a.seed_base);
     let suite = a.balancer.unwrap_or(Suite::RandomPolling);
     let topology = a.topology.unwrap_or_else(|| suite.default_topology(mutant));
-    let dispatch::Outcome { runs, tests, constants: k, claims } =
+    let dispatch::Outcome { runs, tests, constants: k, claims, refused } =
         dispatch::run(suite, profile, topology, a.max_pes, base, mutant);
+    if let Some(why) = refused {
+        bail!("{why}");
+    }
     let replay = replay(a, profile);
     let out = json!({"suite": suite.to_string(), "profile": format!("{profile:?}"), "seed_base": base,
         "mutant": mutant.map(|m| m.to_string()), "runs": runs, "constants": k, "claims": claims,
