@@ -75,6 +75,24 @@ pub struct Claim {
     pub plot: Option<Plot>,
 }
 
+/// How a refused claim's `measured` starts ([`Claim::refused`]).
+const REFUSED: &str = "refused: ";
+
+impl Claim {
+    /// `claim` not judged: its cells under `--max-pes` cannot hold its α
+    /// (`why`, [`super::range::mark_refused`]). Not a pass, not a failure:
+    /// `lbcheck bounds` exits 2 for it if nothing failed.
+    pub fn refused(claim: &Claim, why: String) -> Claim {
+        let (bound, ci) = ("-".to_string(), "-".to_string());
+        Claim { measured: format!("{REFUSED}{why}"), n: 0, bound, ci, pass: false, plot: None, ..claim.clone() }
+    }
+
+    /// Whether this is a refused claim.
+    pub fn is_refused(&self) -> bool {
+        !self.pass && self.measured.starts_with(REFUSED)
+    }
+}
+
 /// The data behind a claim's plot: every test run's (P, or h, and its
 /// value). On a fitted constant: the constant fitted on the calibration
 /// runs, the limit the test holds the runs to ((1 + [`MARGIN`])·fit) and

@@ -42,11 +42,31 @@ pub fn needs(suite: Suite, profile: Profile, topology: Topology) -> (Vec<u32>, V
     }
 }
 
-/// Why `--max-pes max_pes` cannot run `suite`'s claims with their α
+/// Why `--max-pes max_pes` cannot run every claim of `suite` with its α
 /// (`None`: it can); the message names the smallest `--max-pes` that can.
 pub fn refuse(suite: Suite, profile: Profile, topology: Topology, max_pes: u32) -> Option<String> {
     let (pes, needs) = needs(suite, profile, topology);
     range::refuse(&needs, &pes, max_pes)
+}
+
+/// Why `--max-pes max_pes` runs no claim of `suite` (no cell kept;
+/// `None`: some run): [`refuse`]'s message.
+pub fn refuse_all(suite: Suite, profile: Profile, topology: Topology, max_pes: u32) -> Option<String> {
+    let (pes, needs) = needs(suite, profile, topology);
+    range::refuse_all(&needs, &pes, max_pes)
+}
+
+/// Marks the claims of `suite` that `max_pes` cannot run with their α as
+/// refused ([`range::mark_refused`]); returns the refusals.
+pub fn mark_refused(
+    claims: &mut [Claim],
+    suite: Suite,
+    profile: Profile,
+    topology: Topology,
+    max_pes: u32,
+) -> Vec<String> {
+    let (pes, needs) = needs(suite, profile, topology);
+    range::mark_refused(claims, &needs, &pes, max_pes)
 }
 
 /// Runs `suite` (one of 004's, Pacheco's global round robin, whose

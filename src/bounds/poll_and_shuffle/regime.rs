@@ -78,16 +78,22 @@ pub fn limit(samples: &[Sample]) -> f64 {
     (1.0 + MARGIN) * fitted(samples.iter().filter(|s| s.regime).map(|s| (s.phase, s.r)))
 }
 
-/// The step cap of a regime test run: R > `limit` means T_par > T_seq/n +
-/// `limit`·(its lower-order term) = T_lim. A step of the phased machine
-/// is a phase and takes at least T_phase (= `dt`: its barrier is T_phase
-/// after its start, and the exchange and permutation only add), so after
-/// ⌊T_lim/T_phase⌋ + 1 steps the time reached is past T_lim: a run
-/// stopped there is above the limit, and its time is a lower bound of
-/// its T_par.
-pub fn step_cap(limit: f64, t_seq_per_pe: u64, lower_order: f64, dt: u64) -> u64 {
-    let t_lim = t_seq_per_pe as f64 + limit * lower_order;
-    (t_lim / dt.max(1) as f64).floor() as u64 + 1
+/// The step cap of a regime test run: R > `limit` means T_par > T_seq/n
+/// + `limit`·(its lower-order term) = `t_lim`; at `pace` time units a
+/// step the run passes it after ⌊t_lim/pace⌋ + 1 steps. The pace is the
+/// cell's calibration runs' slowest ([`pace`]); a run stopped there before
+/// t_lim is run again at T_phase a step: a step of the phased machine is
+/// a phase and takes at least T_phase (its barrier is T_phase after its
+/// start; the exchange and the permutation only add), so that cap is past
+/// t_lim. A run stopped past t_lim is above the limit, and the time it
+/// reached is a lower bound of its T_par.
+pub fn step_cap(t_lim: f64, pace: f64) -> u64 {
+    (t_lim / pace.max(1.0)).floor() as u64 + 1
+}
+
+/// The least time a step took on average in `calibration` (a cell's runs).
+pub fn pace<'a>(calibration: impl Iterator<Item = &'a Sample>) -> f64 {
+    calibration.map(|s| s.time as f64 / s.steps.max(1) as f64).fold(f64::INFINITY, f64::min).max(1.0)
 }
 
 /// The claims on the regime's samples (none if there are none: the
