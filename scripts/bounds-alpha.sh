@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Issue 31's α check: every bounds suite's reference, on the quick profile
 # reduced by --max-pes K, under seed bases B, must exit 0 (every claim holds)
-# or 2 (refused, with a message naming what the claim needs), never 1 (a
-# false alarm on a correct balancer). Prints one row per suite × K with the
-# counts of exit 0/1/2, the claims that failed (with how often) and the
-# first refusal's message; exit 1 if any reference run exits 1.
+# or 2 (claims refused, each naming what it needs; the others ran and
+# held), never 1 (a false alarm on a correct balancer). Prints one row per
+# suite × K with the counts of exit 0/1/2, the claims that failed (with how
+# often) and the refused claims (or the message of a refusal before any
+# run); exit 1 if any reference run exits 1.
 #   bash scripts/bounds-alpha.sh                         # every suite, K 8 16 32 64, B 1..10
 #   bash scripts/bounds-alpha.sh -s random-polling -b 1-3 -k "16 32"
 #   nice -n 19 bash scripts/bounds-alpha.sh -k "8 16 32 64 all"   # all: the whole quick profile
@@ -82,7 +83,9 @@ for s in $suites; do
         1) n1=$((n1 + 1)) any1=1
            sed -n 's/^FAILED \([a-z0-9_]*\) (.*/\1/p' "$log/err" >>"$log/failed"
            echo "  $s K=$k B=$b: $(grep -c '^FAILED' "$log/err") claims failed: $(grep '^replay' "$log/err")" >>"$log/detail" ;;
-        2) n2=$((n2 + 1)); [ -n "$refusal" ] || refusal=$(head -c 160 "$log/err" | tr '\n' ' ') ;;
+        2) n2=$((n2 + 1))
+           [ -n "$refusal" ] || refusal=$(sed -n 's/^REFUSED \([a-z0-9_]*\):.*at least \([0-9]*\).*/\1(K≥\2)/p' "$log/err" | tr '\n' ' ')
+           [ -n "$refusal" ] || refusal="all: $(head -c 140 "$log/err" | tr '\n' ' ')" ;;
         *) echo "$0: $s K=$k B=$b exited $rc" >&2; cat "$log/err" >&2; exit 2 ;;
       esac
     done

@@ -75,6 +75,24 @@ pub struct Claim {
     pub plot: Option<Plot>,
 }
 
+/// How a refused claim's `measured` starts ([`Claim::refused`]).
+const REFUSED: &str = "refused: ";
+
+impl Claim {
+    /// `claim` not judged: its cells under `--max-pes` cannot hold its α
+    /// (`why`, [`super::range::mark_refused`]). Not a pass, not a failure:
+    /// `lbcheck bounds` exits 2 for it if nothing failed.
+    pub fn refused(claim: &Claim, why: String) -> Claim {
+        let (bound, ci) = ("-".to_string(), "-".to_string());
+        Claim { measured: format!("{REFUSED}{why}"), n: 0, bound, ci, pass: false, plot: None, ..claim.clone() }
+    }
+
+    /// Whether this is a refused claim.
+    pub fn is_refused(&self) -> bool {
+        !self.pass && self.measured.starts_with(REFUSED)
+    }
+}
+
 /// The data behind a claim's plot: every test run's (P, or h, and its
 /// value). On a fitted constant: the constant fitted on the calibration
 /// runs, the limit the test holds the runs to ((1 + [`MARGIN`])·fit) and
@@ -306,7 +324,8 @@ pub fn quantile(name: &'static str, reference: &'static str, xs: &[(u32, f64)], 
 /// tolerance (a finite-size rise, 001 Thm 1 is asymptotic) are refused
 /// instead ([`super::plan::refuse_max_pes`]).
 pub fn slope(name: &'static str, reference: &'static str, xs: &[(u32, f64)], constant: f64, alpha: f64) -> Claim {
-    let finite = xs.iter().all(|(_, x)| x.is_finite()) && xs.len() >= 3 && constant > 0.0;
+    let spread = xs.iter().any(|(p, _)| *p != xs[0].0); // two values of P (fewer: refused, range::Need)
+    let finite = xs.iter().all(|(_, x)| x.is_finite()) && xs.len() >= 3 && constant > 0.0 && spread;
     let (lx, ly): (Vec<f64>, Vec<f64>) = xs.iter().map(|&(p, x)| (f64::from(p).log2(), x / constant)).unzip();
     let (measured, ci, pass, band) = match finite {
         true => {
@@ -316,6 +335,7 @@ pub fn slope(name: &'static str, reference: &'static str, xs: &[(u32, f64)], con
             let ci = format!("slope ≥ {:+.4}", t.lower);
             (format!("slope {:+.4}/doubling", t.slope), ci, t.lower <= SLOPE_TOL, Some(band))
         }
+        false if !spread => ("one value of P: no slope".into(), "-".into(), false, None),
         false => ("unfinished runs (∞)".into(), "-".into(), false, None),
     };
     let bound = format!("slope of value/{constant:.3} ≤ {SLOPE_TOL} (fails if its lower bound is above)");

@@ -21,6 +21,11 @@ pub struct Outcome {
     pub constants: serde_json::Value,
     /// Lemmas 6–7 first, then the suite's claims.
     pub claims: Vec<Claim>,
+    /// Why no verdict may be given (synchronous random polling's
+    /// calibration runs breaking 000 §2.1's assumptions,
+    /// [`super::assumptions::refuse`], as random polling's): `lbcheck
+    /// bounds` exits 2 with it instead of printing the claims.
+    pub refused: Option<String>,
 }
 
 /// The P values (p, n) of `suite`'s cells on `profile` and `topology`,
@@ -37,11 +42,31 @@ pub fn needs(suite: Suite, profile: Profile, topology: Topology) -> (Vec<u32>, V
     }
 }
 
-/// Why `--max-pes max_pes` cannot run `suite`'s claims with their α
+/// Why `--max-pes max_pes` cannot run every claim of `suite` with its α
 /// (`None`: it can); the message names the smallest `--max-pes` that can.
 pub fn refuse(suite: Suite, profile: Profile, topology: Topology, max_pes: u32) -> Option<String> {
     let (pes, needs) = needs(suite, profile, topology);
     range::refuse(&needs, &pes, max_pes)
+}
+
+/// Why `--max-pes max_pes` runs no claim of `suite` (no cell kept;
+/// `None`: some run): [`refuse`]'s message.
+pub fn refuse_all(suite: Suite, profile: Profile, topology: Topology, max_pes: u32) -> Option<String> {
+    let (pes, needs) = needs(suite, profile, topology);
+    range::refuse_all(&needs, &pes, max_pes)
+}
+
+/// Marks the claims of `suite` that `max_pes` cannot run with their α as
+/// refused ([`range::mark_refused`]); returns the refusals.
+pub fn mark_refused(
+    claims: &mut [Claim],
+    suite: Suite,
+    profile: Profile,
+    topology: Topology,
+    max_pes: u32,
+) -> Vec<String> {
+    let (pes, needs) = needs(suite, profile, topology);
+    range::mark_refused(claims, &needs, &pes, max_pes)
 }
 
 /// Runs `suite` (one of 004's, Pacheco's global round robin, whose
@@ -64,17 +89,15 @@ pub fn run(
         };
         let (constants, claims) = poll_and_shuffle::evaluate(&s, &a, topology, base, mutant);
         let runs = s.len() + a.len() + a.iter().filter(|r| r.cycles.is_some()).count();
-        return Outcome { runs, tests: poll_and_shuffle::STAT_TESTS, constants, claims };
+        return Outcome { runs, tests: poll_and_shuffle::STAT_TESTS, constants, claims, refused: None };
     }
     if suite == Suite::SyncRandomPolling {
-        let s = sync_polling::run_all(profile, max_pes, base, mutant);
-        let (constants, claims) = sync_polling::evaluate(&s);
-        return Outcome { runs: s.len(), tests: sync_polling::STAT_TESTS, constants, claims };
+        return sync(&sync_polling::run_all(profile, max_pes, base, mutant));
     }
     if suite == Suite::Pacheco {
         let s = pacheco::run_all(profile, max_pes, base, mutant);
         let (constants, claims) = pacheco::evaluate(&s);
-        return Outcome { runs: s.len(), tests: pacheco::STAT_TESTS, constants, claims };
+        return Outcome { runs: s.len(), tests: pacheco::STAT_TESTS, constants, claims, refused: None };
     }
     let (runs, tests, (constants, mut claims)) = match suite {
         Suite::Scatter => {
@@ -95,7 +118,17 @@ pub fn run(
         }
     };
     claims.splice(0..0, atomic::lemmas::claims(mutant));
-    Outcome { runs, tests, constants, claims }
+    Outcome { runs, tests, constants, claims, refused: None }
+}
+
+/// Synchronous random polling's claims on `samples`, refused (as random
+/// polling's, `lbcheck bounds` exits 2) when a calibration run breaks 000
+/// §2.1's assumptions h ≥ log2 P, T_seq ≥ P·h ([`super::assumptions`]):
+/// 001 §1.3's bound is stated under them.
+fn sync(samples: &[super::suite::Sample]) -> Outcome {
+    let (constants, claims) = sync_polling::evaluate(samples);
+    let refused = super::assumptions::refuse(samples);
+    Outcome { runs: samples.len(), tests: sync_polling::STAT_TESTS, constants, claims, refused }
 }
 
 /// The claims of `suite` that check transcribed bound formulas and need no
@@ -130,5 +163,21 @@ mod tests {
                 assert!(why.contains(&format!("(use --max-pes {k} or more)")), "{suite}: {why}");
             }
         }
+    }
+
+    /// Issue 31 item 2: synchronous random polling's verdict is refused
+    /// when a calibration run breaks 000 §2.1's assumptions (a doctored
+    /// h = 1 at P = 4, then T_seq = 1), and given on the reference's runs.
+    #[test]
+    fn sync_polling_refuses_runs_outside_000s_assumptions() {
+        let mut s = sync_polling::run_all(Profile::Quick, 4, 1, None);
+        assert!(!s.is_empty() && sync(&s).refused.is_none());
+        let first = s.iter().position(|s| s.phase == crate::bounds::suite::Phase::Calibrate).expect("calibrated");
+        let h = s[first].machine.h;
+        s[first].machine.h = 1;
+        let why = sync(&s).refused.expect("h < log2 P refused");
+        assert!(why.contains("h ∈ Ω(log P): h = 1 < 1·log2 P = 2.0 at P = 4") && why.contains("(first: "), "{why}");
+        (s[first].machine.h, s[first].machine.t_seq) = (h, 1);
+        assert!(sync(&s).refused.expect("T_seq < P·h refused").contains("T_seq ∈ Ω(P): T_seq = 1 <"));
     }
 }

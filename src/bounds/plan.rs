@@ -55,6 +55,18 @@ pub fn needs(profile: Profile) -> Vec<Need> {
             1,
             "tests nothing without a Thm 2 cell where an untrimmed queue can pass ⌈√P⌉ (P > 4)",
         ),
+        Need::cells(
+            "lower_bound_atomic",
+            super::granularity::ATOMIC_PES,
+            1,
+            "needs runs on its heavy-tailed loops, where the T_atomic term binds",
+        ),
+        Need::cells(
+            "routing_time",
+            &super::routing::NETWORKS.map(|n| n.1),
+            1,
+            "needs one of its networks (a mesh or hypercube of 16 PEs), or it checks no message",
+        ),
     ]
 }
 

@@ -6,6 +6,17 @@
 //! P values, a claim counting runs needs enough cells. Below it, `lbcheck
 //! bounds` refuses (exit 2) with a message naming that K instead of
 //! running a claim whose α would not hold (../shared/STATISTICS.md).
+//!
+//! A refusal is per claim ([`mark_refused`]): the claims whose needs a K
+//! meets still run, with their α (each is computed on the cells kept:
+//! its constant fitted on their calibration runs, its test runs from the
+//! same cells, the same code as on the whole profile), and the others are
+//! reported `REFUSED` with the smallest K they need; the invocation exits
+//! 1 if a claim that ran failed, else 2 if one was refused, else 0. Only
+//! a K under every cell (no P at all) is refused before any run
+//! ([`refuse_all`]).
+
+use super::claims::Claim;
 
 /// The distinct P values a slope needs (least squares: two; a claim
 /// whose reference still rises over its first values asks for more).
@@ -52,6 +63,55 @@ pub fn nth_distinct(pes: &[u32], n: usize) -> u32 {
     n.checked_sub(1).and_then(|i| sorted.get(i)).copied().unwrap_or(u32::MAX)
 }
 
+impl Need {
+    /// Whether `claim` is one of the claims this need is for (named in `claims`).
+    pub fn covers(&self, claim: &str) -> bool {
+        self.claims.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == claim)
+    }
+}
+
+/// The P values of `all_pes` that `--max-pes max_pes` keeps, as a phrase.
+fn kept(all_pes: &[u32], max_pes: u32) -> String {
+    let kept: Vec<u32> = all_pes.iter().copied().filter(|&p| p <= max_pes).collect();
+    match (kept.iter().min(), kept.iter().max()) {
+        (Some(lo), Some(hi)) if lo < hi => format!("P = {lo} … {hi}"),
+        (Some(lo), _) => format!("only P = {lo}"),
+        _ => format!("no P at all (the smallest is {})", all_pes.iter().min().copied().unwrap_or(0)),
+    }
+}
+
+/// Why `--max-pes max_pes` runs no claim at all (`None`: it keeps a cell):
+/// [`refuse`]'s message.
+pub fn refuse_all(needs: &[Need], all_pes: &[u32], max_pes: u32) -> Option<String> {
+    let any = all_pes.iter().any(|&p| p <= max_pes);
+    if any {
+        return None;
+    }
+    refuse(needs, all_pes, max_pes)
+}
+
+/// Replaces each claim of `claims` that a need unmet under `max_pes`
+/// covers by a refused one ([`Claim::refused`]: "trend needs P up to at
+/// least K: …"); returns the refusals as "claim: why".
+pub fn mark_refused(claims: &mut [Claim], needs: &[Need], all_pes: &[u32], max_pes: u32) -> Vec<String> {
+    let mut refusals = Vec::new();
+    for c in claims.iter_mut() {
+        let Some(n) = needs.iter().filter(|n| n.pes > max_pes && n.covers(c.name)).max_by_key(|n| n.pes) else {
+            continue;
+        };
+        let head = if n.trend { "trend needs" } else { "needs" };
+        let at_least = match n.pes {
+            u32::MAX => "more P than this profile has".to_string(),
+            k => format!("P up to at least {k}"),
+        };
+        let why =
+            format!("{head} {at_least}: {} {}; --max-pes {max_pes} gives {}", n.claims, n.why, kept(all_pes, max_pes));
+        refusals.push(format!("{}: {why}", c.name));
+        *c = Claim::refused(c, why);
+    }
+    refusals
+}
+
 /// The largest K any of `needs` asks for (the suite's smallest `--max-pes`).
 pub fn smallest(needs: &[Need]) -> u32 {
     needs.iter().map(|n| n.pes).max().unwrap_or(0)
@@ -63,12 +123,7 @@ pub fn smallest(needs: &[Need]) -> u32 {
 pub fn refuse(needs: &[Need], all_pes: &[u32], max_pes: u32) -> Option<String> {
     let worst = needs.iter().filter(|n| n.pes > max_pes).max_by_key(|n| n.pes)?;
     let smallest = smallest(needs);
-    let kept: Vec<u32> = all_pes.iter().copied().filter(|&p| p <= max_pes).collect();
-    let range = match (kept.iter().min(), kept.iter().max()) {
-        (Some(lo), Some(hi)) if lo < hi => format!("P = {lo} … {hi}"),
-        (Some(lo), _) => format!("only P = {lo}"),
-        _ => format!("no P at all (the smallest is {})", all_pes.iter().min().copied().unwrap_or(0)),
-    };
+    let range = kept(all_pes, max_pes);
     let head = if worst.trend { "trend needs" } else { "needs" };
     let at_least = match smallest {
         u32::MAX => "more P than this profile has".to_string(),
@@ -104,5 +159,21 @@ mod tests {
         assert!(why.starts_with("trend needs P up to at least 16: t slope"), "{why}");
         assert!(why.ends_with("--max-pes 8 gives only P = 4 (use --max-pes 16 or more)"), "{why}");
         assert!(refuse(&needs, &pes, 3).unwrap().contains("no P at all (the smallest is 4)"));
+        assert_eq!(refuse_all(&needs, &pes, 4), None);
+        assert!(refuse_all(&needs, &pes, 3).is_some());
+    }
+
+    /// Only the claims of an unmet need are refused, each naming its K.
+    #[test]
+    fn a_claim_is_refused_alone() {
+        let pes = [4, 16, 64];
+        let needs = [Need::distinct("t and u", &pes, 2, "slope"), Need::cells("c", &pes, 1, "one cell")];
+        assert!(needs[0].covers("u") && !needs[0].covers("c") && !needs[0].covers("t_"));
+        let mut claims =
+            vec![Claim::exact("t", "", 1, "".into(), "", true), Claim::exact("c", "", 1, "".into(), "", true)];
+        let why = mark_refused(&mut claims, &needs, &pes, 8);
+        assert_eq!(why, ["t: trend needs P up to at least 16: t and u slope (the 2 smallest P of its cells); --max-pes 8 gives only P = 4"]);
+        assert!(claims[0].is_refused() && !claims[0].pass && !claims[1].is_refused());
+        assert!(mark_refused(&mut claims, &needs, &pes, 16).is_empty());
     }
 }

@@ -39,7 +39,7 @@ const T_ROUT: u64 = 2;
 const WORKLOADS: [&str; 2] = ["uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1", "balanced"];
 
 /// The cells' networks.
-const NETWORKS: [(&str, u32); 3] = [("mesh:2", 16), ("mesh:2", 64), ("hypercube", 16)];
+pub(super) const NETWORKS: [(&str, u32); 3] = [("mesh:2", 16), ("mesh:2", 64), ("hypercube", 16)];
 
 /// Checks each work message's transfer time against the routing's formula.
 pub struct Transfers {

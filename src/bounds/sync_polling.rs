@@ -14,6 +14,10 @@
 //! - `t_par_trend` (statistical): R has no upward trend in log2 P.
 //! - `lower_bound_eq1` (exact): 000 eq. (1) on every run.
 //! - `invariants` (exact): every property of `check/` on every test run.
+//!
+//! As random polling's, the verdict is refused (exit 2) when a calibration
+//! run breaks 000 §2.1's assumptions h ≥ log2 P, T_seq ≥ P·h
+//! ([`super::assumptions`]); every cell of both profiles meets them.
 
 use super::claims::{self, alpha_of, quantile, slope, Claim};
 use super::plan::{Cell, Profile, T_POLL};

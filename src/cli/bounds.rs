@@ -36,11 +36,12 @@ pub struct BoundsArgs {
     #[arg(long, default_value_t = CI_SEED_BASE)]
     seed_base: u64,
     /// Only the cells with P ≤ this (p or n in 004's and 000's suites; a
-    /// reduced profile, same code; used to show the mutants failing
-    /// quickly). A value under what a claim needs to hold its α (a trend
-    /// two or more values of P; random polling's trends P up to 32, where
-    /// the reference's own slope is no longer a finite-size rise) is
-    /// refused (exit 2, "trend needs P up to at least K", naming K).
+    /// reduced profile, same code; every suite). A claim whose need this
+    /// does not meet (a trend two or more values of P; random polling's
+    /// trends P up to 32, where the reference's own slope is no longer a
+    /// finite-size rise) is REFUSED ("trend needs P up to at least K",
+    /// naming K) and the others run: exit 1 if one that ran failed, else
+    /// 2 if one was refused. Under every cell: refused before any run.
     #[arg(long, default_value_t = u32::MAX, hide_default_value = true)]
     max_pes: u32,
     /// The network of poll-and-shuffle's suite (000 §2.1, §4): hypercube
@@ -74,7 +75,7 @@ pub fn run(mut a: BoundsArgs) -> anyhow::Result<ExitCode> {
     check_topology(suite, &a)?;
     let profile = if a.full { Profile::Full } else { Profile::Quick };
     let topology = a.topology.unwrap_or_else(|| suite.default_topology(a.mutant));
-    if let Some(why) = dispatch::refuse(suite, profile, topology, a.max_pes) {
+    if let Some(why) = dispatch::refuse_all(suite, profile, topology, a.max_pes) {
         bail!("{why}");
     }
     if suite != Suite::RandomPolling {
@@ -90,7 +91,8 @@ pub fn run(mut a: BoundsArgs) -> anyhow::Result<ExitCode> {
     claims.push(logp::run_claim(profile, a.max_pes, a.seed_base, a.mutant));
     claims.push(request_cost::run_claim(profile, a.max_pes, a.seed_base, a.mutant));
     claims.push(routing::run_claim(a.max_pes, a.seed_base, a.mutant));
-    let out = json!({"profile": format!("{profile:?}"), "seed_base": a.seed_base,
+    let refused = dispatch::mark_refused(&mut claims, suite, profile, topology, a.max_pes);
+    let out = json!({"refused": refused,"profile": format!("{profile:?}"), "seed_base": a.seed_base,
         "mutant": a.mutant.map(|m| m.to_string()), "runs": samples.len(), "constants": k, "claims": claims,
         "seconds": start.elapsed().as_secs_f64(), "replay": replay(&a, profile),
         "family_alpha": claims::FAMILY_ALPHA, "correction": "Bonferroni"});
@@ -112,13 +114,17 @@ fn atomic(a: &BoundsArgs, profile: Profile) -> anyhow::Result<ExitCode> {
     let (start, mutant, base) = (Instant::now(), a.mutant, a.seed_base);
     let suite = a.balancer.unwrap_or(Suite::RandomPolling);
     let topology = a.topology.unwrap_or_else(|| suite.default_topology(mutant));
-    let dispatch::Outcome { runs, tests, constants: k, claims } =
+    let dispatch::Outcome { runs, tests, constants: k, mut claims, refused } =
         dispatch::run(suite, profile, topology, a.max_pes, base, mutant);
+    if let Some(why) = refused {
+        bail!("{why}");
+    }
+    let refused = dispatch::mark_refused(&mut claims, suite, profile, topology, a.max_pes);
     let replay = replay(a, profile);
     let out = json!({"suite": suite.to_string(), "profile": format!("{profile:?}"), "seed_base": base,
         "mutant": mutant.map(|m| m.to_string()), "runs": runs, "constants": k, "claims": claims,
         "seconds": start.elapsed().as_secs_f64(), "replay": replay, "family_alpha": claims::FAMILY_ALPHA,
-        "tests": tests, "correction": "Bonferroni"});
+        "tests": tests, "correction": "Bonferroni", "refused": refused});
     report::print(&out, a.json, |out| report::bounds::human_atomic(out, &claims))?;
     Ok(report::bounds::exit_code(&claims, &replay))
 }

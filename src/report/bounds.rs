@@ -14,7 +14,11 @@ pub fn table(claims: &[Claim]) -> String {
         .iter()
         .map(|c| {
             let alpha = c.alpha.map_or("exact".into(), |a| format!("{a:.1e}"));
-            let verdict = if c.pass { "PASS" } else { "FAIL" };
+            let verdict = match (c.pass, c.is_refused()) {
+                (true, _) => "PASS",
+                (false, true) => "REFUSED",
+                (false, false) => "FAIL",
+            };
             let name = format!("{} ({})", c.name, c.reference);
             [name, c.n.to_string(), c.measured.clone(), c.bound.clone(), c.ci.clone(), alpha, verdict.into()]
         })
@@ -67,12 +71,18 @@ replay: {}
     )
 }
 
-/// 0 if every claim passed, else 1 (after naming the failed claims and the
-/// replay command on stderr).
+/// 0 if every claim passed; 1 if one that ran failed (after naming the
+/// failed claims and the replay command on stderr); else 2 if one was
+/// refused (`--max-pes` under what it needs: each named on stderr with
+/// the K it needs, [`crate::bounds::range::mark_refused`]).
 pub fn exit_code(claims: &[Claim], replay: &str) -> ExitCode {
-    let failed: Vec<&Claim> = claims.iter().filter(|c| !c.pass).collect();
+    let failed: Vec<&Claim> = claims.iter().filter(|c| !c.pass && !c.is_refused()).collect();
+    for c in claims.iter().filter(|c| c.is_refused()) {
+        eprintln!("REFUSED {}: {}", c.name, c.measured);
+    }
     if failed.is_empty() {
-        return ExitCode::SUCCESS;
+        let refused = claims.iter().any(Claim::is_refused);
+        return if refused { ExitCode::from(2) } else { ExitCode::SUCCESS };
     }
     for c in failed {
         eprintln!("FAILED {} ({}): {} vs {}", c.name, c.reference, c.measured, c.bound);

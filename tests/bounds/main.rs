@@ -123,7 +123,8 @@ fn the_initial_split_claim_fails_a_chain_of_splits() {
     assert_eq!(err.matches("FAILED ").count(), 1, "only initial_split fails:\n{err}");
 }
 
-/// Issue 31: `--max-pes 16` is refused (exit 2, before any run): over
+/// Issue 31: under `--max-pes 16` random polling's trend claims are
+/// REFUSED (exit 2) and its other claims still run and pass: over
 /// P = 4 … 16 the reference's own slope per doubling is 0.12–0.14 (seed
 /// bases 1–10), at the trend claims' tolerance 0.15, so they would fail a
 /// correct balancer; before the refusal this command exited 1 on every
@@ -132,9 +133,39 @@ fn the_initial_split_claim_fails_a_chain_of_splits() {
 fn a_range_too_short_for_the_trend_claims_is_refused() {
     let (code, out, err) = lbcheck(&["bounds", "--balancer", "random-polling", "--quick", "--max-pes", "16"]);
     assert_eq!(code, 2, "{out}{err}");
-    assert!(err.contains("trend needs P up to at least 32"), "{err}");
-    assert!(err.contains("--max-pes 16 gives P = 4 … 16 (use --max-pes 32 or more)"), "{err}");
-    assert!(out.is_empty() && !err.contains("FAILED"), "{out}{err}");
+    assert!(err.contains("REFUSED t_par_trend: refused: trend needs P up to at least 32"), "{err}");
+    assert!(err.contains("--max-pes 16 gives P = 4 … 16"), "{err}");
+    assert!(out.contains("REFUSED") && out.contains("PASS") && !err.contains("FAILED"), "{out}{err}");
+}
+
+/// Issue 31: every suite on a reduced profile (a K under what some of its
+/// claims need, over what the others need): the refused claims are named
+/// with the K they need, the others run and pass on the reference, exit 2;
+/// priority-bnb's only need is a cell, so p ≤ 4 runs everything (exit 0).
+#[test]
+fn every_suite_runs_what_a_reduced_profile_can_and_refuses_the_rest() {
+    let cases = [
+        ("sync-random-polling", "16", "t_par_trend", "32"),
+        ("random-destination", "8", "thm1_trend_p", "16"),
+        ("scatter", "8", "thm3_trend", "16"),
+        ("pacheco", "4", "t_par_trend", "8"),
+        ("poll-and-shuffle", "16", "notify_tail", "128"),
+        ("priority-bnb", "4", "", ""),
+    ];
+    let runs =
+        lbcheck::base::par::map(&cases, |(s, k, ..)| lbcheck(&["bounds", "--balancer", s, "--quick", "--max-pes", k]));
+    for ((suite, _, claim, need), (code, out, err)) in cases.into_iter().zip(runs) {
+        assert!(!err.contains("FAILED") && out.contains("PASS"), "{suite}: {out}{err}");
+        if claim.is_empty() {
+            assert_eq!(code, 0, "{suite}: {out}{err}");
+            continue;
+        }
+        assert_eq!(code, 2, "{suite}: {out}{err}");
+        assert!(
+            err.contains(&format!("REFUSED {claim}: refused: ")) && err.contains(&format!("at least {need}:")),
+            "{suite}: {err}"
+        );
+    }
 }
 
 /// Issue 31: `--max-pes` applies to every suite, and a K under what a

@@ -55,8 +55,13 @@ pub struct Sample {
     pub index: u32,
     /// A run of 000 Thms 3–4's regime ([`super::regime`]), not of the suite's cells.
     pub regime: bool,
-    /// T_par − T_seq/n; +∞ if unfinished.
+    /// T_par − T_seq/n; +∞ if unfinished; for a regime test run stopped
+    /// at the claim's limit ([`Sample::capped`]) a lower bound of it.
     pub excess: f64,
+    /// A regime test run stopped at the step cap derived from
+    /// `regime_t_par`'s limit ([`super::regime::step_cap`]): its `excess`
+    /// and `r` are lower bounds, already above the limit.
+    pub capped: bool,
     /// The excess over the run's lower-order term (R of its theorem).
     pub r: f64,
     /// 000 Lemma 2's event at one random qualifying (phase, S) of the run
@@ -64,6 +69,8 @@ pub struct Sample {
     pub lemma2: Option<bool>,
     /// Simulator steps the run took.
     pub steps: u64,
+    /// The time the run reached (T_par if it ended).
+    pub time: u64,
     /// Invariants that failed.
     pub failures: Vec<&'static str>,
     /// The command that replays the run.
@@ -94,19 +101,41 @@ pub fn run_all(
         cells.extend(super::regime::cells(profile, topology).into_iter().map(|(p, n)| (p, n, true)));
     }
     cells.retain(|c| c.1 <= max_pes);
-    let jobs = |phase, cap: &dyn Fn(usize) -> Option<u64>| -> Vec<(usize, Phase, u32, Option<u64>)> {
-        (0..cells.len()).flat_map(|c| (0..RUNS).map(move |i| (c, phase, i, cap(c)))).collect()
+    // A test run stops at its cell's calibration steps × STEP_CAP_FACTOR,
+    // or in the regime at regime_t_par's limit (`Cap::Limit`).
+    let jobs = |phase, most: &dyn Fn(usize) -> Option<u64>, limit: Option<(f64, &dyn Fn(usize) -> f64)>| {
+        let cap = |c: usize| match (cells[c].2, limit) {
+            (true, Some((limit, pace))) => Cap::Limit { limit, pace: pace(c) },
+            _ => most(c).map_or(Cap::None, Cap::Steps),
+        };
+        let caps: Vec<Cap> = (0..cells.len()).map(cap).collect();
+        let caps = &caps;
+        (0..cells.len()).flat_map(|c| (0..RUNS).map(move |i| (c, phase, i, caps[c]))).collect::<Vec<_>>()
     };
-    let one = |&(c, ph, i, cap): &(usize, Phase, u32, Option<u64>), m| {
+    let one = |&(c, ph, i, cap): &(usize, Phase, u32, Cap), m| {
         let (policy, pes, regime) = cells[c];
         let dt = if regime { super::regime::t_phase(topology, pes) } else { MACHINE.0 };
         run_one(Job { net, topology, policy, pes, dt, regime, phase: ph, index: i, cap }, base, m)
     };
-    let calibration = par_map(&jobs(Phase::Calibrate, &|_| None), |j| one(j, None));
+    let calibration = par_map(&jobs(Phase::Calibrate, &|_| None, None), |j| one(j, None));
     let r = RUNS as usize;
     let most = |c: usize| calibration.iter().skip(c * r).take(r).map(|s| s.steps).max().map(|m| m * STEP_CAP_FACTOR);
-    let tests = par_map(&jobs(Phase::Test, &most), |j| one(j, mutant));
+    let limit = super::regime::limit(&calibration);
+    let pace = |c: usize| super::regime::pace(calibration.iter().skip(c * r).take(r));
+    let tests = par_map(&jobs(Phase::Test, &most, Some((limit, &pace))), |j| one(j, mutant));
     calibration.into_iter().chain(tests).collect()
+}
+
+/// What stops a run before it ends.
+#[derive(Clone, Copy, Debug)]
+enum Cap {
+    /// Nothing but the simulator's default (calibration runs).
+    None,
+    /// A step cap (STEP_CAP_FACTOR × the cell's calibration steps).
+    Steps(u64),
+    /// `regime_t_par`'s limit on R, reached at about `pace` time units a
+    /// step ([`super::regime::step_cap`]).
+    Limit { limit: f64, pace: f64 },
 }
 
 /// One run to make.
@@ -120,7 +149,7 @@ struct Job {
     regime: bool,
     phase: Phase,
     index: u32,
-    cap: Option<u64>,
+    cap: Cap,
 }
 
 impl Job {
@@ -154,7 +183,12 @@ impl Job {
         let size = u64::from(self.pes) * (ATOMIC << SHARE_LOG);
         let workload =
             format!("synthetic:size={size},atomic={ATOMIC},split={},seed={}", self.policy, tree_seed % 1_000_000);
-        let max_steps = self.cap.unwrap_or(50_000_000);
+        let workload: crate::problem::Workload = workload.parse().expect("valid");
+        let max_steps = match self.cap {
+            Cap::None => 50_000_000,
+            Cap::Steps(s) => s,
+            Cap::Limit { limit, pace } => super::regime::step_cap(self.t_lim(limit, &workload), pace),
+        };
         let sim = SimConfig {
             pes: self.pes,
             seed,
@@ -165,7 +199,13 @@ impl Job {
             topology: self.topology,
             ..SimConfig::default()
         };
-        RunSpec::new(workload.parse().expect("valid"), balancer, detector, Driver::Sim(sim)).with_mutant(mutant)
+        RunSpec::new(workload, balancer, detector, Driver::Sim(sim)).with_mutant(mutant)
+    }
+
+    /// The time past which R > `limit`: T_seq/n + `limit` × the lower-order term.
+    fn t_lim(&self, limit: f64, workload: &crate::problem::Workload) -> f64 {
+        let (t_atomic, h) = workload.atomic_and_h().unwrap_or((0, 0));
+        (ATOMIC << SHARE_LOG) as f64 + limit * self.lower_order(t_atomic, h)
     }
 
     /// The lower-order term of the balancer's theorem (module doc).
@@ -186,6 +226,21 @@ impl Job {
 
 fn run_one(job: Job, base: u64, mutant: Option<Mutant>) -> Sample {
     let spec = job.spec(base, mutant);
+    let sample = measure(&job, &spec);
+    match job.cap {
+        // Stopped short of the limit's time (steps quicker than the pace
+        // expected): again at T_phase a step, which no step beats.
+        Cap::Limit { limit, pace } if sample.capped && (sample.time as f64) <= job.t_lim(limit, &spec.workload) => {
+            let least = job.dt as f64;
+            (pace > least).then(|| run_one(Job { cap: Cap::Limit { limit, pace: least }, ..job }, base, mutant))
+        }
+        _ => None,
+    }
+    .unwrap_or(sample)
+}
+
+/// Runs `spec` (`job`'s) and measures it.
+fn measure(job: &Job, spec: &RunSpec) -> Sample {
     let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
     let mut barriers = Barriers::new(job.pes);
     let mut observe = |e: &crate::event::Event| {
@@ -195,8 +250,11 @@ fn run_one(job: Job, base: u64, mutant: Option<Mutant>) -> Sample {
     };
     let report = spec.run_observed(None, &mut observe).expect("no trace to write");
     let t_par = report.check.metrics.t_par.filter(|_| report.outcome.finished());
+    let stopped = report.outcome.stop == Stop::StepCap && !matches!(job.cap, Cap::None);
+    let capped = stopped && matches!(job.cap, Cap::Limit { .. });
+    // At the limit's cap T_par ≥ the time reached (regime::step_cap).
+    let t_par = t_par.or(capped.then_some(report.outcome.end_time));
     let excess = t_par.map_or(f64::INFINITY, |t| t as f64 - report.reference.t_seq as f64 / f64::from(job.pes));
-    let capped = report.outcome.stop == Stop::StepCap && job.cap.is_some();
     let Driver::Sim(sim) = &spec.driver else { unreachable!("a simulated run") };
     let mut pick = stream(derive_seed(sim.seed, "lemma2", 0), 0, Purpose::Protocol);
     Sample {
@@ -207,10 +265,12 @@ fn run_one(job: Job, base: u64, mutant: Option<Mutant>) -> Sample {
         index: job.index,
         regime: job.regime,
         excess,
+        capped,
         r: excess / job.lower_order(t_atomic, h),
         lemma2: (job.net == Net::PollAndShuffle).then(|| barriers.pick(|n| pick.random_range(0..n))).flatten(),
         steps: report.outcome.steps,
-        failures: if capped { Vec::new() } else { report.check.failures().into_iter().map(|(n, _)| n).collect() },
+        time: report.outcome.end_time,
+        failures: if stopped { Vec::new() } else { report.check.failures().into_iter().map(|(n, _)| n).collect() },
         replay: spec.replay(),
     }
 }
