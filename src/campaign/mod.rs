@@ -272,6 +272,9 @@ pub fn run_share(o: &Options, shard: &Shard, progress: &dyn Progress) -> Report 
     cases.extend(adequacy::run(o, shard, progress));
     cases.extend(external::loom_layer(o, shard, progress));
     cases.extend(external::finish(scripts, shard, progress));
+    if o.mutant.is_some() && shard.is_whole() {
+        swarm::cut_after_failure(&mut cases); // over MPI ranks, rank 0's after the merge (shard::assemble)
+    }
     Report {
         profile: o.profile,
         seed: o.seed,
