@@ -50,3 +50,38 @@ pub fn keys(n: usize, seed: u64) -> Vec<u64> {
     let mut rng = crate::base::rng::stream(seed, 0, crate::base::rng::Purpose::Keys);
     (0..n).map(|_| rng.random_range(0..(n as u64 / 2).max(1))).collect()
 }
+
+/// The order of an input: the drawn keys as drawn, or already sorted, or
+/// reversed (the two inputs a merge-split network meets at its extremes:
+/// every exchange keeps its keys, or every one swaps them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Order {
+    /// As drawn ([`keys`]).
+    #[default]
+    Random,
+    /// Sorted increasing.
+    Sorted,
+    /// Sorted decreasing.
+    Reversed,
+}
+
+impl std::fmt::Display for Order {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Order::Random => "random",
+            Order::Sorted => "sorted",
+            Order::Reversed => "reversed",
+        })
+    }
+}
+
+/// [`keys`]`(n, seed)` put in `order` (`lbcheck bitonic --order`).
+pub fn input(n: usize, seed: u64, order: Order) -> Vec<u64> {
+    let mut k = keys(n, seed);
+    match order {
+        Order::Random => {}
+        Order::Sorted => k.sort_unstable(),
+        Order::Reversed => k.sort_unstable_by(|a, b| b.cmp(a)),
+    }
+    k
+}

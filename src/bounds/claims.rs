@@ -67,29 +67,107 @@ pub struct Claim {
     pub ci: String,
     /// False-alarm probability (`None`: exact check).
     pub alpha: Option<f64>,
-    /// Verdict.
-    pub pass: bool,
+    /// Verdict: in JSON both `"pass"` (true only for a pass) and
+    /// `"verdict"` (`"pass"`, `"fail"` or `"not-run"`).
+    #[serde(flatten)]
+    pub verdict: ClaimVerdict,
     /// What a plot of it draws, for a claim on a fitted constant (not in
     /// `lbcheck bounds --json`).
     #[serde(skip)]
     pub plot: Option<Plot>,
 }
 
-/// How a refused claim's `measured` starts ([`Claim::refused`]).
-const REFUSED: &str = "refused: ";
+/// A claim's verdict. `NotRun`: the profile does not reach the claim's
+/// sizes (e.g. 004 Thm 2 on critical subtrees of ≥ 5,000 vertices, 000
+/// Thms 3–4 at n = 2^12 … 2^14 outside `--full`); neither a pass nor a
+/// failure: a grey badge on the papers' pages, a skipped case in the
+/// campaign (JUnit `<skipped/>`), counted apart in the summaries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimVerdict {
+    /// The claim holds on the runs.
+    Pass,
+    /// The claim fails.
+    Fail,
+    /// The claim was not checked in this profile (`measured` says why).
+    NotRun,
+    /// Under `--max-pes` the claim's cells cannot hold its α (`measured`
+    /// names the K it needs, [`super::range::mark_refused`]): `lbcheck
+    /// bounds` exits 2 for it if nothing failed.
+    Refused,
+}
+
+impl ClaimVerdict {
+    /// `"pass"`, `"fail"` or `"not-run"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClaimVerdict::Pass => "pass",
+            ClaimVerdict::Fail => "fail",
+            ClaimVerdict::NotRun => "not-run",
+            ClaimVerdict::Refused => "refused",
+        }
+    }
+
+    /// `PASS`, `FAIL` or `NOT RUN`, for tables and badges.
+    pub fn label(self) -> &'static str {
+        match self {
+            ClaimVerdict::Pass => "PASS",
+            ClaimVerdict::Fail => "FAIL",
+            ClaimVerdict::NotRun => "NOT RUN",
+            ClaimVerdict::Refused => "REFUSED",
+        }
+    }
+}
+
+impl From<bool> for ClaimVerdict {
+    fn from(pass: bool) -> Self {
+        if pass {
+            ClaimVerdict::Pass
+        } else {
+            ClaimVerdict::Fail
+        }
+    }
+}
+
+/// Two keys, flattened into the claim's JSON: `"pass"` (kept for readers
+/// of the earlier format; false for a claim not run) and `"verdict"`.
+impl Serialize for ClaimVerdict {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("pass", &(*self == ClaimVerdict::Pass))?;
+        m.serialize_entry("verdict", self.name())?;
+        m.end()
+    }
+}
 
 impl Claim {
+    /// True if the claim was checked and holds.
+    pub fn passed(&self) -> bool {
+        self.verdict == ClaimVerdict::Pass
+    }
+
+    /// True if the claim was checked and fails.
+    pub fn failed(&self) -> bool {
+        self.verdict == ClaimVerdict::Fail
+    }
+
+    /// A claim this profile does not run, and `why` (in `measured`).
+    pub fn not_run(name: &'static str, reference: &'static str, why: &str) -> Claim {
+        let verdict = ClaimVerdict::NotRun;
+        let (measured, bound, ci) = (why.into(), "-".into(), "not run".into());
+        Claim { plot: None, name, reference, n: 0, measured, bound, ci, alpha: None, verdict }
+    }
+
     /// `claim` not judged: its cells under `--max-pes` cannot hold its α
-    /// (`why`, [`super::range::mark_refused`]). Not a pass, not a failure:
-    /// `lbcheck bounds` exits 2 for it if nothing failed.
+    /// (`why`, [`super::range::mark_refused`]).
     pub fn refused(claim: &Claim, why: String) -> Claim {
-        let (bound, ci) = ("-".to_string(), "-".to_string());
-        Claim { measured: format!("{REFUSED}{why}"), n: 0, bound, ci, pass: false, plot: None, ..claim.clone() }
+        let (bound, ci, verdict) = ("-".to_string(), "-".to_string(), ClaimVerdict::Refused);
+        Claim { measured: format!("refused: {why}"), n: 0, bound, ci, verdict, plot: None, ..claim.clone() }
     }
 
     /// Whether this is a refused claim.
     pub fn is_refused(&self) -> bool {
-        !self.pass && self.measured.starts_with(REFUSED)
+        self.verdict == ClaimVerdict::Refused
     }
 }
 
@@ -175,7 +253,8 @@ impl Claim {
         bound: &str,
         pass: bool,
     ) -> Claim {
-        Claim { plot: None, name, reference, n, measured, bound: bound.into(), ci: "exact".into(), alpha: None, pass }
+        let (bound, ci, verdict) = (bound.into(), "exact".into(), pass.into());
+        Claim { plot: None, name, reference, n, measured, bound, ci, alpha: None, verdict }
     }
 }
 
@@ -307,7 +386,7 @@ pub fn quantile(name: &'static str, reference: &'static str, xs: &[(u32, f64)], 
         bound: format!("fitted {constant:.3}; P[> (1+{MARGIN})·fit] ≤ {Q0} (assumed of the reference)"),
         ci: format!("exceed rate [{:.3}, {:.3}]", t.lower, t.upper),
         alpha: Some(alpha),
-        pass: !xs.is_empty() && t.holds(),
+        verdict: (!xs.is_empty() && t.holds()).into(),
     }
 }
 
@@ -348,7 +427,7 @@ pub fn slope(name: &'static str, reference: &'static str, xs: &[(u32, f64)], con
         bound,
         ci,
         alpha: Some(alpha),
-        pass,
+        verdict: pass.into(),
     }
 }
 
@@ -374,7 +453,7 @@ pub fn lemma3(test: &[&Sample], alpha: f64) -> Claim {
         bound: format!("≤ {bound:.1e}; α assumes h ≥ c'·ln P (min h/ln P here {ratio:.1})"),
         ci: format!("rate [{:.2e}, {:.2e}]", t.lower, t.upper),
         alpha: Some(alpha),
-        pass: !runs.is_empty() && t.holds(),
+        verdict: (!runs.is_empty() && t.holds()).into(),
     }
 }
 
@@ -392,7 +471,7 @@ pub fn queue_claim(test: &[&Sample], alpha: f64) -> Claim {
         bound: format!("{QUEUE_MEAN_BOUND}"),
         ci: format!("mean ≤ {upper:.4}"),
         alpha: Some(alpha),
-        pass: upper <= QUEUE_MEAN_BOUND,
+        verdict: (upper <= QUEUE_MEAN_BOUND).into(),
     }
 }
 
@@ -425,7 +504,7 @@ fn victims_claim(test: &[&Sample]) -> Claim {
         bound: format!("p ≥ {each:.1e} at each P"),
         ci: "χ², P − 2 degrees of freedom".into(),
         alpha: Some(alpha()),
-        pass: worst.is_some_and(|w| w.2 >= each),
+        verdict: (worst.is_some_and(|w| w.2 >= each)).into(),
     }
 }
 
@@ -490,7 +569,7 @@ fn thm2_claim(samples: &[Sample], constant: f64) -> Claim {
         bound: format!("fitted {constant:.3} (trimmed); P[> (1+{MARGIN})·fit] ≤ 1/P (mean {q0:.4})"),
         ci: format!("exceed rate [{:.3}, {:.3}]", t.lower, t.upper),
         alpha: Some(alpha()),
-        pass: !trimmed.is_empty() && t.holds(),
+        verdict: (!trimmed.is_empty() && t.holds()).into(),
     }
 }
 
@@ -565,7 +644,7 @@ mod tests {
         };
         let (lx, ly): (Vec<f64>, Vec<f64>) = runs(0.14).iter().map(|&(p, y)| (f64::from(p).log2(), y)).unzip();
         assert!(trend(&lx, &ly, 1e-7).upper > SLOPE_TOL, "the old test would fail it");
-        assert!(slope("t", "r", &runs(0.14), 1.0, 1e-7).pass);
-        assert!(!slope("t", "r", &runs(0.5), 1.0, 1e-7).pass);
+        assert!(slope("t", "r", &runs(0.14), 1.0, 1e-7).passed());
+        assert!(slope("t", "r", &runs(0.5), 1.0, 1e-7).failed());
     }
 }

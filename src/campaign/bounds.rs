@@ -5,7 +5,7 @@ use super::cost::OTHER_SUITES;
 use super::figures::Figures;
 use super::shard::Shard;
 use super::{cost, Case, Options, Profile, Progress, Verdict};
-use crate::bounds::claims::{Claim, MARGIN};
+use crate::bounds::claims::{Claim, ClaimVerdict, MARGIN};
 use crate::bounds::plan::{self, power_max_pes};
 use crate::bounds::Suite;
 use crate::mutants::Mutant;
@@ -103,10 +103,7 @@ fn inapplicable(m: Mutant) -> Option<String> {
 fn case(c: &Claim, secs: f64, replay: &str) -> Case {
     let alpha = c.alpha.map_or("exact".into(), |a| format!("α = {a:.1e}"));
     let detail = format!("{} ({}): {} vs {}; {}; {alpha}", c.name, c.reference, c.measured, c.bound, c.ci);
-    let (verdict, failed) = match c.pass {
-        true => (Verdict::Pass, vec![]),
-        false => (Verdict::Fail, vec![c.name.to_string()]),
-    };
+    let (verdict, failed) = verdict_of(c);
     Case {
         layer: "bounds",
         name: c.name.into(),
@@ -118,6 +115,16 @@ fn case(c: &Claim, secs: f64, replay: &str) -> Case {
         point: None,
         spec: None,
         fit: None,
+    }
+}
+
+/// A claim's verdict as a case's, and what failed: a claim not run is a
+/// skipped case (JUnit `<skipped/>`), never a pass.
+pub(crate) fn verdict_of(c: &Claim) -> (Verdict, Vec<String>) {
+    match c.verdict {
+        ClaimVerdict::Pass => (Verdict::Pass, vec![]),
+        ClaimVerdict::Fail => (Verdict::Fail, vec![c.name.to_string()]),
+        ClaimVerdict::NotRun | ClaimVerdict::Refused => (Verdict::Skip, vec![]),
     }
 }
 

@@ -11,6 +11,8 @@
 //!   case per claim.
 //! - `explore` ([`explore`]): every balancer × detector explored
 //!   exhaustively on a tiny instance (every latency and event order).
+//! - `bitonic` ([`bitonic`]): parallel bitonic sorts on simulated
+//!   hypercubes, each output checked against a sequential sort (003 §14.4).
 //! - `mutants` ([`adequacy`]): every mutant against every checker the
 //!   catalogue says catches it (the adequacy matrix).
 //! - `loom`, `spin`, `coq` ([`external`]): the loom suite, the models and
@@ -27,6 +29,7 @@
 //! the campaign must fail.
 
 pub mod adequacy;
+pub mod bitonic;
 pub mod bounds;
 pub mod cost;
 pub mod demos;
@@ -99,7 +102,7 @@ impl Options {
 }
 
 /// The layers, in the campaign's order.
-pub const LAYERS: [&str; 8] = ["simulate", "threads", "bounds", "explore", "mutants", "loom", "spin", "coq"];
+pub const LAYERS: [&str; 9] = ["simulate", "threads", "bounds", "explore", "bitonic", "mutants", "loom", "spin", "coq"];
 
 /// A case's verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -265,9 +268,13 @@ pub fn run_share(o: &Options, shard: &Shard, progress: &dyn Progress) -> Report 
     let (bound_cases, figures, suites) = bounds::run(o, shard, progress);
     cases.extend(bound_cases);
     cases.extend(explore::run(o, shard, progress));
+    cases.extend(bitonic::run(o, shard, progress));
     cases.extend(adequacy::run(o, shard, progress));
     cases.extend(external::loom_layer(o, shard, progress));
     cases.extend(external::finish(scripts, shard, progress));
+    if o.mutant.is_some() && shard.is_whole() {
+        swarm::cut_after_failure(&mut cases); // over MPI ranks, rank 0's after the merge (shard::assemble)
+    }
     Report {
         profile: o.profile,
         seed: o.seed,

@@ -145,10 +145,10 @@ pub fn checked(
 
 /// [`checked`] for `shard`: each spec a unit; this process runs its own.
 /// With `stop` (checking a mutant) the layer stops at its first failing
-/// case in order: in one process the later runs are not made; over MPI
-/// ranks, which cannot stop each other, they are made, and rank 0 reports
-/// them as the same skips ([`cut_after_failure`], in
-/// [`super::shard::assemble`]): the same report on any number of ranks.
+/// case in order: that is [`cut_after_failure`]'s, over the campaign's
+/// whole report (in one process or over MPI ranks: the same report on any
+/// number of ranks); here, in one process, the runs after a failure are
+/// only saved ([`parallel_until`]), each a skip the cut then explains.
 fn checked_in(
     shard: &Shard,
     layer: &'static str,
@@ -171,26 +171,23 @@ fn checked_in(
         true => parallel_until(&mine, run, |c| c.verdict == Verdict::Fail),
         false => parallel(&mine, run).into_iter().map(Some).collect(),
     };
-    let mut ran = not_run(layer, ran, &mine, progress).into_iter();
+    let saved = |(case, (name, _)): (Option<Case>, &&(String, RunSpec))| {
+        case.unwrap_or_else(|| {
+            let case = Case::skip(layer, name.clone(), "not run: after the layer's first failure");
+            progress.done(layer, &case);
+            case
+        })
+    };
+    let mut ran = ran.into_iter().zip(&mine).map(saved);
     let cases = units.into_iter().flat_map(|u| shard.put(u, layer, u.mine.then(|| ran.next().into_iter().collect())));
     skipped.into_iter().chain(cases).collect()
 }
 
-/// The cases of `ran`, a skip for each job not run after the layer's first failure.
-fn not_run(layer: &'static str, ran: Vec<Option<Case>>, jobs: &[&(String, RunSpec)], p: &dyn Progress) -> Vec<Case> {
-    let first = ran.iter().flatten().find(|c| c.verdict == Verdict::Fail).map(|c| c.name.clone());
-    let why = stop_why(&first.unwrap_or_default());
-    let skip = |(name, _): &&(String, RunSpec)| {
-        let case = Case::skip(layer, name.clone(), why.clone());
-        p.done(layer, &case);
-        case
-    };
-    ran.into_iter().zip(jobs).map(|(case, job)| case.unwrap_or_else(|| skip(job))).collect()
-}
-
-/// The campaign's cases gathered from MPI ranks under a mutant: in the
-/// layers that stop at their first failure (simulate, threads), every case
-/// after it a skip, as `not_run` gives them in one process.
+/// The rule "checking a mutant, a layer stops at its first failure", over
+/// the campaign's whole report (in one process, or assembled from MPI
+/// ranks by [`super::shard::assemble`]): in the layers that stop (simulate,
+/// threads), every case after the first failing one is a skip naming it,
+/// whether it ran (on another rank) or was saved ([`parallel_until`]).
 pub fn cut_after_failure(cases: &mut [Case]) {
     for layer in ["simulate", "threads"] {
         let mut ours = cases.iter_mut().filter(|c| c.layer == layer);

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 use clap::Args;
 use lbcheck::bitonic::check::{properties, Verdict};
-use lbcheck::bitonic::{hypercube, keys, serial};
+use lbcheck::bitonic::{hypercube, input, serial, Order};
 use lbcheck::mutants::{seams, Catcher, Mutant, Site};
 use lbcheck::report;
 use serde_json::{json, Value};
@@ -32,6 +32,9 @@ pub struct BitonicArgs {
     /// Seed of the keys (uniform in 0..n/2, so duplicates are likely).
     #[arg(long, env = "LBCHECK_SEED", default_value_t = 0)]
     seed: u64,
+    /// The input's order: the drawn keys as drawn (random), sorted or reversed.
+    #[arg(long, value_enum, default_value_t = Order::Random)]
+    order: Order,
     /// Also check every 0-1 input: of the serial network for n = 1, 2, 4, 8,
     /// 16, and of the parallel sort on p ranks for n = 16 (if p <= 16).
     #[arg(long)]
@@ -58,13 +61,13 @@ pub fn run(a: BitonicArgs) -> anyhow::Result<ExitCode> {
         bail!("{why}; it would have no effect in this run");
     }
     let rules = seams::bitonic(a.mutant);
-    let run = hypercube::sort(&keys(a.keys as usize, a.seed), a.pes, rules);
+    let run = hypercube::sort(&input(a.keys as usize, a.seed, a.order), a.pes, rules);
     let mut verdicts = properties(&run);
     if a.exhaustive {
         verdicts.extend(exhaustive(a.pes, rules));
     }
     let out = json!({
-        "pes": a.pes, "keys": a.keys, "seed": a.seed, "mutant": a.mutant.map(|m| m.to_string()),
+        "pes": a.pes, "keys": a.keys, "order": a.order.to_string(), "seed": a.seed, "mutant": a.mutant.map(|m| m.to_string()),
         "stages": run.stages, "exchanges": run.exchanges.len() / 2, "properties": verdicts,
     });
     report::print(&out, a.json, human)?;
@@ -108,8 +111,13 @@ fn exhaustive(pes: u32, rules: lbcheck::bitonic::Rules) -> Vec<Verdict> {
 
 fn human(out: &Value) -> String {
     let mut s = format!(
-        "bitonic sort of {} keys on {} ranks (seed {}): {} merge-split stages, {} exchanges\n",
-        out["keys"], out["pes"], out["seed"], out["stages"], out["exchanges"]
+        "bitonic sort of {} keys ({}) on {} ranks (seed {}): {} merge-split stages, {} exchanges\n",
+        out["keys"],
+        out["order"].as_str().unwrap_or_default(),
+        out["pes"],
+        out["seed"],
+        out["stages"],
+        out["exchanges"]
     );
     for v in out["properties"].as_array().into_iter().flatten() {
         let verdict = if v["pass"] == true { "PASS" } else { "FAIL" };

@@ -29,7 +29,7 @@ pub struct CheckArgs {
     #[arg(long)]
     full: bool,
     /// Only cases whose LAYER/NAME contains one of these (comma-separated;
-    /// layers: simulate, threads, bounds, explore, mutants, loom, spin, coq).
+    /// layers: simulate, threads, bounds, explore, bitonic, mutants, loom, spin, coq).
     #[arg(long, value_delimiter = ',', value_name = "PATTERN", value_parser = pattern)]
     pub only: Vec<String>,
     /// Check this mutant as the implementation under test: the campaign must fail.
@@ -64,7 +64,7 @@ pub struct CheckArgs {
 /// An `--only` pattern: not empty (it would match every case).
 fn pattern(s: &str) -> Result<String, String> {
     match s.trim().is_empty() {
-        true => Err("an empty pattern would match every case: name a layer (simulate, threads, bounds, explore, mutants, loom, spin, coq) or a part of a case's name".into()),
+        true => Err("an empty pattern would match every case: name a layer (simulate, threads, bounds, explore, bitonic, mutants, loom, spin, coq) or a part of a case's name".into()),
         false => Ok(s.to_string()),
     }
 }
@@ -103,7 +103,7 @@ pub fn finish(r: &Report, a: &CheckArgs) -> anyhow::Result<u8> {
     if r.cases.is_empty() {
         let layers = match a.implementation.command {
             Some(_) => "impl, compare",
-            None => "simulate, threads, bounds, explore, mutants, loom, spin, coq",
+            None => "simulate, threads, bounds, explore, bitonic, mutants, loom, spin, coq",
         };
         bail!("no case matches --only {}; layers: {layers}", o.only.join(","));
     }

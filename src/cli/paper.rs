@@ -81,7 +81,7 @@ fn write(path: &Path, text: &str) -> anyhow::Result<()> {
 /// Names every failed claim and its replay command on stderr.
 fn failures(done: &[SuiteRun]) {
     for r in done {
-        for c in r.claims.iter().filter(|c| !c.pass) {
+        for c in r.claims.iter().filter(|c| c.failed()) {
             eprintln!(
                 "FAILED {}/{} ({}): {} vs {}\nreplay with: {}",
                 r.suite, c.name, c.reference, c.measured, c.bound, r.replay

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
-use crate::bounds::claims::{Claim, FAMILY_ALPHA, STAT_TESTS};
+use crate::bounds::claims::{Claim, ClaimVerdict, FAMILY_ALPHA, STAT_TESTS};
 
 /// One row per claim: name and source, sample size, measured value, bound,
 /// confidence interval, α, verdict.
@@ -14,16 +14,21 @@ pub fn table(claims: &[Claim]) -> String {
         .iter()
         .map(|c| {
             let alpha = c.alpha.map_or("exact".into(), |a| format!("{a:.1e}"));
-            let verdict = match (c.pass, c.is_refused()) {
-                (true, _) => "PASS",
-                (false, true) => "REFUSED",
-                (false, false) => "FAIL",
-            };
+            let verdict = c.verdict.label();
             let name = format!("{} ({})", c.name, c.reference);
             [name, c.n.to_string(), c.measured.clone(), c.bound.clone(), c.ci.clone(), alpha, verdict.into()]
         })
         .collect();
-    super::columns(head, &rows)
+    super::columns(head, &rows) + &counts(claims)
+}
+
+/// "N passed, N failed, N not run" under the table: a claim not run is
+/// counted apart, never as a pass.
+fn counts(claims: &[Claim]) -> String {
+    let n = |v: ClaimVerdict| claims.iter().filter(|c| c.verdict == v).count();
+    let (pass, fail, not_run) = (n(ClaimVerdict::Pass), n(ClaimVerdict::Fail), n(ClaimVerdict::NotRun));
+    let skipped = if not_run > 0 { format!(", {not_run} not run in this profile") } else { String::new() };
+    format!("{} claims: {pass} passed, {fail} failed{skipped}\n", claims.len())
 }
 
 /// The claims table, the fitted constants, the run count and α, the replay command.
@@ -76,7 +81,7 @@ replay: {}
 /// refused (`--max-pes` under what it needs: each named on stderr with
 /// the K it needs, [`crate::bounds::range::mark_refused`]).
 pub fn exit_code(claims: &[Claim], replay: &str) -> ExitCode {
-    let failed: Vec<&Claim> = claims.iter().filter(|c| !c.pass && !c.is_refused()).collect();
+    let failed: Vec<&Claim> = claims.iter().filter(|c| c.failed()).collect();
     for c in claims.iter().filter(|c| c.is_refused()) {
         eprintln!("REFUSED {}: {}", c.name, c.measured);
     }

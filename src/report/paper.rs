@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use super::svg::escape;
-use crate::bounds::claims::Claim;
+use crate::bounds::claims::{Claim, ClaimVerdict};
 use crate::bounds::listing::{mutants_failing, of_paper, Listed, LISTED};
 use crate::bounds::plan::Profile;
 use crate::bounds::Suite;
@@ -27,7 +27,7 @@ pub fn page(paper: &str, title: &str, runs: &[&SuiteRun], s: &Setting) -> (Strin
     let mut pass = true;
     for l in of_paper(paper) {
         let claim = runs.iter().find(|r| r.suite == l.suite).and_then(|&r| Some((r, find(r, l.name)?)));
-        pass &= claim.is_some_and(|(_, c)| c.pass);
+        pass &= claim.is_some_and(|(_, c)| !c.failed()); // a claim not run neither passes nor fails
         body += &section(l, claim, s);
     }
     for (r, c) in unlisted(runs, paper) {
@@ -42,15 +42,25 @@ pub fn page(paper: &str, title: &str, runs: &[&SuiteRun], s: &Setting) -> (Strin
     body += &constants(runs);
     let verdict = if pass { "PASS" } else { "FAIL" };
     let head = format!(
-        "<h1>{paper}: {} <span class=\"{}\">{verdict}</span></h1>\n<p>{} claims, {} profile, seed base {}; {}. Back to <a href=\"index.html\">the index</a>.</p>\n",
+        "<h1>{paper}: {} <span class=\"{}\">{verdict}</span></h1>\n<p>{} claims{}, {} profile, seed base {}; {}. Back to <a href=\"index.html\">the index</a>.</p>\n",
         escape(title),
         verdict.to_lowercase(),
         of_paper(paper).len(),
+        not_run(paper, runs),
         format!("{:?}", s.profile).to_lowercase(),
         s.seed,
         timing(runs),
     );
     (html(&format!("{paper}: {verdict}"), &(head + &body)), pass)
+}
+
+/// ", N not run" for the page's claims this profile does not run (none: "").
+fn not_run(paper: &str, runs: &[&SuiteRun]) -> String {
+    let found = of_paper(paper).into_iter().filter_map(|l| find(runs.iter().find(|r| r.suite == l.suite)?, l.name));
+    match found.filter(|c| c.verdict == ClaimVerdict::NotRun).count() {
+        0 => String::new(),
+        n => format!(" ({n} not run in this profile)"),
+    }
 }
 
 fn find<'a>(r: &'a SuiteRun, name: &str) -> Option<&'a Claim> {
@@ -79,13 +89,13 @@ const STYLE: &str = "body{font-family:sans-serif;max-width:60em;margin:1em auto;
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}\
 .pass{background:#e6f4e6}.fail{background:#fbe3e3}section.claim{border-left:4px solid #ccc;padding:0 1em;margin:1.5em 0}\
 section.pass{border-color:#3a3;background:none}section.fail{border-color:#c33;background:none}\
+.skip{background:#e4e4e4;color:#555}section.skip{border-color:#999;background:none;color:inherit}\
 .statement{font-style:italic}figure{margin:.5em 0}figcaption{font-size:90%;color:#333;max-width:60em}";
 
 /// A claim's section; `None`: the suite did not check it.
 fn section(l: &Listed, found: Option<(&SuiteRun, &Claim)>, s: &Setting) -> String {
     let (cls, verdict) = match found {
-        Some((_, c)) if c.pass => ("pass", "PASS"),
-        Some(_) => ("fail", "FAIL"),
+        Some((_, c)) => (class(c.verdict), c.verdict.label()),
         None => ("fail", "NOT CHECKED"),
     };
     let mut out = format!(
@@ -124,15 +134,25 @@ fn l_is_h(c: &Claim) -> bool {
     c.name.ends_with("_trend_h")
 }
 
+/// The CSS class of a verdict: a claim not run is grey (`skip`, as a
+/// skipped case of the campaign's page).
+fn class(v: ClaimVerdict) -> &'static str {
+    match v {
+        ClaimVerdict::Pass => "pass",
+        ClaimVerdict::Fail => "fail",
+        ClaimVerdict::NotRun | ClaimVerdict::Refused => "skip",
+    }
+}
+
 fn verdict_table(c: &Claim) -> String {
     let alpha = c.alpha.map_or("exact (no α)".into(), |a| format!("{a:.1e}"));
-    let verdict = if c.pass { "PASS" } else { "FAIL" };
+    let verdict = c.verdict.label();
     let rows = [("measured", c.measured.as_str()), ("bound", &c.bound), ("confidence interval", &c.ci)];
     let mut out = String::from("<table class=\"verdict\">");
     for (k, v) in rows {
         let _ = write!(out, "<tr><th>{k}</th><td>{}</td></tr>", escape(v));
     }
-    let cls = if c.pass { "pass" } else { "fail" };
+    let cls = class(c.verdict);
     let _ =
         write!(out, "<tr><th>α</th><td>{alpha}</td></tr><tr><th>verdict</th><td class=\"{cls}\">{verdict}</td></tr>");
     out + "</table>\n"

@@ -148,16 +148,30 @@ fn reproduce_all_puts_every_listed_claim_on_its_papers_page() {
         assert!(html.contains("<svg") && html.contains("<figcaption>"), "{p}: plots with captions");
     }
     // Rows with no suite are the papers' claims no suite tests (COVERAGE.md §5).
+    // The quick profile does not reach the sizes of three: they show as
+    // not run (grey), neither passed nor failed.
+    let mut not_run = std::collections::BTreeSet::new();
     for row in listed.iter().filter(|r| r["suite"].is_string()) {
         let id = format!("{}-{}", row["suite"].as_str().unwrap(), row["claim"].as_str().unwrap());
         for p in row["papers"].as_str().unwrap().split(", ") {
             let html = page(p);
             let s = section(&html, &id);
+            if s.starts_with("<section class=\"claim skip\"") {
+                assert!(
+                    s.contains("<span class=\"skip\">NOT RUN</span>") && s.contains("not run: "),
+                    "{p} {id}: {s:.600}"
+                );
+                not_run.insert(id.clone());
+                continue;
+            }
             assert!(s.starts_with("<section class=\"claim pass\"") && s.contains("α</th>"), "{p} {id}: {s:.600}");
             assert!(s.contains("Replay: <code>lbcheck bounds --balancer "), "{p} {id}: what was run");
             assert_plotted_or_says_why(s, &format!("{p} {id}"));
         }
     }
+    let expected = ["poll-and-shuffle-regime_t_par", "poll-and-shuffle-regime_trend", "priority-bnb-thm2_large"];
+    assert_eq!(not_run.iter().map(String::as_str).collect::<Vec<_>>(), expected);
+    assert!(page("000").contains("(2 not run in this profile)") && page("004").contains("(1 not run in this profile)"));
     for p in ["001", "003"] {
         super::campaign::assert_renders_with_plots(&dir.join(format!("{p}.html")), &format!("{p}: PASS"), (2, 100));
     }

@@ -55,10 +55,10 @@ fn bad_routing_flags_exit_2() {
 /// claims' own runs, as `lbcheck bounds` makes them; P ≤ 16).
 #[test]
 fn the_routing_and_request_cost_claims_fail_their_mutants() {
-    assert!(routing::run_claim(16, 1, None).pass);
+    assert!(routing::run_claim(16, 1, None).passed());
     let additive = routing::run_claim(16, 1, Some(Mutant::RoutingAdditive));
-    assert!(!additive.pass, "{}", additive.measured);
-    assert!(request_cost::run_claim(Profile::Quick, 16, 1, None).pass);
+    assert!(additive.failed(), "{}", additive.measured);
+    assert!(request_cost::run_claim(Profile::Quick, 16, 1, None).passed());
     let probe = request_cost::run_claim(Profile::Quick, 16, 1, Some(Mutant::SplitProbe));
-    assert!(!probe.pass && probe.measured.starts_with("max 16 "), "{}", probe.measured);
+    assert!(probe.failed() && probe.measured.starts_with("max 16 "), "{}", probe.measured);
 }

@@ -104,7 +104,7 @@ mod tests {
         let mutants: Vec<Mutant> = shown.map(|e| e.mutant).collect();
         assert_eq!(mutants.len(), 1);
         assert!(lemma6_violations(lemma6_as(Some(mutants[0]))).0 > 0);
-        assert!(!claims(Some(mutants[0]))[0].pass);
+        assert!(claims(Some(mutants[0]))[0].failed());
     }
 
     /// Power: dropping Lemma 7's /(p−1) fails the grid, and only `lemma7`.
@@ -115,6 +115,6 @@ mod tests {
         assert_eq!(mutants.len(), 1);
         assert!(lemma7_violations(lemma7_as(Some(mutants[0]))).0 > 0);
         let [six, seven] = claims(Some(mutants[0]));
-        assert!(six.pass && !seven.pass);
+        assert!(six.passed() && seven.failed());
     }
 }

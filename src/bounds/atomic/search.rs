@@ -248,7 +248,7 @@ fn json_with(mut a: serde_json::Value, b: serde_json::Value) -> serde_json::Valu
 
 /// `thm2_large`: R bounded on the runs (of those `kept`) whose critical
 /// subtree has at least [`LARGE_N`] vertices, against the constant fitted
-/// on those runs alone; none in the profile: a pass that says so.
+/// on those runs alone; none in the profile: not run, saying so.
 fn large_claim(kept: &[&Sample], alpha: f64) -> Claim {
     const WHAT: &str = "004 Thm 2 at the paper's sizes: R of critical subtrees of ≥ 5,000 vertices bounded (FIFO)";
     let large: Vec<&Sample> = kept.iter().copied().filter(|s| s.n >= LARGE_N).collect();
@@ -256,7 +256,7 @@ fn large_claim(kept: &[&Sample], alpha: f64) -> Claim {
     let test: Vec<(u32, f64)> = large.iter().filter(|s| s.phase == Phase::Test).map(|s| (s.pes, s.r)).collect();
     if test.is_empty() || k == 0.0 {
         let why = "not run: no critical subtree of ≥ 5,000 vertices in this profile (`--full` runs them)";
-        return Claim::exact("thm2_large", WHAT, 0, why.into(), "-", true);
+        return Claim::not_run("thm2_large", WHAT, why);
     }
     quantile("thm2_large", WHAT, &test, k, alpha)
 }

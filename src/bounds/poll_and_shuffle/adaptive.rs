@@ -277,7 +277,7 @@ fn notify_tail(test: &[&Run], alpha: f64) -> Claim {
         bound: format!("≤ {mean:.1e} (mean of n^(−2), n > a·c·β = {:.0})", a * c * BETA),
         ci: format!("rate [{:.2e}, {:.2e}]", t.lower, t.upper),
         alpha: Some(alpha),
-        pass: n > 0 && t.holds(),
+        verdict: (n > 0 && t.holds()).into(),
     }
 }
 
@@ -312,7 +312,7 @@ fn idle_estimate(test: &[&Run], alpha: f64) -> Claim {
         bound: format!("≤ {mean:.1e} (mean of 1/n)"),
         ci: format!("rate [{:.2e}, {:.2e}]", t.lower, t.upper),
         alpha: Some(alpha),
-        pass: n > 0 && t.holds(),
+        verdict: (n > 0 && t.holds()).into(),
     }
 }
 
@@ -339,7 +339,7 @@ fn shuffles_le_cycles(test: &[&Run], alpha: f64) -> Claim {
         bound: "gaps ≥ log2 n (exact); P[more | differ] ≤ 1/2 (sign test)".into(),
         ci: format!("rate [{:.3}, {:.3}]", t.lower, t.upper),
         alpha: Some(alpha),
-        pass: !pairs.is_empty() && t.holds() && bad == 0,
+        verdict: (!pairs.is_empty() && t.holds() && bad == 0).into(),
     }
 }
 

@@ -136,7 +136,7 @@ fn lemma2_claim(samples: &[Sample], alpha: f64) -> Claim {
         bound: format!("rate ≥ {bound}"),
         ci: format!("rate ≤ {upper:.3} (Clopper–Pearson)"),
         alpha: Some(alpha),
-        pass: n >= LEMMA2_TRIALS && upper >= bound,
+        verdict: (n >= LEMMA2_TRIALS && upper >= bound).into(),
     }
 }
 
@@ -166,7 +166,7 @@ fn comparison_claim(samples: &[Sample], alpha: f64) -> (Claim, (f64, f64)) {
         bound: "slope of excess_rp/excess_pas > 0".into(),
         ci,
         alpha: Some(alpha),
-        pass,
+        verdict: pass.into(),
     };
     (claim, slope)
 }

@@ -72,7 +72,7 @@ pub fn eq4(base: u64, mutant: Option<Mutant>, alpha: f64) -> Claim {
         bound: format!("p ≥ {each:.1e} each"),
         ci: format!("χ², {} degrees of freedom", n - 2),
         alpha: Some(alpha),
-        pass: worst >= each && bad == 0,
+        verdict: (worst >= each && bad == 0).into(),
     }
 }
 
@@ -95,7 +95,7 @@ pub fn uniform(base: u64, mutant: Option<Mutant>, alpha: f64) -> Claim {
         bound: format!("p ≥ {alpha:.1e}"),
         ci: "χ², 23 degrees of freedom".into(),
         alpha: Some(alpha),
-        pass: p >= alpha && bad == 0,
+        verdict: (p >= alpha && bad == 0).into(),
     }
 }
 

@@ -38,7 +38,7 @@
 
 use super::runs::{Sample, MACHINE};
 use crate::base::Topology;
-use crate::bounds::claims::{fitted, quantile, slope, Claim, MARGIN};
+use crate::bounds::claims::{fitted, quantile, slope, Claim, ClaimVerdict, MARGIN};
 use crate::bounds::plan::Profile;
 use crate::bounds::suite::Phase;
 use crate::protocol::poll_and_shuffle::phases_per_cycle;
@@ -122,17 +122,17 @@ pub fn claims(samples: &[Sample], topology: Topology, alpha: f64) -> (Option<f64
         let n = capped.len();
         t_par.measured += &format!("; {n} stopped at the cap (R ≥ {least:.3}, a lower bound)");
         trend.measured = format!("not decided: {n} runs stopped at regime_t_par's limit (R unknown above it)");
-        (trend.ci, trend.pass, trend.plot) = ("-".into(), true, None);
+        (trend.ci, trend.verdict, trend.plot) = ("-".into(), ClaimVerdict::NotRun, None);
     }
     (Some(k), vec![t_par, trend])
 }
 
 /// The two claims outside their regime (the quick profile, or a network
-/// other than a mesh or the fat tree): passes that say they did not run,
-/// so that every listed claim shows on 000's page.
+/// other than a mesh or the fat tree): not run, saying why, so that every
+/// listed claim shows on 000's page.
 fn not_run() -> Vec<Claim> {
     let why = "not run: only `--full` on mesh:2 or the fat tree reaches n = 2^12 … 2^14";
-    let claim = |name, what| Claim::exact(name, what, 0, why.into(), "-", true);
+    let claim = |name, what| Claim::not_run(name, what, why);
     vec![
         claim("regime_t_par", "000 §4.1-4.2, Thms 3-4 at their sizes: R bounded"),
         claim("regime_trend", "000 §4.1-4.2, Thms 3-4 at their sizes: no upward trend of R in log2 n"),

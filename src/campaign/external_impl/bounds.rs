@@ -13,7 +13,7 @@
 //! loop), else the largest generation the run logged (as `lbcheck bounds`
 //! does for UTS). The two claims share the group's α (Bonferroni).
 
-use crate::bounds::claims::{quantile, Claim};
+use crate::bounds::claims::{quantile, Claim, ClaimVerdict};
 use crate::bounds::papers::Machine;
 use crate::bounds::plan::T_POLL;
 use crate::check::Metrics;
@@ -57,7 +57,12 @@ fn traffic_of(k: &Machine, m: &Metrics) -> Option<f64> {
 /// The claims in a sentence for the compare case.
 pub fn describe(claims: &[Claim]) -> String {
     let one = |c: &Claim| {
-        let verdict = if c.pass { "holds" } else { "FAILS" };
+        let verdict = match c.verdict {
+            ClaimVerdict::Pass => "holds",
+            ClaimVerdict::Fail => "FAILS",
+            ClaimVerdict::NotRun => "not run",
+            ClaimVerdict::Refused => "refused",
+        };
         let alpha = c.alpha.map_or(String::new(), |a| format!(", α = {a}"));
         format!("{} ({}) {verdict}: {} on {} runs; {}{alpha}", c.name, c.reference, c.measured, c.n, c.bound)
     };

@@ -58,7 +58,7 @@ pub fn case(group: &Group, user: &[Metrics], runs: usize, o: &CompareOptions) ->
     let rows = compare(user, &reference, o.alpha);
     let (verdict, mut failed) = judge(&rows, o);
     let claims = bounds::claims(group, user, &reference, o.alpha);
-    failed.extend(claims.iter().filter(|c| !c.pass && gates(c.name, o)).map(|c| format!("bound {}", c.name)));
+    failed.extend(claims.iter().filter(|c| c.failed() && gates(c.name, o)).map(|c| format!("bound {}", c.name)));
     let detail = format!(
         "{verdict} — {}; {}; {}",
         group.describe(),

@@ -43,7 +43,7 @@ use crate::bounds::papers::LEMMA3_C;
 use crate::bounds::plan::{Cell, MACHINES, POLICIES};
 use crate::bounds::suite::{measure, par_map, Phase, Sample};
 use crate::bounds::twosample::median;
-use crate::campaign::{Case, Fit, Options, Profile, Progress, Verdict};
+use crate::campaign::{Case, Fit, Options, Profile, Progress};
 use crate::harness::{Driver, RunSpec, UserBalancer};
 use crate::problem::Task;
 use crate::protocol::{Balancer, BalancerKind, BalancerSpec, PeId};
@@ -289,7 +289,7 @@ fn slower(user: &[Sample], theirs: &[Sample], kind: BalancerKind, alpha: f64) ->
         bound: format!("not significantly slower than `{kind}`"),
         ci,
         alpha: Some(alpha),
-        pass,
+        verdict: pass.into(),
         plot: None,
     };
     (claim, fit)
@@ -311,7 +311,7 @@ fn case(name: String, c: &Claim, fit: Fit, opts: &BoundsOptions, secs: f64, repl
     };
     let alpha = c.alpha.map_or("exact".into(), |a| format!("α = {a:.1e}"));
     let detail = format!("{} ({}): {against}; {} vs {}; {}; {alpha}", c.name, c.reference, c.measured, c.bound, c.ci);
-    let (verdict, failed) = if c.pass { (Verdict::Pass, vec![]) } else { (Verdict::Fail, vec![c.name.to_string()]) };
+    let (verdict, failed) = super::super::bounds::verdict_of(c);
     Case {
         detail,
         verdict,
