@@ -86,6 +86,7 @@ mod lower_bound;
 mod metrics;
 mod optimum;
 mod phase;
+mod pipe;
 mod prune;
 mod requests;
 mod round_robin;
@@ -109,6 +110,7 @@ use crate::problem::costtree::Critical;
 use crate::problem::Fingerprint;
 
 pub use metrics::{IdleStats, Metrics, QueueStats};
+pub use pipe::{Online, Piped};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
 pub const PROPERTIES: [&str; 21] = [
