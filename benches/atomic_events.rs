@@ -6,7 +6,7 @@
 //!
 //! `cargo bench --bench atomic_events` (all sizes) or `-- 10 12` (chosen
 //! log2 P); `-- raw 16` skips the checked run. Beside wall seconds it prints
-//! the CPU seconds of the process (`/proc/self/schedstat`), events per CPU
+//! the CPU seconds of the process (all its threads, the online checker's among them: `CLOCK_PROCESS_CPUTIME_ID`), events per CPU
 //! second and the steps T (a machine visiting every node every step costs
 //! O(P·T); the agenda, O(events)), and the load average before each size.
 

@@ -4,7 +4,7 @@
 //! (T_phase = 8, T_rout = 1, T_split = 2), raw and with the online checker,
 //! and the peak memory (VmHWM) after the raw run and after the checked one.
 //! Beside wall-clock seconds, the CPU seconds of the process
-//! (`/proc/self/schedstat`): the figure that is fair on a shared machine.
+//! (all its threads: `CLOCK_PROCESS_CPUTIME_ID`): the figure that is fair on a shared machine.
 //!
 //! `cargo bench --bench phased_events` (all sizes) or `-- 10 14` (chosen
 //! log2 P); `-- raw 20` skips the checked run (profiling the machine alone).

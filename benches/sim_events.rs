@@ -5,7 +5,7 @@
 //! `cargo bench --bench sim_events` (all sizes) or `-- 10 14` (chosen log2 P);
 //! `-- raw 20` skips the checked run (profiling the simulator alone). Beside
 //! wall-clock seconds it prints the CPU seconds of the process
-//! (`/proc/self/schedstat`) and events per CPU second (the per-core figure,
+//! (all its threads, the online checker's among them: `CLOCK_PROCESS_CPUTIME_ID`) and events per CPU second (the per-core figure,
 //! fair on a shared machine), and the load average before each size; then
 //! issue 30's targets.
 

@@ -4,10 +4,17 @@
 
 #![allow(dead_code)] // each bench uses what it prints
 
-/// CPU time of this (single-threaded) process so far, in seconds.
+/// CPU time of this process so far, all its threads (the online
+/// checker's among them, `check::Online`) and those that ended, in seconds.
 pub fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/schedstat").unwrap_or_default();
-    stat.split_whitespace().next().and_then(|ns| ns.parse::<f64>().ok()).unwrap_or(0.0) / 1e9
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid timespec for the call to fill in.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0;
+    if ok {
+        ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
+    } else {
+        0.0
+    }
 }
 
 /// The 1-minute load average (the machine may be shared).

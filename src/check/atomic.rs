@@ -26,7 +26,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Clock, Event, Kind, TraceHeader};
 
 /// What applies to the trace.
@@ -181,7 +181,7 @@ fn data_network(kind: Kind) -> bool {
 impl Property for AtomicConformance {
     const NAME: &'static str = "atomic_conformance";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if self.violation.is_some() || matches!(self.model, Model::Other(_)) {
             return;
         }

@@ -23,7 +23,7 @@
 //!
 //! Otherwise the verdict says "not applicable".
 
-use super::{Metrics, Property, Reference, Verdict};
+use super::{Book, Metrics, Property, Reference, Verdict};
 use crate::event::{Event, TraceHeader};
 use crate::problem::Fingerprint;
 
@@ -86,7 +86,7 @@ impl CriticalExpanded {
 impl Property for CriticalExpanded {
     const NAME: &'static str = "critical_expanded";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if let (Ok((_, sum)), Event::Work { critical: Some(c), .. }) = (&mut self.pruned, e) {
             *sum += *c;
         }

@@ -32,8 +32,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::activity::Activity;
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::base::Topology;
 use crate::event::{Clock, Event, Kind, TraceHeader};
 use crate::protocol::poll_and_shuffle::phases_per_cycle;
@@ -56,7 +55,6 @@ pub(super) struct DetectionDelayBound {
     applies: Result<(DetectorKind, u64), NotApplicable>,
     sent_at: HashMap<u64, u64>,
     max_latency: u64,
-    activity: Activity,
     /// When the computation was last seen over (`None` while it is not).
     over_since: Option<u64>,
     /// The first announcement: its time and when the computation was over then.
@@ -82,7 +80,6 @@ impl DetectionDelayBound {
             applies,
             sent_at: HashMap::default(),
             max_latency: 0,
-            activity: Activity::new(header.pes),
             t_phase: header.run_record().map_or(1, |r| r.dt),
             cycle_phases: cycle_phases(header),
             pes: u64::from(header.pes),
@@ -92,8 +89,8 @@ impl DetectionDelayBound {
     }
 
     /// Notes when the computation becomes over (or busy again) at `t`.
-    fn update(&mut self, t: u64) {
-        let over = self.activity.is_over();
+    fn update(&mut self, t: u64, book: &Book) {
+        let over = book.activity.is_over();
         self.over_since = match (over, self.over_since) {
             (true, Some(since)) => Some(since),
             (true, None) => Some(t),
@@ -121,17 +118,10 @@ fn bound(detector: DetectorKind, depth: u64, pes: u64) -> (u64, &'static str) {
     }
 }
 
-impl DetectionDelayBound {
-    /// Prefetches PE `pe`'s records ([`super::Checker::prefetch`]).
-    pub(super) fn prefetch(&self, pe: u32) {
-        self.activity.prefetch(pe);
-    }
-}
-
 impl Property for DetectionDelayBound {
     const NAME: &'static str = "detection_delay_bound";
 
-    fn observe(&mut self, _line: usize, e: &Event) {
+    fn observe(&mut self, _line: usize, e: &Event, book: &Book) {
         match *e {
             Event::Send { t, id, kind: Kind::Energy | Kind::WaveDown | Kind::WaveUp | Kind::Control, .. } => {
                 self.sent_at.insert(id, t);
@@ -149,8 +139,7 @@ impl Property for DetectionDelayBound {
             Event::Announce { t, .. } if self.announced.is_none() => self.announced = Some((t, self.over_since)),
             _ => {}
         }
-        self.activity.observe(e);
-        self.update(e.time());
+        self.update(e.time(), book);
     }
 
     fn finish(self, _: &Metrics) -> Verdict {

@@ -42,7 +42,7 @@
 //! and `data` are not checked.
 
 use super::safra::Ring;
-use super::{violation_at, Metrics, Property, Verdict};
+use super::{violation_at, Book, Metrics, Property, Verdict};
 use crate::base::Fraction;
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::DetectorKind;
@@ -272,7 +272,7 @@ impl DetectorConformance {
 impl Property for DetectorConformance {
     const NAME: &'static str = "detector_conformance";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if self.violation.is_none() {
             self.violation = violation_at(line, self.check(line, e));
         }

@@ -4,15 +4,14 @@
 //! `announce` no PE does work, becomes busy or splits (a PE that logged
 //! `idle` too early and worked on would otherwise pass).
 //!
-//! Who holds work and what is in flight is [`super::activity`]'s.
+//! Who holds work and what is in flight is [`super::activity`]'s, kept
+//! in the checker's shared [`Book`].
 
-use super::activity::Activity;
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::event::Event;
 
 /// State of the `no_early_termination` check.
 pub(super) struct NoEarlyTermination {
-    activity: Activity,
     checked: u64,
     /// Line of the first `announce`.
     announced: Option<usize>,
@@ -20,18 +19,18 @@ pub(super) struct NoEarlyTermination {
 }
 
 impl NoEarlyTermination {
-    /// For `pes` PEs (events about other PEs are left to `trace_well_formed`).
-    pub(super) fn new(pes: u32) -> NoEarlyTermination {
-        NoEarlyTermination { activity: Activity::new(pes), checked: 0, announced: None, violation: None }
+    /// A new check (the shared [`Book`] keeps who holds work).
+    pub(super) fn new() -> NoEarlyTermination {
+        NoEarlyTermination { checked: 0, announced: None, violation: None }
     }
 
     /// Checks the state at `line`, where `what` happened.
-    fn check(&mut self, line: usize, what: String) {
+    fn check(&mut self, line: usize, what: String, book: &Book) {
         self.checked += 1;
-        if self.violation.is_some() || self.activity.is_over() {
+        if self.violation.is_some() || book.activity.is_over() {
             return;
         }
-        let why = format!("line {line}: {what} while {}", self.activity.describe());
+        let why = format!("line {line}: {what} while {}", book.activity.describe());
         self.violation = Some((line, why));
     }
 
@@ -43,30 +42,22 @@ impl NoEarlyTermination {
     }
 }
 
-impl NoEarlyTermination {
-    /// Prefetches PE `pe`'s records ([`super::Checker::prefetch`]).
-    pub(super) fn prefetch(&self, pe: u32) {
-        self.activity.prefetch(pe);
-    }
-}
-
 impl Property for NoEarlyTermination {
     const NAME: &'static str = "no_early_termination";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, book: &Book) {
         match *e {
             Event::Work { t, pe, .. } => self.active(line, pe, "did work", t),
             Event::Split { t, pe, .. } => self.active(line, pe, "split its subproblem", t),
             Event::Busy { t, pe } => self.active(line, pe, "became busy", t),
             _ => {}
         }
-        self.activity.observe(e);
         match *e {
             Event::Announce { t, pe } => {
-                self.check(line, format!("PE {pe} announced termination at t={t}"));
+                self.check(line, format!("PE {pe} announced termination at t={t}"), book);
                 self.announced = self.announced.or(Some(line));
             }
-            Event::Terminated { t, pe } => self.check(line, format!("PE {pe} terminated at t={t}")),
+            Event::Terminated { t, pe } => self.check(line, format!("PE {pe} terminated at t={t}"), book),
             _ => {}
         }
     }

@@ -24,15 +24,18 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::base::Fraction;
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::DetectorKind;
 
 /// State of the `energy_conserved` check.
 pub(super) struct EnergyConserved {
-    /// Nonzero holdings per PE.
-    held: HashMap<u32, Fraction>,
+    /// Holdings per PE of the header (zero for none), by PE.
+    held: Vec<Fraction>,
+    /// Nonzero holdings of PEs outside the header's range (a malformed
+    /// trace, which `trace_well_formed` reports).
+    held_beyond: HashMap<u32, Fraction>,
     /// Energy of the messages in flight, by id.
     in_flight: HashMap<u64, Fraction>,
     held_total: Fraction,
@@ -57,8 +60,9 @@ impl EnergyConserved {
     pub(super) fn new(header: &TraceHeader) -> EnergyConserved {
         let energy = [DetectorKind::Energy, DetectorKind::EnergyTree];
         let declared = header.detector.parse().is_ok_and(|d| energy.contains(&d)).then(|| header.detector.clone());
-        EnergyConserved {
-            held: HashMap::from_iter([(header.announcer(), Fraction::one())]),
+        let mut check = EnergyConserved {
+            held: vec![Fraction::zero(); header.pes.min(super::MAX_PES) as usize],
+            held_beyond: HashMap::default(),
             in_flight: HashMap::default(),
             held_total: Fraction::one(),
             flight_total: Fraction::zero(),
@@ -70,7 +74,9 @@ impl EnergyConserved {
             declared,
             steps_checked: 0,
             violation: None,
-        }
+        };
+        check.put(header.announcer(), Fraction::one());
+        check
     }
 
     /// True if `e` (by PE `pe`, at `t`) continues the current step.
@@ -105,14 +111,25 @@ impl EnergyConserved {
 
     fn set_held(&mut self, pe: u32, held: &Fraction) {
         self.active = true;
-        let old = match held.is_zero() {
-            true => self.held.remove(&pe),
-            false => self.held.insert(pe, held.clone()),
-        };
+        let old = self.put(pe, held.clone());
         self.held_total = &self.held_total + held;
         if let Some(old) = old {
             self.held_total = &self.held_total - &old;
         }
+    }
+
+    /// Sets `pe`'s holding; the former one, if it was not zero.
+    fn put(&mut self, pe: u32, held: Fraction) -> Option<Fraction> {
+        match self.held.get_mut(pe as usize) {
+            Some(slot) => Some(std::mem::replace(slot, held)).filter(|old| !old.is_zero()),
+            None if held.is_zero() => self.held_beyond.remove(&pe),
+            None => self.held_beyond.insert(pe, held),
+        }
+    }
+
+    /// Prefetches PE `pe`'s holding ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        super::ahead(&self.held, pe);
     }
 
     fn launch(&mut self, id: u64, energy: &Fraction) {
@@ -149,7 +166,7 @@ pub(super) fn acting_pe(e: &Event) -> Option<u32> {
 impl Property for EnergyConserved {
     const NAME: &'static str = "energy_conserved";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if let Event::Header(_) = e {
             return;
         }

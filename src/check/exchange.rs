@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::phase::{partner, PhaseClock};
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::BalancerKind;
 
@@ -106,7 +106,7 @@ fn show(at: Option<At>) -> String {
 impl Property for SamePhaseExchange {
     const NAME: &'static str = "same_phase_exchange";
 
-    fn observe(&mut self, line: usize, event: &Event) {
+    fn observe(&mut self, line: usize, event: &Event, _: &Book) {
         // After the first violation (in a run that is not phased: its first
         // request) nothing more is checked: only the first is reported.
         if self.simd || self.clock.observe(event) || self.violation.is_some() {
@@ -155,7 +155,8 @@ mod tests {
         let mut h = testutil::header(8);
         h.balancer = "poll-and-shuffle".into();
         let mut p = SamePhaseExchange::new(&h);
-        events.iter().enumerate().for_each(|(i, e)| p.observe(i + 2, e));
+        let book = Book::new(0);
+        events.iter().enumerate().for_each(|(i, e)| p.observe(i + 2, e, &book));
         p.finish(&Metrics::default())
     }
 

@@ -13,7 +13,7 @@
 //! event). The verdict also reports the work messages per P·h, the traffic
 //! 002 Thm 1 bounds by O(P·h) and this workload needs from below.
 
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Clock, Event, TraceHeader};
 use crate::problem::Workload;
 
@@ -58,7 +58,7 @@ impl Fig3Transfers {
 impl Property for Fig3Transfers {
     const NAME: &'static str = "fig3_transfers";
 
-    fn observe(&mut self, _line: usize, e: &Event) {
+    fn observe(&mut self, _line: usize, e: &Event, _: &Book) {
         self.splits += u64::from(matches!(e, Event::Split { .. }));
     }
 

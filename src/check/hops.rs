@@ -10,9 +10,9 @@
 //! Applies to traces in model time (`clock` = `work`) whose header names a
 //! topology; otherwise the verdict says "not applicable".
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::base::topology::{Hops, Topology, TopologyError};
 use crate::event::{Clock, Event, TraceHeader};
 
@@ -62,14 +62,14 @@ fn network(header: &TraceHeader) -> Result<(Hops, u64), NotApplicable> {
 impl HopLatency {
     /// For the run of `header`.
     pub(super) fn new(header: &TraceHeader) -> HopLatency {
-        HopLatency { net: network(header), sent: HashMap::new(), checked: 0, violation: None }
+        HopLatency { net: network(header), sent: HashMap::default(), checked: 0, violation: None }
     }
 }
 
 impl Property for HopLatency {
     const NAME: &'static str = "hop_latency";
 
-    fn observe(&mut self, line: usize, event: &Event) {
+    fn observe(&mut self, line: usize, event: &Event, _: &Book) {
         let Ok((hops, least)) = &self.net else { return };
         match *event {
             Event::Send { t, id, .. } => {
@@ -121,11 +121,16 @@ mod tests {
     }
 
     fn check(h: &TraceHeader, took: u64) -> Verdict {
-        let mut p = HopLatency::new(h);
-        p.observe(2, &Event::Send { t: 10, from: 0, to: 7, id: 1, kind: Kind::Request, energy: None, data: None });
+        let (mut p, book) = (HopLatency::new(h), Book::new(0));
+        p.observe(
+            2,
+            &Event::Send { t: 10, from: 0, to: 7, id: 1, kind: Kind::Request, energy: None, data: None },
+            &book,
+        );
         p.observe(
             3,
             &Event::Recv { t: 10 + took, pe: 7, from: 0, id: 1, kind: Kind::Request, queue: None, data: None },
+            &book,
         );
         p.finish(&Metrics::default())
     }

@@ -22,7 +22,7 @@
 //! threads) the property reports itself not applicable, with the figures,
 //! instead of comparing nanoseconds with node counts.
 
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Clock, Event, TraceHeader};
 
 /// State of the `lower_bound` check (judged at the end, from the metrics).
@@ -53,7 +53,7 @@ fn relation(holds: bool) -> &'static str {
 impl Property for LowerBound {
     const NAME: &'static str = "lower_bound";
 
-    fn observe(&mut self, _line: usize, e: &Event) {
+    fn observe(&mut self, _line: usize, e: &Event, _: &Book) {
         self.expansions += matches!(e, Event::Work { .. }) as u64;
     }
 

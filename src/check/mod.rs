@@ -33,6 +33,13 @@
 //! | `simd_matching`         | `simd.rs`              | 000 §1.1, S-24      |
 //! | `same_phase_exchange`   | `exchange.rs`          | 000 §6.3 Fig. 4, S-5 |
 //!
+//! What several properties read is kept once, in the checker's shared
+//! book (`book.rs`, fed each event before the properties, which read it):
+//! who holds work and which work messages are in flight, for
+//! `no_early_termination` and `detection_delay_bound`. Online, the checker
+//! runs on its own thread where the machine has two cores ([`Online`],
+//! `pipe.rs`: batches of events over a bounded channel, the same verdicts).
+//!
 //! A failure that an earlier failure explains (a malformed trace breaks
 //! everything after it; an early announcement or lost work also breaks the
 //! liveness and the bound) is still reported, marked with the property it
@@ -71,6 +78,7 @@
 
 mod activity;
 mod atomic;
+mod book;
 mod critical;
 mod delay;
 mod detector;
@@ -86,6 +94,7 @@ mod lower_bound;
 mod metrics;
 mod optimum;
 mod phase;
+mod pipe;
 mod prune;
 mod requests;
 mod round_robin;
@@ -107,8 +116,10 @@ use serde::Serialize;
 use crate::event::{Event, TraceHeader};
 use crate::problem::costtree::Critical;
 use crate::problem::Fingerprint;
+use book::Book;
 
 pub use metrics::{IdleStats, Metrics, QueueStats};
+pub use pipe::{Online, Piped};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
 pub const PROPERTIES: [&str; 21] = [
@@ -240,8 +251,9 @@ impl Verdict {
 trait Property {
     /// The property's name (shared with the SPIN models and Coq proofs).
     const NAME: &'static str;
-    /// Feeds one event; `line` identifies it in messages.
-    fn observe(&mut self, line: usize, event: &Event);
+    /// Feeds one event; `line` identifies it in messages; `book` holds
+    /// the records several properties share, already fed this event.
+    fn observe(&mut self, line: usize, event: &Event, book: &Book);
     /// Ends the stream; `m` holds what every property may share (T_par,
     /// the last work, the largest generation…), computed once.
     fn finish(self, m: &Metrics) -> Verdict;
@@ -319,6 +331,8 @@ pub struct Checker {
     simd: simd::SimdMatching,
     exchange: exchange::SamePhaseExchange,
     metrics: metrics::Collector,
+    /// What several properties read, kept once ([`book`]).
+    book: Book,
 }
 
 /// The largest PE count a trace may declare, 2^20 (the simulator's
@@ -343,7 +357,7 @@ impl Checker {
             well_formed: wellformed::WellFormed::new(header),
             work: work::WorkConserved::new(reference),
             energy: energy::EnergyConserved::new(header),
-            early: early_termination::NoEarlyTermination::new(pes),
+            early: early_termination::NoEarlyTermination::new(),
             detected: termination::TerminationDetected::new(pes),
             delay: delay::DetectionDelayBound::new(header),
             requests: requests::RequestsAnswered::new(header),
@@ -362,6 +376,7 @@ impl Checker {
             simd: simd::SimdMatching::new(header),
             exchange: exchange::SamePhaseExchange::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
+            book: Book::new(pes),
         }
     }
 
@@ -370,27 +385,29 @@ impl Checker {
         if let Some(pe) = energy::acting_pe(event) {
             self.prefetch(pe);
         }
-        self.well_formed.observe(line, event);
-        self.work.observe(line, event);
-        self.energy.observe(line, event);
-        self.early.observe(line, event);
-        self.detected.observe(line, event);
-        self.delay.observe(line, event);
-        self.requests.observe(line, event);
-        self.service.observe(line, event);
-        self.detector.observe(line, event);
-        self.atomic.observe(line, event);
-        self.critical.observe(line, event);
-        self.optimum.observe(line, event);
-        self.lower_bound.observe(line, event);
-        self.fig3.observe(line, event);
-        self.round_robin.observe(line, event);
-        self.prune.observe(line, event);
-        self.stop.observe(line, event);
-        self.hops.observe(line, event);
-        self.phase.observe(line, event);
-        self.simd.observe(line, event);
-        self.exchange.observe(line, event);
+        self.book.observe(event);
+        let book = &self.book;
+        self.well_formed.observe(line, event, book);
+        self.work.observe(line, event, book);
+        self.energy.observe(line, event, book);
+        self.early.observe(line, event, book);
+        self.detected.observe(line, event, book);
+        self.delay.observe(line, event, book);
+        self.requests.observe(line, event, book);
+        self.service.observe(line, event, book);
+        self.detector.observe(line, event, book);
+        self.atomic.observe(line, event, book);
+        self.critical.observe(line, event, book);
+        self.optimum.observe(line, event, book);
+        self.lower_bound.observe(line, event, book);
+        self.fig3.observe(line, event, book);
+        self.round_robin.observe(line, event, book);
+        self.prune.observe(line, event, book);
+        self.stop.observe(line, event, book);
+        self.hops.observe(line, event, book);
+        self.phase.observe(line, event, book);
+        self.simd.observe(line, event, book);
+        self.exchange.observe(line, event, book);
         self.metrics.observe(event);
     }
 
@@ -403,8 +420,8 @@ impl Checker {
         self.requests.prefetch(pe);
         self.service.prefetch(pe);
         self.metrics.prefetch(pe);
-        self.delay.prefetch(pe);
-        self.early.prefetch(pe);
+        self.book.prefetch(pe);
+        self.energy.prefetch(pe);
         self.detector.prefetch(pe);
     }
 

@@ -12,7 +12,7 @@
 //! not be optimal: it must exist and be no better than the optimum (an IDA*
 //! iteration's first solution is the optimum: its tests say so).
 
-use super::{Metrics, Property, Reference, Verdict};
+use super::{Book, Metrics, Property, Reference, Verdict};
 use crate::event::Event;
 
 /// State of the `optimum_found` check.
@@ -39,7 +39,7 @@ impl OptimumFound {
 impl Property for OptimumFound {
     const NAME: &'static str = "optimum_found";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         let Event::Work { cost, goal, .. } = e else { return };
         self.costs |= cost.is_some();
         if let Some(g) = *goal {

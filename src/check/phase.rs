@@ -13,11 +13,9 @@
 //! `poll-and-shuffle`, but not to `simd-phase`'s (see `simd_matching`);
 //! otherwise the verdict says "not applicable".
 
-use std::collections::HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use rustc_hash::FxHashMap as HashMap;
-
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::BalancerKind;
 
@@ -116,7 +114,7 @@ impl PhaseDiscipline {
             declared,
             clock: PhaseClock::default(),
             sent: HashMap::default(),
-            asked: HashSet::new(),
+            asked: HashSet::default(),
             requests: 0,
             violation: None,
         }
@@ -158,7 +156,7 @@ impl PhaseDiscipline {
 impl Property for PhaseDiscipline {
     const NAME: &'static str = "phase_discipline";
 
-    fn observe(&mut self, line: usize, event: &Event) {
+    fn observe(&mut self, line: usize, event: &Event, _: &Book) {
         let cycle = self.clock.cycle;
         if self.clock.observe(event) {
             if self.clock.cycle > cycle {
@@ -208,7 +206,8 @@ mod tests {
         let mut h = testutil::header(8);
         h.balancer = "poll-and-shuffle".into();
         let mut p = PhaseDiscipline::new(&h);
-        events.iter().enumerate().for_each(|(i, e)| p.observe(i + 2, e));
+        let book = Book::new(0);
+        events.iter().enumerate().for_each(|(i, e)| p.observe(i + 2, e, &book));
         p.finish(&Metrics::default())
     }
 

@@ -12,7 +12,7 @@
 //! found). All costs are minimised. Applies to traces whose `work` events
 //! carry `pruned_with`; otherwise the verdict says "not applicable".
 
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::event::Event;
 use crate::problem::least;
 
@@ -27,7 +27,7 @@ pub(super) struct PruneSound {
 impl Property for PruneSound {
     const NAME: &'static str = "prune_sound";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         let Event::Work { pe, goal, pruned_with, .. } = e else { return };
         self.best = least(self.best, *goal);
         let Some(p) = *pruned_with else { return };
@@ -65,7 +65,8 @@ mod tests {
 
     fn verdict(events: Vec<Event>) -> Verdict {
         let mut p = PruneSound::default();
-        events.iter().enumerate().for_each(|(i, e)| p.observe(i + 1, e));
+        let book = Book::new(0);
+        events.iter().enumerate().for_each(|(i, e)| p.observe(i + 1, e, &book));
         p.finish(&run(1, single_pe()).metrics)
     }
 

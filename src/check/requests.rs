@@ -27,7 +27,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
 
 use super::unread::Unread;
-use super::{list_some, Metrics, Property, Verdict};
+use super::{list_some, Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
 
 /// A received request: its line and whether the receiver had terminated.
@@ -128,7 +128,7 @@ impl RequestsAnswered {
 impl Property for RequestsAnswered {
     const NAME: &'static str = "requests_answered";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         self.unread.observe(line, e);
         match *e {
             Event::Recv { pe, from, kind: Kind::Request, .. } => self.on_request(line, pe, from),

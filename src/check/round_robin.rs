@@ -18,7 +18,7 @@
 //! otherwise the verdict says "not applicable".
 
 use super::global_rr::{skip, Global};
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::BalancerKind;
 
@@ -85,7 +85,7 @@ impl RoundRobin {
 impl Property for RoundRobin {
     const NAME: &'static str = "round_robin";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if self.violation.is_some() {
             return;
         }

@@ -25,7 +25,7 @@
 //! the trace does not say where its polls are, and the verdict says "not
 //! applicable".
 
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::BalancerKind;
 use crate::sim::prefetch::huge_vec;
@@ -109,7 +109,7 @@ impl ServiceLatency {
 impl Property for ServiceLatency {
     const NAME: &'static str = "service_latency";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if self.violation.is_some() {
             return;
         }

@@ -9,7 +9,7 @@
 //!
 //! Applies to traces whose balancer is `simd-phase`.
 
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
 use crate::protocol::simd_phase::SimdRules;
 use crate::protocol::{BalancerKind, PeId};
@@ -73,7 +73,7 @@ fn first(pairs: &[(PeId, PeId)]) -> &[(PeId, PeId)] {
 impl Property for SimdMatching {
     const NAME: &'static str = "simd_matching";
 
-    fn observe(&mut self, line: usize, event: &Event) {
+    fn observe(&mut self, line: usize, event: &Event, _: &Book) {
         if !self.declared {
             return;
         }
@@ -117,7 +117,8 @@ mod tests {
         let mut h = testutil::header(4);
         h.balancer = "simd-phase".into();
         let mut p = SimdMatching::new(&h);
-        events.iter().enumerate().for_each(|(i, e)| p.observe(i + 2, e));
+        let book = Book::new(0);
+        events.iter().enumerate().for_each(|(i, e)| p.observe(i + 2, e, &book));
         p.finish(&Metrics::default())
     }
 

@@ -19,7 +19,7 @@
 use crate::sim::prefetch::huge_vec;
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{Metrics, Property, Verdict};
+use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
 
 /// One PE's view of the stop.
@@ -107,7 +107,7 @@ impl StopDelay {
 impl Property for StopDelay {
     const NAME: &'static str = "stop_delay";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         match *e {
             Event::Send { t, id, kind: Kind::Stop, .. } => {
                 self.stops += 1;

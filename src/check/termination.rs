@@ -6,7 +6,7 @@
 //! (work after the announcement) fails: termination was announced before
 //! the computation was over, so what was detected was not termination.
 
-use super::{list_some, Metrics, Property, Verdict};
+use super::{list_some, Book, Metrics, Property, Verdict};
 use crate::event::Event;
 
 const TRUNCATED: &str = "the trace has no `end` event: it is truncated or the run did not finish";
@@ -50,7 +50,7 @@ impl TerminationDetected {
 impl Property for TerminationDetected {
     const NAME: &'static str = "termination_detected";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         match *e {
             Event::Announce { t, .. } if self.announce.is_none() => self.announce = Some((line, t)),
             Event::Terminated { pe, .. } => self.on_terminated(pe),

@@ -10,7 +10,7 @@
 //! the ids of delivered ones), not to the length of the run.
 
 use super::inflight::InFlight;
-use super::{violation_at, Metrics, Property, Verdict};
+use super::{violation_at, Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader, TRACE_VERSION};
 
 /// A message in flight, as far as matching its `recv` needs.
@@ -254,7 +254,7 @@ impl WellFormed {
 impl Property for WellFormed {
     const NAME: &'static str = "trace_well_formed";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         self.observed += 1;
         if self.violation.is_none() {
             self.violation = violation_at(line, self.check(line, e));

@@ -4,7 +4,7 @@
 //! was lost, more means work was done twice; equal units with a different
 //! fingerprint means both happened.
 
-use super::{Metrics, Property, Reference, Verdict};
+use super::{Book, Metrics, Property, Reference, Verdict};
 use crate::event::Event;
 use crate::problem::Fingerprint;
 
@@ -47,7 +47,7 @@ impl WorkConserved {
 impl Property for WorkConserved {
     const NAME: &'static str = "work_conserved";
 
-    fn observe(&mut self, line: usize, e: &Event) {
+    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         let Event::Work { units, fp, .. } = e else { return };
         self.units = self.units.saturating_add(*units);
         self.fp += *fp;

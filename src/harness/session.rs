@@ -1,14 +1,15 @@
 //! The checked side of a run: the trace header written first, then every
-//! event numbered, fed to the checker and written to the trace.
+//! event numbered, fed to the checker and written to the trace. The
+//! checker runs on its own thread where that pays ([`Online`]).
 
 use std::io::{self, Write};
 
-use crate::check::{CheckReport, Checker, Reference};
+use crate::check::{CheckReport, Checker, Online, Reference};
 use crate::event::{write_event, Event, TraceHeader};
 
 /// One run's checker and trace writer.
 pub(super) struct Session<'w> {
-    checker: Checker,
+    checker: Online,
     trace: Option<&'w mut dyn Write>,
     /// The line of the last event written (the header is line 1).
     line: usize,
@@ -26,7 +27,7 @@ impl<'w> Session<'w> {
         if let Some(w) = trace.as_deref_mut() {
             write_event(w, &Event::Header(header.clone()))?;
         }
-        Ok(Session { checker: Checker::new(header, reference), trace, line: 1, io_err: None })
+        Ok(Session { checker: Online::new(Checker::new(header, reference)), trace, line: 1, io_err: None })
     }
 
     /// Checks and writes one event (the first write error is kept for [`Session::finish`]).

@@ -1,0 +1,33 @@
+//! What several properties read, kept once for all of them (issue 30):
+//! who holds work and which work messages are in flight
+//! ([`super::activity`]), which `no_early_termination` and
+//! `detection_delay_bound` both judge by. The [`super::Checker`] feeds the
+//! book each event before the properties, which get it read-only
+//! ([`super::Property::observe`]); each property's own logic stays in its
+//! file.
+
+use super::activity::Activity;
+use crate::event::Event;
+
+/// The shared records of a run's events.
+pub(super) struct Book {
+    /// PEs holding work and work messages in flight.
+    pub activity: Activity,
+}
+
+impl Book {
+    /// For `pes` PEs.
+    pub(super) fn new(pes: u32) -> Book {
+        Book { activity: Activity::new(pes) }
+    }
+
+    /// Feeds one event (before the properties see it).
+    pub(super) fn observe(&mut self, e: &Event) {
+        self.activity.observe(e);
+    }
+
+    /// Prefetches PE `pe`'s records ([`super::Checker::prefetch`]).
+    pub(super) fn prefetch(&self, pe: u32) {
+        self.activity.prefetch(pe);
+    }
+}
