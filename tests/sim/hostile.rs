@@ -59,8 +59,8 @@ const PROBES: &[Probe] = &[
     full(&["run", "--workload", "uts:T1"]),
     // Times and counts out of range, refused at parse time.
     p(&["run", "--workload", "uts:T1", "--timeout", MAX], 2, "--timeout"),
-    p(&["bounds", "--max-pes", "4"], 2, "use --max-pes 32 or more"),
-    p(&["bounds", "--max-pes", "7"], 2, "use --max-pes 32 or more"),
+    p(&["bounds", "--max-pes", "4"], 2, "REFUSED t_par_trend: refused: trend needs P up to at least 32"),
+    p(&["bounds", "--max-pes", "7"], 2, "REFUSED t_par_trend: refused: trend needs P up to at least 32"),
     // Energies with huge exponents: refused above 2^18, never wrapped round.
     p(
         &["check-trace", "{dir}/energy-u64.jsonl"],
