@@ -187,7 +187,7 @@ fn checked_in(
 /// the campaign's whole report (in one process, or assembled from MPI
 /// ranks by [`super::shard::assemble`]): in the layers that stop (simulate,
 /// threads), every case after the first failing one is a skip naming it,
-/// whether it ran (on another rank) or was saved ([`parallel_until`]).
+/// whether it ran (on another rank) or was saved (`parallel_until`).
 pub fn cut_after_failure(cases: &mut [Case]) {
     for layer in ["simulate", "threads"] {
         let mut ours = cases.iter_mut().filter(|c| c.layer == layer);

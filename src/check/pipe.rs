@@ -98,7 +98,7 @@ impl Piped {
     }
 
     /// Queues one event; a full batch goes to the checker (waiting while
-    /// [`DEPTH`] batches are ahead of it).
+    /// `DEPTH` batches are ahead of it).
     pub fn observe(&mut self, line: usize, event: Event) {
         self.batch.push((line, event));
         if self.batch.len() == BATCH {
