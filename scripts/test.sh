@@ -63,26 +63,8 @@ for job in fuzz:$fuzzcheck doc:$doc; do
   tail -n 1 "$logs/${job%%:*}"
 done
 
-step "cargo test --release --features mpi, two lanes at once (unit, property, golden, snapshot, CLI, campaign, loom's quick profile), then the MPI tests"
-# cargo runs one test binary after another (they took 338 s in all, tests/sim
-# 163 s of it): tests/sim runs in a lane of its own beside the other binaries
-# and the doctests (about as long together), so that one lane's serial
-# stretches (a binary's last long test, a lone child, the doctests' compiles)
-# overlap the other's work; a test run holds no cargo lock. The MPI tests
-# run alone after them (their ranks poll, and some assert time limits).
-t() { cargo test --release "${features[@]}" "$@"; }
-others=(--lib --bins)
-for f in tests/*.rs tests/*/main.rs; do # every integration test target but sim and mpi
-  name=$(basename "${f%/main.rs}" .rs)
-  case $name in sim | mpi) ;; *) others+=(--test "$name") ;; esac
-done
-t --test sim >"$logs/sim" 2>&1 &
-sim=$!
-t "${others[@]}"
-t --doc
-wait $sim || { cat "$logs/sim"; echo "tests/sim failed"; exit 1; }
-cat "$logs/sim"
-t --test mpi
+step "cargo test --release --features mpi (unit, property, golden, snapshot, CLI, campaign, MPI tests, loom's quick profile)"
+cargo test --release "${features[@]}"
 
 step "validating a user's own balancer (examples/own_balancer.rs)"
 cargo run --release -q "${features[@]}" --example own_balancer
