@@ -401,7 +401,7 @@ pub fn quantile(name: &'static str, reference: &'static str, xs: &[(u32, f64)], 
 /// one whenever the range is too short to pin the slope down (`--max-pes
 /// 16`); the ranges where the reference's own slope is still above the
 /// tolerance (a finite-size rise, 001 Thm 1 is asymptotic) are refused
-/// instead ([`super::plan::refuse_max_pes`]).
+/// instead ([`super::range::mark_refused`] over [`super::plan::needs`]).
 pub fn slope(name: &'static str, reference: &'static str, xs: &[(u32, f64)], constant: f64, alpha: f64) -> Claim {
     let spread = xs.iter().any(|(p, _)| *p != xs[0].0); // two values of P (fewer: refused, range::Need)
     let finite = xs.iter().all(|(_, x)| x.is_finite()) && xs.len() >= 3 && constant > 0.0 && spread;

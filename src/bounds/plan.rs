@@ -8,7 +8,7 @@ use crate::protocol::random_polling::{QueueLimit, RandomPollingParams};
 use crate::protocol::{BalancerKind, BalancerSpec, DetectorKind};
 use crate::sim::SimConfig;
 
-use super::range::{self, Need};
+use super::range::Need;
 
 /// The base seed CI uses; `--seed-base N` reruns every test on fresh seeds.
 pub const CI_SEED_BASE: u64 = 1;
@@ -68,12 +68,6 @@ pub fn needs(profile: Profile) -> Vec<Need> {
             "needs one of its networks (a mesh or hypercube of 16 PEs), or it checks no message",
         ),
     ]
-}
-
-/// Why `--max-pes max_pes` cannot run `profile`'s claims with their
-/// stated α (`None`: it can; [`needs`]).
-pub fn refuse_max_pes(profile: Profile, max_pes: u32) -> Option<String> {
-    range::refuse(&needs(profile), &profile.pes(), max_pes)
 }
 
 /// The balancer the suite tests (the only one with bound claims so far).
@@ -231,6 +225,10 @@ impl Cell {
 mod tests {
     use super::*;
     use crate::mutants::{Catcher, CATALOGUE};
+
+    fn refuse_max_pes(profile: Profile, max_pes: u32) -> Option<String> {
+        crate::bounds::range::refuse(&needs(profile), &profile.pes(), max_pes)
+    }
 
     /// The reduced profiles the mutants are shown failing on run every claim.
     #[test]

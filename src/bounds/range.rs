@@ -99,17 +99,26 @@ pub fn mark_refused(claims: &mut [Claim], needs: &[Need], all_pes: &[u32], max_p
         let Some(n) = needs.iter().filter(|n| n.pes > max_pes && n.covers(c.name)).max_by_key(|n| n.pes) else {
             continue;
         };
-        let head = if n.trend { "trend needs" } else { "needs" };
-        let at_least = match n.pes {
-            u32::MAX => "more P than this profile has".to_string(),
-            k => format!("P up to at least {k}"),
-        };
-        let why =
-            format!("{head} {at_least}: {} {}; --max-pes {max_pes} gives {}", n.claims, n.why, kept(all_pes, max_pes));
+        let why = format!(
+            "{}: {} {}; --max-pes {max_pes} gives {}",
+            needs_p(n.trend, n.pes),
+            n.claims,
+            n.why,
+            kept(all_pes, max_pes)
+        );
         refusals.push(format!("{}: {why}", c.name));
         *c = Claim::refused(c, why);
     }
     refusals
+}
+
+/// "[trend] needs P up to at least K" (K = `pes`; `u32::MAX`: more P than the profile has).
+fn needs_p(trend: bool, pes: u32) -> String {
+    let head = if trend { "trend needs" } else { "needs" };
+    match pes {
+        u32::MAX => format!("{head} more P than this profile has"),
+        k => format!("{head} P up to at least {k}"),
+    }
 }
 
 /// The largest K any of `needs` asks for (the suite's smallest `--max-pes`).
@@ -124,16 +133,12 @@ pub fn refuse(needs: &[Need], all_pes: &[u32], max_pes: u32) -> Option<String> {
     let worst = needs.iter().filter(|n| n.pes > max_pes).max_by_key(|n| n.pes)?;
     let smallest = smallest(needs);
     let range = kept(all_pes, max_pes);
-    let head = if worst.trend { "trend needs" } else { "needs" };
-    let at_least = match smallest {
-        u32::MAX => "more P than this profile has".to_string(),
-        k => format!("P up to at least {k}"),
-    };
+    let head = needs_p(worst.trend, smallest);
     let hint = match smallest {
         u32::MAX => "use another profile".to_string(),
         k => format!("use --max-pes {k} or more"),
     };
-    Some(format!("{head} {at_least}: {} {}; --max-pes {max_pes} gives {range} ({hint})", worst.claims, worst.why))
+    Some(format!("{head}: {} {}; --max-pes {max_pes} gives {range} ({hint})", worst.claims, worst.why))
 }
 
 #[cfg(test)]
