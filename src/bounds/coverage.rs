@@ -69,7 +69,6 @@ macro_rules! outside {
 /// Every claim of COVERAGE.md §5 that no suite's claim lists.
 pub const UNTESTED: &[Outside] = &[
     outside!(3, Tested, "000", "§2.1", "h ∈ Ω(log n) and T_seq ∈ Ω(n): the assumptions the bounds are stated under.", [], "lbcheck bounds (random polling's suite) refuses its verdict, exit 2, when a run has h < log2 P or T_seq < P·h, naming the assumption and the values (bounds::assumptions; unit-tested on violating values)", Some("assumptions on the workload, not a property of a balancer: enforced on every run of random polling's suite, nothing a mutant could break")),
-    outside!(6, Untested, "000", "§3.1, Lemma 3", "Õ(h) qualifying phases suffice.", [], "", Some("a step of Thm 1's proof: phases are not counted; its consequence is the poll-and-shuffle suite's t_par and t_par_trend")),
     outside!(17, Tested, "000", "§6.1", "(n/2)(h − log(T_seq/T_atomic)) transfers on Fig. 3's tree.", ["fig3_transfers"], "property fig3_transfers (exact, every run on the fig3 workload)", Some("exact, from the workload's shape: a run that ends before L_min made B·S splits; a balancer could pass with fewer only by losing work (work_conserved) or not logging splits (trace_well_formed)")),
     outside!(23, Tested, "001", "§3, Lemma 1.2", "A request is served within Δt + T_split + O(T_rout).", ["service_latency"], "property service_latency (structural, every run)", None),
     outside!(25, Untested, "001", "§3, Lemma 2", "T_dead: the dead time after a red request.", [], "", Some("a quantity of the proof, not an observable of a run: lemma3's colouring uses T_dead = Δt + T_split + 2·T_rout")),
@@ -257,6 +256,7 @@ pub const ALSO_FAILED: &[(&str, &str, &[&str])] = &[
         "perm_uniform",
         &["shuffle-drops-work", "pas-no-shuffle", "pas-xor-shuffle", "perm-no-local-shuffle"],
     ),
+    ("poll-and-shuffle", "qualifying_phases", &["pas-same-dimension"]),
     ("poll-and-shuffle", "rp_t_par", &["poll-network-neighbour"]),
     (
         "poll-and-shuffle",

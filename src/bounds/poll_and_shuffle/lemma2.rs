@@ -68,6 +68,12 @@ impl Barriers {
         self.askers.iter_mut().chain(self.asked.iter_mut()).for_each(|x| *x = false);
     }
 
+    /// The qualifying barriers seen (000 Lemma 3's phases: number i < D −
+    /// log2(2/γ), ≥ γn idle), over the whole run.
+    pub fn qualifying(&self) -> usize {
+        self.qualifying.len()
+    }
+
     /// The run's trial: `below(n)` draws uniformly from 0..n; `None` if no
     /// barrier qualified.
     pub fn pick(&self, mut below: impl FnMut(u32) -> u32) -> Option<bool> {
@@ -98,7 +104,7 @@ mod tests {
         b.observe(&Event::Phase { t: 20, cycle: 0, phase: 2, pe: None });
         (4..16).for_each(|k| b.observe(&request(20, k, k ^ 4)));
         b.observe(&Event::End { t: 30 });
-        assert_eq!(b.qualifying, vec![(3, 4)]);
+        assert_eq!((b.qualifying(), &b.qualifying), (1, &vec![(3, 4)]));
         assert_eq!(b.pick(|n| n - 1), Some(false)); // S = the 4th: not asked
         assert_eq!(b.pick(|_| 0), Some(true));
     }

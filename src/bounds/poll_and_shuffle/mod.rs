@@ -13,6 +13,15 @@
 //!   time. This is what Lemma 2's probability γ/2 rests on.
 //! - `lemma2` (Clopper–Pearson, 000 Lemma 2; [`lemma2`]): a nonempty
 //!   subproblem of a qualifying phase is asked with probability ≥ γ/2.
+//! - `qualifying_phases` (000 Lemma 3; S-2): Õ(h) qualifying phases
+//!   (number i < log n − log2(2/γ), ≥ γn idle: [`lemma2`]'s) suffice to
+//!   bring every subproblem to generation h. Φ/h, with Φ the run's
+//!   qualifying phases, is bounded by the constant fitted on calibration
+//!   runs at (1 + MARGIN) on test runs, as `t_par`. Φ is counted over the
+//!   whole run, not only until every subproblem has generation ≥ h (a
+//!   shuffle moves subproblems, which `observe::GenDepth` does not
+//!   follow): the phases after that, while the atomic pieces finish, add
+//!   the same few to the reference's runs and to a mutant's.
 //! - `t_par`, `t_par_trend` (000 Thm 1; Thm 2 on the butterfly and CCC,
 //!   Thm 3 on meshes, Thm 4 on fat trees): R = (T_par − T_seq/n) / (T_atomic
 //!   + h·(T_phase + c̄_poll + T_perm/L)) ([`runs`]), bounded by the constant
@@ -57,9 +66,9 @@ use crate::base::Topology;
 use crate::mutants::Mutant;
 use runs::{Net, Sample};
 
-/// The statistical tests of the suite (Bonferroni): 7 here, and the
+/// The statistical tests of the suite (Bonferroni): 8 here, and the
 /// adaptive trigger's ([`adaptive`]).
-pub const STAT_TESTS: usize = 7 + adaptive::STAT_TESTS;
+pub const STAT_TESTS: usize = 8 + adaptive::STAT_TESTS;
 
 /// Both balancers' runs on `topology` with n ≤ `max_pes`: calibration on
 /// the references, tests with `mutant`.
@@ -74,7 +83,7 @@ pub const LEMMA2_TRIALS: u64 = 20;
 
 /// The n values of the suite's cells on `topology`, and what its claims
 /// need of them (`--max-pes`, [`range`]): `t_par` and `rp_t_par` a cell;
-/// `lemma2` [`LEMMA2_TRIALS`] test runs of cells with a phase
+/// `qualifying_phases` a cell with n > 2/γ; `lemma2` [`LEMMA2_TRIALS`] test runs of cells with a phase
 /// i < log2 n − log2(2/γ); the trends two values of n; `rp_vs_pas` an
 /// effect, not its absence: [`RP_VS_PAS_POINTS`] values of n.
 pub fn needs(profile: Profile, topology: Topology) -> (Vec<u32>, Vec<Need>) {
@@ -83,6 +92,7 @@ pub fn needs(profile: Profile, topology: Topology) -> (Vec<u32>, Vec<Need>) {
     let per_cell = usize::try_from(LEMMA2_TRIALS.div_ceil(u64::from(runs::RUNS))).unwrap_or(usize::MAX);
     let mut needs = vec![
         Need::cells("t_par and rp_t_par", &pes, 1, "need runs"),
+        Need::cells("qualifying_phases", &early, 1, "needs runs with a phase i < log2 n − log2(2/γ)"),
         Need::cells("lemma2", &early, per_cell, &format!("needs {LEMMA2_TRIALS} test runs with n > 2/γ")),
     ];
     if hypercubic(topology) {
@@ -118,6 +128,15 @@ pub const RP_VS_PAS_POINTS: usize = 5;
 /// The test runs of `net` in the suite's cells: (n, R).
 fn test_r(samples: &[Sample], net: Net) -> Vec<(u32, f64)> {
     samples.iter().filter(|s| s.net == net && s.phase == Phase::Test && !s.regime).map(|s| (s.pes, s.r)).collect()
+}
+
+/// 000 Lemma 3: qualifying phases over h, bounded as `t_par` (module doc).
+fn lemma3_claim(samples: &[Sample], alpha: f64) -> Claim {
+    let values = |phase| samples.iter().filter(move |s| s.phase == phase).filter_map(|s| s.lemma3.map(|v| (s.pes, v)));
+    let k = fitted(values(Phase::Calibrate).map(|(_, v)| (Phase::Calibrate, v)));
+    let test: Vec<(u32, f64)> = values(Phase::Test).collect();
+    let reference = "000 Lemma 3: Õ(h) phases with number < log n − log2(2/γ) and ≥ γn idle PEs suffice";
+    quantile("qualifying_phases", reference, &test, k, alpha)
 }
 
 /// 000 Lemma 2 over one trial per test run (see [`lemma2`]).
@@ -223,12 +242,13 @@ pub fn evaluate(
         permutations::generators(base, mutant),
         permutations::eq4(base, mutant, a),
         lemma2_claim(samples, a),
+        lemma3_claim(samples, a),
         quantile("t_par", thm, &pas, k_pas, a),
         quantile("rp_t_par", rp_ref, &rp, k_rp, a),
     ];
     if hypercubic(topology) {
         let trend = "000 Thms 1-2: R has no upward trend in log2 n (Õ(h), not Õ(h log n))";
-        claims.insert(5, slope("t_par_trend", trend, &pas, k_pas, a));
+        claims.insert(6, slope("t_par_trend", trend, &pas, k_pas, a));
     }
     let mut constants = serde_json::json!({ "k": k_pas, "k_rp": k_rp, "topology": topology.to_string() });
     if hypercubic(topology) && topology != Topology::Crossbar {
@@ -251,4 +271,24 @@ pub fn evaluate(
     let adaptive_tests = adaptive_runs.iter().filter(|r| r.phase == Phase::Test);
     claims.push(claims::invariants(test.chain(adaptive_tests.map(|r| (&r.failures[..], r.replay.as_str())))));
     (constants, claims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bounds::claims::ClaimVerdict;
+
+    /// `qualifying_phases` (000 Lemma 3) passes on the reference and fails
+    /// on `pas-same-dimension` (every phase polls dimension 0, so work
+    /// spreads along one dimension and qualifying phases pile up), n ≤ 32.
+    #[test]
+    fn qualifying_phases_fails_when_every_phase_polls_one_dimension() {
+        let verdict = |mutant| {
+            let samples = run_all(Profile::Quick, Topology::Hypercube, 32, 1, mutant);
+            let (_, claims) = evaluate(&samples, &[], Topology::Hypercube, 1, mutant);
+            claims.into_iter().find(|c| c.name == "qualifying_phases").map(|c| c.verdict)
+        };
+        assert_eq!(verdict(None), Some(ClaimVerdict::Pass));
+        assert_eq!(verdict(Some(Mutant::PasSameDimension)), Some(ClaimVerdict::Fail));
+    }
 }

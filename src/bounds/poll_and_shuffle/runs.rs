@@ -67,6 +67,9 @@ pub struct Sample {
     /// 000 Lemma 2's event at one random qualifying (phase, S) of the run
     /// (poll-and-shuffle only; `None` without a qualifying phase).
     pub lemma2: Option<bool>,
+    /// 000 Lemma 3: the run's qualifying phases over h (poll-and-shuffle,
+    /// suite cells only; [`super::lemma3`]).
+    pub lemma3: Option<f64>,
     /// Simulator steps the run took.
     pub steps: u64,
     /// The time the run reached (T_par if it ended).
@@ -268,6 +271,8 @@ fn measure(job: &Job, spec: &RunSpec) -> Sample {
         capped,
         r: excess / job.lower_order(t_atomic, h),
         lemma2: (job.net == Net::PollAndShuffle).then(|| barriers.pick(|n| pick.random_range(0..n))).flatten(),
+        lemma3: (job.net == Net::PollAndShuffle && !job.regime && h > 0)
+            .then(|| barriers.qualifying() as f64 / h as f64),
         steps: report.outcome.steps,
         time: report.outcome.end_time,
         failures: if stopped { Vec::new() } else { report.check.failures().into_iter().map(|(n, _)| n).collect() },
