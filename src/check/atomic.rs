@@ -95,6 +95,12 @@ pub(super) struct AtomicConformance {
 }
 
 impl AtomicConformance {
+    /// False when the header says the check does not apply (then the
+    /// [`super::Checker`] does not keep it: its events change nothing).
+    pub(super) fn applies(&self) -> bool {
+        !matches!(self.model, Model::Other(_))
+    }
+
     /// For the run of `header` (clock, machine, arbiter, PEs).
     pub(super) fn new(header: &TraceHeader) -> AtomicConformance {
         let run = header.run_record();
@@ -107,7 +113,10 @@ impl AtomicConformance {
             }
             (clock, _) => Model::Other(clock),
         };
-        let nodes = vec![Node::default(); header.pes.min(super::MAX_PES) as usize];
+        let nodes = match model {
+            Model::Other(_) => Vec::new(), // nothing to check: no per-node records
+            _ => vec![Node::default(); header.pes.min(super::MAX_PES) as usize],
+        };
         AtomicConformance { model, nodes, received: 0, violation: None }
     }
 
@@ -200,7 +209,7 @@ impl Property for AtomicConformance {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         let what = match self.model {
             Model::Other(clock) => {
                 return Verdict::pass(format!("not applicable: times are {clock}, not steps of 004's atomic model"))

@@ -1,7 +1,8 @@
 //! What several properties read, kept once for all of them (issue 30):
-//! who holds work and which work messages are in flight
-//! ([`super::activity`]), which `no_early_termination` and
-//! `detection_delay_bound` both judge by. The [`super::Checker`] feeds the
+//! who holds work, which work messages are in flight and which PEs
+//! terminated ([`super::activity`]), which `no_early_termination`,
+//! `detection_delay_bound`, `termination_detected` and `requests_answered`
+//! judge by. The [`super::Checker`] feeds the
 //! book each event before the properties, which get it read-only
 //! ([`super::Property::observe`]); each property's own logic stays in its
 //! file.
@@ -11,7 +12,7 @@ use crate::event::Event;
 
 /// The shared records of a run's events.
 pub(super) struct Book {
-    /// PEs holding work and work messages in flight.
+    /// PEs holding work, work messages in flight, PEs terminated.
     pub activity: Activity,
 }
 

@@ -102,7 +102,7 @@ impl Property for CriticalExpanded {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         let Some(c) = self.expected.critical else {
             return self.pruned_verdict();
         };

@@ -142,7 +142,7 @@ impl Property for DetectionDelayBound {
         self.update(e.time(), book);
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         let (detector, depth) = match self.applies {
             Ok(a) => a,
             Err(why) => return Verdict::pass(format!("not applicable: {why}")),

@@ -278,7 +278,7 @@ impl Property for DetectorConformance {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         if let Some((line, why)) = self.violation {
             return Verdict::fail(why, Some(line));
         }

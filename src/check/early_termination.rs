@@ -62,7 +62,7 @@ impl Property for NoEarlyTermination {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         match self.violation {
             Some((line, why)) => Verdict::fail(why, Some(line)),
             None => Verdict::pass(format!(

@@ -192,7 +192,7 @@ impl Property for EnergyConserved {
         }
     }
 
-    fn finish(mut self, _: &Metrics) -> Verdict {
+    fn finish(mut self, _: &Metrics, _: &Book) -> Verdict {
         self.check_step();
         match (self.active, self.violation) {
             (false, None) => match self.declared {

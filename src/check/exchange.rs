@@ -129,7 +129,7 @@ impl Property for SamePhaseExchange {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         if self.simd {
             return Verdict::pass("not applicable: SIMD phases have no dimensions (`simd_matching` checks them)");
         }
@@ -157,7 +157,7 @@ mod tests {
         let mut p = SamePhaseExchange::new(&h);
         let book = Book::new(0);
         events.iter().enumerate().for_each(|(i, e)| p.observe(i + 2, e, &book));
-        p.finish(&Metrics::default())
+        p.finish(&Metrics::default(), &book)
     }
 
     fn at(t: u64, pe: u32, phase: u32) -> Event {
@@ -204,6 +204,6 @@ mod tests {
         let mut h = testutil::header(8);
         h.balancer = "random-polling".into();
         let p = SamePhaseExchange::new(&h);
-        assert!(p.finish(&Metrics::default()).detail.starts_with("not applicable"));
+        assert!(p.finish(&Metrics::default(), &Book::new(0)).detail.starts_with("not applicable"));
     }
 }

@@ -62,7 +62,7 @@ impl Property for Fig3Transfers {
         self.splits += u64::from(matches!(e, Event::Split { .. }));
     }
 
-    fn finish(self, m: &Metrics) -> Verdict {
+    fn finish(self, m: &Metrics, _: &Book) -> Verdict {
         let (need, l_min, h) = match self.applies {
             Ok(a) => a,
             Err(why) => return Verdict::pass(format!("not applicable: {why}")),

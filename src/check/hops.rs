@@ -64,6 +64,12 @@ impl HopLatency {
     pub(super) fn new(header: &TraceHeader) -> HopLatency {
         HopLatency { net: network(header), sent: HashMap::default(), checked: 0, violation: None }
     }
+
+    /// False when the header says the check does not apply (then the
+    /// [`super::Checker`] does not keep it: its events change nothing).
+    pub(super) fn applies(&self) -> bool {
+        self.net.is_ok()
+    }
 }
 
 impl Property for HopLatency {
@@ -92,7 +98,7 @@ impl Property for HopLatency {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         match (self.net, self.violation) {
             (Err(why), _) => Verdict::pass(format!("not applicable: {why}")),
             (Ok(_), Some((line, why))) => Verdict::fail(why, Some(line)),
@@ -132,7 +138,7 @@ mod tests {
             &Event::Recv { t: 10 + took, pe: 7, from: 0, id: 1, kind: Kind::Request, queue: None, data: None },
             &book,
         );
-        p.finish(&Metrics::default())
+        p.finish(&Metrics::default(), &book)
     }
 
     #[test]

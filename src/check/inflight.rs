@@ -127,8 +127,11 @@ impl<V: Copy> InFlight<V> {
             self.pop_front();
         }
         let offset = (id - self.base) as usize;
-        if offset >= self.window.len() {
-            self.window.resize(offset + 1, Entry::FREE);
+        match offset.cmp(&self.window.len()) {
+            std::cmp::Ordering::Less => {}
+            // The next id, as nearly always: one push, not a resize (issue 30).
+            std::cmp::Ordering::Equal => self.window.push_back(Entry::FREE),
+            std::cmp::Ordering::Greater => self.window.resize(offset + 1, Entry::FREE),
         }
         offset
     }

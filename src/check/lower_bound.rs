@@ -57,7 +57,7 @@ impl Property for LowerBound {
         self.expansions += matches!(e, Event::Work { .. }) as u64;
     }
 
-    fn finish(self, m: &Metrics) -> Verdict {
+    fn finish(self, m: &Metrics, _: &Book) -> Verdict {
         let (t_par, from) = match m.t_par {
             Some(t) => (t, "last terminated"),
             None => (m.t_last, "last event: no terminated event"),

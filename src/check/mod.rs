@@ -36,7 +36,13 @@
 //! What several properties read is kept once, in the checker's shared
 //! book (`book.rs`, fed each event before the properties, which read it):
 //! who holds work and which work messages are in flight, for
-//! `no_early_termination` and `detection_delay_bound`. Online, the checker
+//! `no_early_termination` and `detection_delay_bound`, and which PEs
+//! terminated, for `termination_detected` and `requests_answered` (one
+//! byte per PE for all four). A property whose header says it does not
+//! apply (`atomic_conformance` off the atomic machine, `round_robin` off
+//! Pacheco's round robins, `hop_latency` without a topology,
+//! `simd_matching` off `simd-phase`) is not built: no event could change
+//! its verdict, which a fresh one gives at the end. Online, the checker
 //! runs on its own thread where the machine has two cores ([`Online`],
 //! `pipe.rs`: batches of events over a bounded channel, the same verdicts).
 //!
@@ -255,8 +261,9 @@ trait Property {
     /// the records several properties share, already fed this event.
     fn observe(&mut self, line: usize, event: &Event, book: &Book);
     /// Ends the stream; `m` holds what every property may share (T_par,
-    /// the last work, the largest generation…), computed once.
-    fn finish(self, m: &Metrics) -> Verdict;
+    /// the last work, the largest generation…), computed once; `book` the
+    /// shared records as of the end.
+    fn finish(self, m: &Metrics, book: &Book) -> Verdict;
 }
 
 /// Verdicts and metrics of one run.
@@ -318,21 +325,25 @@ pub struct Checker {
     requests: requests::RequestsAnswered,
     service: service::ServiceLatency,
     detector: detector::DetectorConformance,
-    atomic: atomic::AtomicConformance,
+    atomic: Option<atomic::AtomicConformance>,
     critical: critical::CriticalExpanded,
     optimum: optimum::OptimumFound,
     lower_bound: lower_bound::LowerBound,
     fig3: fig3::Fig3Transfers,
-    round_robin: round_robin::RoundRobin,
+    round_robin: Option<round_robin::RoundRobin>,
     prune: prune::PruneSound,
     stop: stop::StopDelay,
-    hops: hops::HopLatency,
+    hops: Option<hops::HopLatency>,
     phase: phase::PhaseDiscipline,
-    simd: simd::SimdMatching,
+    simd: Option<simd::SimdMatching>,
     exchange: exchange::SamePhaseExchange,
     metrics: metrics::Collector,
     /// What several properties read, kept once ([`book`]).
     book: Book,
+    /// The header, for the verdicts of the properties it says do not apply
+    /// (`None` above: not built, since no event could change their verdict;
+    /// at the end a fresh one gives it).
+    header: TraceHeader,
 }
 
 /// The largest PE count a trace may declare, 2^20 (the simulator's
@@ -358,25 +369,26 @@ impl Checker {
             work: work::WorkConserved::new(reference),
             energy: energy::EnergyConserved::new(header),
             early: early_termination::NoEarlyTermination::new(),
-            detected: termination::TerminationDetected::new(pes),
+            detected: termination::TerminationDetected::new(),
             delay: delay::DetectionDelayBound::new(header),
             requests: requests::RequestsAnswered::new(header),
             service: service::ServiceLatency::new(header),
             detector: detector::DetectorConformance::new(header),
-            atomic: atomic::AtomicConformance::new(header),
+            atomic: Some(atomic::AtomicConformance::new(header)).filter(|p| p.applies()),
             critical: critical::CriticalExpanded::new(reference, header),
             optimum: optimum::OptimumFound::new(reference, stop::first_solution(header)),
             lower_bound: lower_bound::LowerBound::new(header, reference.pruning.is_some()),
             fig3: fig3::Fig3Transfers::new(header),
-            round_robin: round_robin::RoundRobin::new(header),
+            round_robin: Some(round_robin::RoundRobin::new(header)).filter(|p| p.applies()),
             prune: prune::PruneSound::default(),
             stop: stop::StopDelay::new(header),
-            hops: hops::HopLatency::new(header),
+            hops: Some(hops::HopLatency::new(header)).filter(|p| p.applies()),
             phase: phase::PhaseDiscipline::new(header),
-            simd: simd::SimdMatching::new(header),
+            simd: Some(simd::SimdMatching::new(header)).filter(|p| p.applies()),
             exchange: exchange::SamePhaseExchange::new(header),
             metrics: metrics::Collector::new(pes, reference.t_seq),
             book: Book::new(pes),
+            header: header.clone(),
         }
     }
 
@@ -396,17 +408,25 @@ impl Checker {
         self.requests.observe(line, event, book);
         self.service.observe(line, event, book);
         self.detector.observe(line, event, book);
-        self.atomic.observe(line, event, book);
+        if let Some(p) = &mut self.atomic {
+            p.observe(line, event, book);
+        }
         self.critical.observe(line, event, book);
         self.optimum.observe(line, event, book);
         self.lower_bound.observe(line, event, book);
         self.fig3.observe(line, event, book);
-        self.round_robin.observe(line, event, book);
+        if let Some(p) = &mut self.round_robin {
+            p.observe(line, event, book);
+        }
         self.prune.observe(line, event, book);
         self.stop.observe(line, event, book);
-        self.hops.observe(line, event, book);
+        if let Some(p) = &mut self.hops {
+            p.observe(line, event, book);
+        }
         self.phase.observe(line, event, book);
-        self.simd.observe(line, event, book);
+        if let Some(p) = &mut self.simd {
+            p.observe(line, event, book);
+        }
         self.exchange.observe(line, event, book);
         self.metrics.observe(event);
     }
@@ -451,27 +471,33 @@ impl Checker {
         let metrics = self.metrics.finish();
         let mut properties = BTreeMap::new();
         let mut put = |name, verdict| properties.insert(name, verdict);
-        put(wellformed::WellFormed::NAME, self.well_formed.finish(&metrics));
-        put(work::WorkConserved::NAME, self.work.finish(&metrics));
-        put(energy::EnergyConserved::NAME, self.energy.finish(&metrics));
-        put(early_termination::NoEarlyTermination::NAME, self.early.finish(&metrics));
-        put(termination::TerminationDetected::NAME, self.detected.finish(&metrics));
-        put(delay::DetectionDelayBound::NAME, self.delay.finish(&metrics));
-        put(requests::RequestsAnswered::NAME, self.requests.finish(&metrics));
-        put(service::ServiceLatency::NAME, self.service.finish(&metrics));
-        put(detector::DetectorConformance::NAME, self.detector.finish(&metrics));
-        put(atomic::AtomicConformance::NAME, self.atomic.finish(&metrics));
-        put(critical::CriticalExpanded::NAME, self.critical.finish(&metrics));
-        put(optimum::OptimumFound::NAME, self.optimum.finish(&metrics));
-        put(lower_bound::LowerBound::NAME, self.lower_bound.finish(&metrics));
-        put(fig3::Fig3Transfers::NAME, self.fig3.finish(&metrics));
-        put(round_robin::RoundRobin::NAME, self.round_robin.finish(&metrics));
-        put(prune::PruneSound::NAME, self.prune.finish(&metrics));
-        put(stop::StopDelay::NAME, self.stop.finish(&metrics));
-        put(hops::HopLatency::NAME, self.hops.finish(&metrics));
-        put(phase::PhaseDiscipline::NAME, self.phase.finish(&metrics));
-        put(simd::SimdMatching::NAME, self.simd.finish(&metrics));
-        put(exchange::SamePhaseExchange::NAME, self.exchange.finish(&metrics));
+        put(wellformed::WellFormed::NAME, self.well_formed.finish(&metrics, &self.book));
+        put(work::WorkConserved::NAME, self.work.finish(&metrics, &self.book));
+        put(energy::EnergyConserved::NAME, self.energy.finish(&metrics, &self.book));
+        put(early_termination::NoEarlyTermination::NAME, self.early.finish(&metrics, &self.book));
+        put(termination::TerminationDetected::NAME, self.detected.finish(&metrics, &self.book));
+        put(delay::DetectionDelayBound::NAME, self.delay.finish(&metrics, &self.book));
+        put(requests::RequestsAnswered::NAME, self.requests.finish(&metrics, &self.book));
+        put(service::ServiceLatency::NAME, self.service.finish(&metrics, &self.book));
+        put(detector::DetectorConformance::NAME, self.detector.finish(&metrics, &self.book));
+        let h = &self.header;
+        let atomic = self.atomic.unwrap_or_else(|| atomic::AtomicConformance::new(h));
+        put(atomic::AtomicConformance::NAME, atomic.finish(&metrics, &self.book));
+        put(critical::CriticalExpanded::NAME, self.critical.finish(&metrics, &self.book));
+        put(optimum::OptimumFound::NAME, self.optimum.finish(&metrics, &self.book));
+        put(lower_bound::LowerBound::NAME, self.lower_bound.finish(&metrics, &self.book));
+        put(fig3::Fig3Transfers::NAME, self.fig3.finish(&metrics, &self.book));
+        let round_robin = self.round_robin.unwrap_or_else(|| round_robin::RoundRobin::new(h));
+        put(round_robin::RoundRobin::NAME, round_robin.finish(&metrics, &self.book));
+        put(prune::PruneSound::NAME, self.prune.finish(&metrics, &self.book));
+        put(stop::StopDelay::NAME, self.stop.finish(&metrics, &self.book));
+        put(hops::HopLatency::NAME, self.hops.unwrap_or_else(|| hops::HopLatency::new(h)).finish(&metrics, &self.book));
+        put(phase::PhaseDiscipline::NAME, self.phase.finish(&metrics, &self.book));
+        put(
+            simd::SimdMatching::NAME,
+            self.simd.unwrap_or_else(|| simd::SimdMatching::new(h)).finish(&metrics, &self.book),
+        );
+        put(exchange::SamePhaseExchange::NAME, self.exchange.finish(&metrics, &self.book));
         let mut report = CheckReport { properties, metrics };
         report.mark_cascades();
         report

@@ -49,7 +49,7 @@ impl Property for OptimumFound {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         let Some(optimum) = self.expected.optimum() else {
             return Verdict::pass("not applicable: the workload has no optimum (not branch-and-bound)");
         };

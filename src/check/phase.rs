@@ -180,7 +180,7 @@ impl Property for PhaseDiscipline {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         if self.other {
             return Verdict::pass("not applicable: SIMD phases poll no dimension (`simd_matching` checks them)");
         }
@@ -208,7 +208,7 @@ mod tests {
         let mut p = PhaseDiscipline::new(&h);
         let book = Book::new(0);
         events.iter().enumerate().for_each(|(i, e)| p.observe(i + 2, e, &book));
-        p.finish(&Metrics::default())
+        p.finish(&Metrics::default(), &book)
     }
 
     #[test]

@@ -37,7 +37,7 @@ impl Property for PruneSound {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         match (self.prunes, self.first_bad) {
             (0, _) => Verdict::pass("not applicable: no `work` event carries `pruned_with` (no pruning)"),
             (_, Some((line, pe, p, best))) => {
@@ -67,7 +67,7 @@ mod tests {
         let mut p = PruneSound::default();
         let book = Book::new(0);
         events.iter().enumerate().for_each(|(i, e)| p.observe(i + 1, e, &book));
-        p.finish(&run(1, single_pe()).metrics)
+        p.finish(&run(1, single_pe()).metrics, &book)
     }
 
     #[test]

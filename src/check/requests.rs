@@ -54,7 +54,6 @@ impl Queue {
 pub(super) struct RequestsAnswered {
     /// (replier j, requester i) → requests received and not answered yet.
     pending: HashMap<(u32, u32), Queue>,
-    terminated: Vec<bool>,
     received: u64,
     replies: u64,
     violation: Option<(usize, String)>,
@@ -64,19 +63,17 @@ pub(super) struct RequestsAnswered {
 impl RequestsAnswered {
     /// For the run of `header`.
     pub(super) fn new(header: &TraceHeader) -> RequestsAnswered {
-        let pes = header.pes.min(super::MAX_PES);
         RequestsAnswered {
             unread: Unread::new(header),
             pending: HashMap::default(),
-            terminated: vec![false; pes as usize],
             received: 0,
             replies: 0,
             violation: None,
         }
     }
 
-    fn on_request(&mut self, line: usize, j: u32, i: u32) {
-        let late = self.terminated.get(j as usize).copied().unwrap_or(false);
+    fn on_request(&mut self, line: usize, j: u32, i: u32, book: &Book) {
+        let late = book.activity.has_terminated(j);
         match self.pending.entry((j, i)) {
             Entry::Occupied(mut q) => q.get_mut().rest.push_back((line, late)),
             Entry::Vacant(q) => {
@@ -120,7 +117,6 @@ impl RequestsAnswered {
 impl RequestsAnswered {
     /// Prefetches PE `pe`'s records ([`super::Checker::prefetch`]).
     pub(super) fn prefetch(&self, pe: u32) {
-        super::ahead(&self.terminated, pe);
         self.unread.prefetch(pe);
     }
 }
@@ -128,24 +124,19 @@ impl RequestsAnswered {
 impl Property for RequestsAnswered {
     const NAME: &'static str = "requests_answered";
 
-    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
+    fn observe(&mut self, line: usize, e: &Event, book: &Book) {
         self.unread.observe(line, e);
         match *e {
-            Event::Recv { pe, from, kind: Kind::Request, .. } => self.on_request(line, pe, from),
+            Event::Recv { pe, from, kind: Kind::Request, .. } => self.on_request(line, pe, from, book),
             Event::Send { from, to, kind: Kind::Reject, .. } => self.on_reject(line, from, to),
             Event::Send { from, to, kind: Kind::Work, .. } => {
                 self.answer(from, to);
-            }
-            Event::Terminated { pe, .. } => {
-                if let Some(done) = self.terminated.get_mut(pe as usize) {
-                    *done = true;
-                }
             }
             _ => {}
         }
     }
 
-    fn finish(mut self, _: &Metrics) -> Verdict {
+    fn finish(mut self, _: &Metrics, _: &Book) -> Verdict {
         if let Some((line, why)) = self.violation.take() {
             return Verdict::fail(why, Some(line));
         }

@@ -41,6 +41,12 @@ pub(super) struct RoundRobin {
 }
 
 impl RoundRobin {
+    /// False when the header says the check does not apply (then the
+    /// [`super::Checker`] does not keep it: its events change nothing).
+    pub(super) fn applies(&self) -> bool {
+        !matches!(self.mode, Mode::Off(_))
+    }
+
     /// For the run of `header` (its PEs, balancer and victim selection).
     pub(super) fn new(header: &TraceHeader) -> RoundRobin {
         let pes = header.pes.min(super::MAX_PES);
@@ -98,7 +104,7 @@ impl Property for RoundRobin {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         match (self.mode, self.violation) {
             (_, Some((line, why))) => Verdict::fail(why, Some(line)),
             (Mode::Off(what), None) => Verdict::pass(format!("not applicable: {what} is not a round robin")),

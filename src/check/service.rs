@@ -127,7 +127,7 @@ impl Property for ServiceLatency {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         match (self.servers, self.violation) {
             (_, Some((line, why))) => Verdict::fail(why, Some(line)),
             (Err(b), None) => Verdict::pass(format!(

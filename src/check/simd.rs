@@ -28,6 +28,12 @@ pub(super) struct SimdMatching {
 }
 
 impl SimdMatching {
+    /// False when the header says the check does not apply (then the
+    /// [`super::Checker`] does not keep it: its events change nothing).
+    pub(super) fn applies(&self) -> bool {
+        self.declared
+    }
+
     /// For the run of `header`.
     pub(super) fn new(header: &TraceHeader) -> SimdMatching {
         SimdMatching {
@@ -93,7 +99,7 @@ impl Property for SimdMatching {
         }
     }
 
-    fn finish(mut self, _: &Metrics) -> Verdict {
+    fn finish(mut self, _: &Metrics, _: &Book) -> Verdict {
         if !self.declared {
             return Verdict::pass("not applicable: balancer is not `simd-phase`");
         }
@@ -119,7 +125,7 @@ mod tests {
         let mut p = SimdMatching::new(&h);
         let book = Book::new(0);
         events.iter().enumerate().for_each(|(i, e)| p.observe(i + 2, e, &book));
-        p.finish(&Metrics::default())
+        p.finish(&Metrics::default(), &book)
     }
 
     #[test]

@@ -124,7 +124,7 @@ impl Property for StopDelay {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         if !self.declared && self.stops == 0 {
             return Verdict::pass("not applicable: not in first-solution mode (002 §4.5)");
         }

@@ -16,25 +16,12 @@ pub(super) struct TerminationDetected {
     /// Line and time of the first announcement.
     announce: Option<(usize, u64)>,
     end: bool,
-    terminated: Vec<bool>,
-    n_terminated: usize,
 }
 
 impl TerminationDetected {
-    /// For `pes` PEs.
-    pub(super) fn new(pes: u32) -> TerminationDetected {
-        TerminationDetected { announce: None, end: false, terminated: vec![false; pes as usize], n_terminated: 0 }
-    }
-
-    fn on_terminated(&mut self, pe: u32) {
-        if let Some(done) = self.terminated.get_mut(pe as usize).filter(|d| !**d) {
-            *done = true;
-            self.n_terminated += 1;
-        }
-    }
-
-    fn missing(&self) -> Vec<usize> {
-        (0..self.terminated.len()).filter(|&pe| !self.terminated[pe]).collect()
+    /// A new check (which PEs terminated is the shared [`Book`]'s).
+    pub(super) fn new() -> TerminationDetected {
+        TerminationDetected { announce: None, end: false }
     }
 
     fn summary(line: usize, t: u64, m: &Metrics) -> String {
@@ -53,13 +40,12 @@ impl Property for TerminationDetected {
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         match *e {
             Event::Announce { t, .. } if self.announce.is_none() => self.announce = Some((line, t)),
-            Event::Terminated { pe, .. } => self.on_terminated(pe),
             Event::End { .. } => self.end = true,
             _ => {}
         }
     }
 
-    fn finish(self, m: &Metrics) -> Verdict {
+    fn finish(self, m: &Metrics, book: &Book) -> Verdict {
         let Some((line, t)) = self.announce else {
             let why = match self.end {
                 true => "never announced: the run ended without announcing termination".to_string(),
@@ -74,7 +60,7 @@ impl Property for TerminationDetected {
         if !self.end {
             return Verdict::fail(format!("{summary}; but {TRUNCATED}"), None);
         }
-        let missing = self.missing();
+        let missing = book.activity.not_terminated();
         if !missing.is_empty() {
             let who = match missing.len() {
                 1 => format!("PE {} never terminated", missing[0]),

@@ -18,13 +18,15 @@ use super::inflight::InFlight;
 use crate::event::{Clock, Event, Kind, TraceHeader};
 use crate::sim::prefetch::huge_vec;
 
-/// A request in flight: its line, send time, requester and target.
+/// A message in flight: its line, send time, sender and target, and
+/// whether it is a request.
 #[derive(Clone, Copy)]
 struct Flight {
     line: usize,
     sent: u64,
     from: u32,
     to: u32,
+    request: bool,
 }
 
 /// The worst request seen: how long after its sending its target started
@@ -36,10 +38,11 @@ pub(super) struct Unread {
     applies: bool,
     declared: u64,
     dt: u64,
-    /// Requests in flight, by id.
-    requests: InFlight<Flight>,
-    /// Send times of the other messages in flight, by id.
-    others: InFlight<u64>,
+    /// Messages in flight, by id: one book for the requests and the
+    /// others (whose latencies give L), so one window op per event (issue
+    /// 30). A `recv` is judged by its `send`'s kind (the two differ only
+    /// in a malformed trace, which `trace_well_formed` reports).
+    messages: InFlight<Flight>,
     latency: u64,
     last_start: Vec<Option<u64>>,
     worst: Worst,
@@ -56,8 +59,7 @@ impl Unread {
             applies: header.clock == Clock::Work,
             declared,
             dt,
-            requests: InFlight::for_pes(header.pes),
-            others: InFlight::for_pes(header.pes),
+            messages: InFlight::for_pes(header.pes),
             latency: 0,
             last_start: huge_vec(pes, |_| None),
             worst: None,
@@ -75,22 +77,14 @@ impl Unread {
             return;
         }
         match *e {
-            Event::Send { t, from, to, id, kind: Kind::Request, .. } => {
-                self.requests.insert(id, Flight { line, sent: t, from, to });
+            Event::Send { t, from, to, id, kind, .. } => {
+                self.messages.insert(id, Flight { line, sent: t, from, to, request: kind == Kind::Request });
             }
-            Event::Send { t, id, .. } => {
-                self.others.insert(id, t);
-            }
-            Event::Recv { id, kind: Kind::Request, .. } => {
-                if let Some(f) = self.requests.remove(id) {
-                    self.weigh(f, false);
-                }
-            }
-            Event::Recv { t, id, .. } => {
-                if let Some(s) = self.others.remove(id) {
-                    self.latency = self.latency.max(t.saturating_sub(s));
-                }
-            }
+            Event::Recv { t, id, .. } => match self.messages.remove(id) {
+                Some(f) if f.request => self.weigh(f, false),
+                Some(f) => self.latency = self.latency.max(t.saturating_sub(f.sent)),
+                None => {}
+            },
             Event::Work { t, pe, units, .. } => {
                 if let Some(s) = self.last_start.get_mut(pe as usize) {
                     *s = Some(t.saturating_sub(units));
@@ -117,7 +111,7 @@ impl Unread {
 
     /// The violation, if a request stayed unreceived too long: (line, why).
     pub(super) fn finish(&mut self) -> Option<(usize, String)> {
-        let mut left: Vec<Flight> = self.requests.values().collect();
+        let mut left: Vec<Flight> = self.messages.values().filter(|f| f.request).collect();
         left.sort_unstable_by_key(|f| f.line);
         for f in left {
             self.weigh(f, true);

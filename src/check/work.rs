@@ -56,7 +56,7 @@ impl Property for WorkConserved {
         }
     }
 
-    fn finish(self, _: &Metrics) -> Verdict {
+    fn finish(self, _: &Metrics, _: &Book) -> Verdict {
         let (units, fp) = (self.units, self.fp);
         if let Some(opt) = self.expected.pruning {
             return Verdict::pass(format!(

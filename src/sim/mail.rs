@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use crate::base::Fraction;
-use crate::event::{Data, Event, Kind};
+use crate::event::{Event, Kind};
 use crate::protocol::{Msg, PeId};
 
 /// A [`Msg`] in flight.
@@ -67,15 +67,6 @@ impl<T> Mail<T> {
             Mail::Terminate => Kind::Terminate,
             Mail::Control(_) => Kind::Control,
             Mail::Boxed(msg) => msg.kind(),
-        }
-    }
-
-    /// The message's content in the event stream ([`Msg::data`]).
-    pub(super) fn data(&self) -> Data {
-        match self {
-            Mail::Control(v) => Some(v.clone()),
-            Mail::Boxed(msg) => msg.data(),
-            _ => None,
         }
     }
 
@@ -174,7 +165,7 @@ mod tests {
         for mut m in msgs {
             let want = format!("{m:?}");
             let mail = Mail::from(m.clone());
-            assert_eq!((mail.kind(), mail.data()), (m.kind(), m.data()));
+            assert_eq!(mail.kind(), m.kind());
             assert_eq!(mail.recv_event(1, 2, 3, 4, Some(5)), m.recv_event(1, 2, 3, 4, Some(5)));
             assert_eq!(format!("{:?}", Msg::from(Mail::from(m.clone()))), want);
             assert_eq!(format!("{:?}", Msg::from(Mail::take(&mut m))), want);

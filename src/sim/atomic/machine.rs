@@ -30,7 +30,6 @@ use crate::event::{Event, Kind};
 use crate::problem::{Subproblem, WorkLog};
 use crate::protocol::initial::{assign, InitialSplit};
 use crate::protocol::{Balancer, Command, Ctx, Detector, Msg, Pe, PeId};
-use crate::sim::mail::Mail;
 use crate::sim::{Outcome, Stop};
 
 /// How a run on the atomic machine ended, with the model's figures.
@@ -55,10 +54,8 @@ struct Node<B, D> {
 
 struct Machine<'s, T, B, D> {
     nodes: Vec<Node<B, D>>,
-    /// Messages wait as [`Mail`] (a few words; a work message boxed), so
-    /// queues, buffers and the sorts of a step move small values.
-    net: Network<Mail<T>>,
-    control: Vec<Envelope<Mail<T>>>,
+    net: Network<Msg<T>>,
+    control: Vec<Envelope<Msg<T>>>,
     timers: Vec<(u64, PeId)>,
     out: Vec<Command<T>>,
     now: u64,
@@ -160,7 +157,7 @@ where
 
     /// The nodes a step visits, ascending: those holding work and the
     /// recipients of `data` and `control` (a node with neither does nothing).
-    fn agenda(&self, data: &[Ready<Mail<T>>], control: &[Envelope<Mail<T>>]) -> Vec<PeId> {
+    fn agenda(&self, data: &[Ready<Msg<T>>], control: &[Envelope<Msg<T>>]) -> Vec<PeId> {
         let mut agenda: Vec<PeId> = self.busy.iter().map(|q| q as PeId).collect();
         agenda.extend(data.iter().map(|r| r.env.to).chain(control.iter().map(|e| e.to)));
         agenda.sort_unstable();
@@ -180,11 +177,11 @@ where
         }
     }
 
-    fn receive(&mut self, e: Envelope<Mail<T>>, ready: Option<u64>) {
+    fn receive(&mut self, e: Envelope<Msg<T>>, ready: Option<u64>) {
         let (t, pe, from, id, kind) = (self.now, e.to, e.from, e.id, e.msg.kind());
         let data = ready.map(|r| Box::new(json!({ "ready": r }))).or_else(|| e.msg.data());
         (self.sink)(Event::Recv { t, pe, from, id, kind, queue: None, data });
-        self.call(pe, |p, ctx| p.on_message(ctx, from, e.msg.into()));
+        self.call(pe, |p, ctx| p.on_message(ctx, from, e.msg));
         self.maybe_busy(pe);
     }
 
@@ -234,8 +231,7 @@ where
         let pes = self.nodes.len() as u32;
         let Node { pe, rng, .. } = &mut self.nodes[me as usize];
         f(pe, &mut Ctx { now: self.now, me, pes, rng, out: &mut self.out });
-        let mut out = std::mem::take(&mut self.out); // its capacity is kept
-        for cmd in out.drain(..) {
+        for cmd in std::mem::take(&mut self.out) {
             match cmd {
                 Command::Send { to, msg } => self.send(me, to, msg),
                 Command::Timer { after } => self.timers.push((self.now + after.max(1), me)),
@@ -247,7 +243,6 @@ where
                 }
             }
         }
-        self.out = out;
     }
 
     /// A balancer message enters the sender's queue; a detector's takes
@@ -265,7 +260,7 @@ where
             *data = Some(Box::new(json!({ "key": cost })));
         }
         (self.sink)(event);
-        let env = Envelope { id, from, to, key, msg: Mail::from(msg) };
+        let env = Envelope { id, from, to, key, msg };
         match data_network {
             true => self.net.enqueue(env),
             false => self.control.push(env),
