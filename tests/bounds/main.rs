@@ -10,6 +10,7 @@
 //! (power), from the same command and code path.
 
 use lbcheck::base::Registered;
+use lbcheck::bounds::plan::power_max_pes;
 use lbcheck::bounds::Suite;
 use lbcheck::mutants::{Catcher, CATALOGUE};
 
@@ -46,10 +47,15 @@ fn reference_passes_at_family_alpha_1e_6() {
 /// uniform: exit 1, the listed claim named on stderr, the suite the mutant
 /// acts in chosen by itself; test runs stop at a multiple of their cell's
 /// calibration steps, so a balancer 1,000× off fails in seconds (each
-/// prints its time). That *every* bounds mutant of the catalogue fails its
-/// listed claim is the campaign test's (`tests/sim/campaign.rs`: each
-/// `M/bounds` cell of `lbcheck check` runs the same suite in-process), so
-/// the 22 suites are not run twice by the test command.
+/// prints its time). Each runs on the reduced profile it is declared
+/// failing on (`--max-pes` of `power_max_pes`: 32, 128 for
+/// `poll-hotspot`; for random polling the command the campaign's
+/// `M/bounds` cell runs and prints as its replay): on the whole quick
+/// profile this test took 178 s of CPU. That *every* bounds mutant of the
+/// catalogue fails its listed claim is the campaign test's
+/// (`tests/sim/campaign.rs`: each `M/bounds` cell of `lbcheck check` runs
+/// the same suite in-process), so the 22 suites are not run twice by the
+/// test command.
 #[test]
 fn a_mutant_per_suite_fails_its_claim_from_the_cli() {
     let bounds: Vec<_> = CATALOGUE.iter().filter(|e| e.caught_by(Catcher::Bounds)).collect();
@@ -66,7 +72,8 @@ fn a_mutant_per_suite_fails_its_claim_from_the_cli() {
     // test runs, its last run) overlap another's work.
     let runs = lbcheck::base::par::map(&chosen, |e| {
         let start = std::time::Instant::now();
-        let run = lbcheck(&["bounds", "--quick", "--json", "--mutant", e.info.name]);
+        let k = power_max_pes(e.mutant).to_string();
+        let run = lbcheck(&["bounds", "--quick", "--json", "--max-pes", &k, "--mutant", e.info.name]);
         eprintln!("{}: {:.1} s", e.info.name, start.elapsed().as_secs_f64());
         run
     });
@@ -106,9 +113,16 @@ fn lower_bound_fails_when_work_is_lost() {
 /// poll) fails `logp_t_par` (55 of 64 test runs above 1.5·C on CI's seeds).
 #[test]
 fn the_logp_claim_fails_a_lazy_server() {
-    let (code, out, err) = lbcheck(&["bounds", "--quick", "--max-pes", "32", "--mutant", "poll-lazy"]);
+    let (code, out, err) = poll_lazy_at_max_pes_32();
     assert_eq!(code, 1, "{out}{err}");
     assert!(err.contains("FAILED logp_t_par ("), "{err}");
+}
+
+/// `lbcheck bounds --quick --max-pes 32 --mutant poll-lazy`, run once for
+/// the two tests that read it (the first to ask runs it, the other waits).
+fn poll_lazy_at_max_pes_32() -> (i32, String, String) {
+    static RUN: std::sync::OnceLock<(i32, String, String)> = std::sync::OnceLock::new();
+    RUN.get_or_init(|| lbcheck(&["bounds", "--quick", "--max-pes", "32", "--mutant", "poll-lazy"])).clone()
 }
 
 /// 002 §3: `initial-split-linear` splits the root as a chain, so the
@@ -209,7 +223,7 @@ fn mutants_fail_at_the_smallest_k_their_suite_accepts() {
 /// tolerance 0.15.
 #[test]
 fn poll_lazy_fails_the_trend_claims_at_max_pes_32() {
-    let (code, out, err) = lbcheck(&["bounds", "--quick", "--max-pes", "32", "--mutant", "poll-lazy"]);
+    let (code, out, err) = poll_lazy_at_max_pes_32();
     assert_eq!(code, 1, "{out}{err}");
     for claim in ["t_par_trend", "gen_depth_trend", "traffic_trend"] {
         assert!(err.contains(&format!("FAILED {claim} (")), "{claim}: {err}");
@@ -321,10 +335,12 @@ fn grr_no_increment_fails_v_p() {
 /// `queue-limit-ignored` passes every Thm 1 claim's cells untouched (they
 /// have no limit) and fails the exact `queue_trim` of 001 Thm 2's cells;
 /// its table (stdout) shows the fitted constants, the χ² claim and the
-/// replay command.
+/// replay command. On the reduced profile it is declared failing on
+/// (`--max-pes 32`, as the campaign's cell runs it): 2.3 s of CPU instead
+/// of 17.5 s for the whole quick profile.
 #[test]
 fn queue_limit_ignored_fails_queue_trim() {
-    let (code, out, err) = lbcheck(&["bounds", "--quick", "--mutant", "queue-limit-ignored"]);
+    let (code, out, err) = lbcheck(&["bounds", "--quick", "--max-pes", "32", "--mutant", "queue-limit-ignored"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("FAILED queue_trim (") && !err.contains("FAILED t_par ("), "{err}");
     assert!(out.contains("fitted constants") && out.contains("C = ") && out.contains("c = "), "{out}");
