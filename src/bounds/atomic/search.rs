@@ -159,13 +159,18 @@ pub fn run_all(theorem: Theorem, profile: Profile, max_pes: u32, base: u64, muta
         let each = |phase, n| (0..n).map(move |index| Job { theorem, phase, arbiter, pes, tree, index });
         jobs.extend(each(Phase::Calibrate, cal).chain(each(Phase::Test, test)));
     }
+    runs(theorem, &jobs, base, mutant, mutant.is_some())
+}
+
+/// `jobs`' samples, in order; with `caps`, test runs stopped at [`step_cap`].
+fn runs(theorem: Theorem, jobs: &[Job], base: u64, mutant: Option<Mutant>, caps: bool) -> Vec<Sample> {
     let (cal_jobs, test_jobs): (Vec<&Job>, Vec<&Job>) = jobs.iter().partition(|j| j.phase == Phase::Calibrate);
     let calibration = par_map(&cal_jobs, |j| {
         let key = format!("{:?}/{:?}/{}/{}/{}/{base}", j.theorem, j.arbiter, j.pes, j.tree, j.index);
         crate::bounds::memo::calibration(key, || run_one(j, base, None, None))
     });
     let k = fitted(calibration.iter().filter(|s| applies(theorem, s)).map(|s| (s.phase, s.r)));
-    let limit = mutant.map(|_| (1.0 + claims::MARGIN) * k);
+    let limit = caps.then_some((1.0 + claims::MARGIN) * k);
     let tests = par_map(&test_jobs, |j| run_one(j, base, mutant, limit));
     let (mut c, mut t) = (calibration.into_iter(), tests.into_iter());
     jobs.iter().filter_map(|j| if j.phase == Phase::Calibrate { c.next() } else { t.next() }).collect()
@@ -306,4 +311,58 @@ fn large_claim(kept: &[&Sample], alpha: f64) -> Claim {
 pub fn invariants(samples: &[Sample]) -> Claim {
     let test = samples.iter().filter(|s| s.phase == Phase::Test);
     claims::invariants(test.map(|s| (&s.failures[..], s.replay.as_str())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bounds::Suite;
+    use crate::campaign::cost::deciding_suite;
+    use crate::mutants::{Catcher, CATALOGUE};
+
+    /// The step caps change no verdict: for every catalogue mutant whose
+    /// bounds cell one of these suites decides (`dest-hotspot`,
+    /// `bnb-fifo-queue`), its claim (and every claim counting runs above
+    /// the limit) gives the same verdict and the same count with the caps
+    /// as with whole runs, on one p of the quick profile (16; 004 Thm 2's
+    /// 4), one arbiter and 4 test runs a cell, where the mutants are
+    /// already caught and whole runs take a few seconds.
+    #[test]
+    fn step_caps_give_the_whole_runs_verdicts() {
+        let mut seen = 0;
+        for e in CATALOGUE.iter().filter(|e| e.caught_by(Catcher::Bounds)) {
+            let (theorem, p) = match deciding_suite(e.mutant) {
+                Some(Suite::RandomDestination) => (Theorem::Search, 16),
+                Some(Suite::PriorityBnb) => (Theorem::Bnb, 4),
+                _ => continue,
+            };
+            let ((cells, cal, _), test) = (plan(theorem, Profile::Quick), 4);
+            let arbiter = Arbiter::Fifo;
+            let jobs: Vec<Job> = (cells.into_iter().filter(|c| c.0 == p))
+                .flat_map(|(pes, tree)| {
+                    let each =
+                        move |phase, n| (0..n).map(move |index| Job { theorem, phase, arbiter, pes, tree, index });
+                    each(Phase::Calibrate, cal).chain(each(Phase::Test, test))
+                })
+                .collect();
+            let claims = |caps| evaluate(theorem, &runs(theorem, &jobs, 1, Some(e.mutant), caps), 1e-6).1;
+            let (capped, whole) = (claims(true), claims(false));
+            let listed = e.fails_under(Catcher::Bounds).unwrap_or_default();
+            for (c, w) in
+                capped.iter().zip(&whole).filter(|(c, _)| c.name.starts_with("thm") && !c.name.contains("trend"))
+            {
+                let above = |m: &str| m.split("; ").nth(1).map(str::to_string);
+                assert_eq!(
+                    (c.name, c.verdict, above(&c.measured)),
+                    (w.name, w.verdict, above(&w.measured)),
+                    "{}",
+                    e.mutant
+                );
+                assert!(c.name != listed || c.failed(), "{}: {} not caught on p = {p}", e.mutant, c.name);
+            }
+            assert!(capped.iter().any(|c| c.measured.starts_with("max inf")), "{}: no run stopped", e.mutant);
+            seen += 1;
+        }
+        assert!(seen >= 2, "dest-hotspot and bnb-fifo-queue");
+    }
 }
