@@ -22,8 +22,9 @@
 use super::claims::{self, alpha_of, quantile, slope, Claim};
 use super::plan::{Cell, Profile, T_POLL};
 use super::range::Need;
-use super::suite::{measure, par_map, Phase, Sample, STEP_CAP_FACTOR};
+use super::suite::{measure_seen, par_map, Phase, Sample, STEP_CAP_FACTOR};
 use crate::base::rng::derive_seed;
+use crate::event::Event;
 use crate::harness::{Driver, RunSpec};
 use crate::mutants::Mutant;
 use crate::protocol::{BalancerKind, BalancerSpec, DetectorKind};
@@ -45,15 +46,43 @@ pub fn spec(cell: &Cell, seed: u64, mutant: Option<Mutant>) -> RunSpec {
     RunSpec { balancer: BalancerSpec::of(kind), mutant, ..base }
 }
 
-/// One run of `cell`, calibration or test (`cap`: the step cap of a test run).
-fn run_one(cell: &Cell, phase: Phase, index: u32, cap: Option<u64>, base: u64, mutant: Option<Mutant>) -> Sample {
+/// One run of `cell`, calibration or test (`cap`: the step cap of a test
+/// run), every event also shown to `also`.
+fn run_seen(
+    cell: &Cell,
+    phase: Phase,
+    index: u32,
+    cap: Option<u64>,
+    (base, mutant): (u64, Option<Mutant>),
+    also: &mut dyn FnMut(&Event),
+) -> Sample {
     let name = if phase == Phase::Calibrate { "calibrate" } else { "test" };
     let seed = derive_seed(base, &format!("sync-random-polling/{name}/{}", cell.label()), index);
     let mut spec = spec(cell, seed, mutant.filter(|_| phase == Phase::Test));
     if let (Driver::Sim(c), Some(cap)) = (&mut spec.driver, cap) {
         c.max_steps = cap;
     }
-    measure(cell, phase, &spec, &spec.balancer, cap.is_some())
+    measure_seen(cell, phase, &spec, &spec.balancer, cap.is_some(), also)
+}
+
+/// A test run stopped at [`STEP_CAP_FACTOR`] × `most` (its cell's most
+/// calibration steps). With `limit` (a mutant's: `t_par`'s limit (1 +
+/// MARGIN)·c) it first runs to `most` steps alone: stopped there with its
+/// last event's time already putting R above `limit`, it is one of the
+/// runs `t_par` counts above its limit whatever the rest would do (T_par
+/// is at least that time, or the run stops unfinished: R = ∞), and is
+/// kept as such; any other run is run again to the usual cap (a run that
+/// finishes before `most` steps is the same run either way).
+fn run_test(cell: &Cell, index: u32, most: Option<u64>, run: (u64, Option<Mutant>), limit: Option<f64>) -> Sample {
+    let cap = most.map(|m| m * STEP_CAP_FACTOR);
+    if let (Some(limit), Some(most)) = (limit, most) {
+        let mut last = 0;
+        let s = run_seen(cell, Phase::Test, index, Some(most), run, &mut |e| last = last.max(e.time()));
+        if !s.capped || excess(&Sample { t_par: Some(last), ..s.clone() }) > limit {
+            return s;
+        }
+    }
+    run_seen(cell, Phase::Test, index, cap, run, &mut |_| {})
 }
 
 /// Every calibration run of `profile` (the reference) under base seed
@@ -67,12 +96,12 @@ pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>
     let jobs = |n: u32| -> Vec<(usize, u32)> { (0..cells.len()).flat_map(|i| (0..n).map(move |k| (i, k))).collect() };
     let calibrate = |&(i, k): &(usize, u32)| {
         let key = format!("sync-random-polling/{:?}/{k}/{base}", cells[i]);
-        super::memo::calibration(key, || run_one(&cells[i], Phase::Calibrate, k, None, base, None))
+        super::memo::calibration(key, || run_seen(&cells[i], Phase::Calibrate, k, None, (base, None), &mut |_| {}))
     };
     let calibration = par_map(&jobs(cal), calibrate);
     let most = |i: usize| calibration.iter().skip(i * cal as usize).take(cal as usize).map(|s| s.steps).max();
-    let cap = |i: usize| most(i).map(|m| m * STEP_CAP_FACTOR);
-    let tests = par_map(&jobs(test), |&(i, k)| run_one(&cells[i], Phase::Test, k, cap(i), base, mutant));
+    let limit = mutant.map(|_| (1.0 + claims::MARGIN) * calibration.iter().map(excess).fold(0.0, f64::max));
+    let tests = par_map(&jobs(test), |&(i, k)| run_test(&cells[i], k, most(i), (base, mutant), limit));
     calibration.into_iter().chain(tests).collect()
 }
 

@@ -14,6 +14,7 @@ use crate::harness::RunSpec;
 use crate::loom::caught_name;
 use crate::mutants::{Catcher, Mutant, Site, CATALOGUE};
 use crate::protocol::{BalancerKind, DetectorKind};
+use crate::reproduce::papers;
 
 /// The matrix. When the campaign checks one mutant as the implementation
 /// under test, only a correct-but-wasteful one's comparison with the
@@ -170,16 +171,28 @@ fn by_bounds(o: &Options, m: Mutant) -> (bool, String, Option<String>) {
         return by_formulas(o, m, fails);
     }
     let Some(suite) = cost::deciding_suite(m) else { return (false, format!("no suite checks `{fails}`"), None) };
-    let only = match suite {
-        Suite::RandomPolling => "bounds/suite".to_string(),
-        s => format!("bounds/{s}"),
-    };
+    if suite == Suite::RandomPolling {
+        return by_polling_claim(o, m, fails);
+    }
+    let only = format!("bounds/{suite}");
     let under_test = Options { mutant: Some(m), only: vec![only], ..o.clone() };
     let (cases, ..) = bounds::run(&under_test, &Shard::whole(), &super::Silent);
     let case = cases.iter().find(|c| c.name == fails || c.name.ends_with(&format!("/{fails}")));
     let caught = case.is_some_and(|c| c.verdict == Verdict::Fail);
     let detail = case.map_or(format!("no claim `{fails}`"), |c| c.detail.clone());
     (caught, detail, case.and_then(|c| c.replay.clone()))
+}
+
+/// [`by_bounds`] in random polling's suite: only the runs its claim reads
+/// ([`papers::run_for`]: the claim's verdict and figures are the whole
+/// suite's), on the mutant's power profile.
+fn by_polling_claim(o: &Options, m: Mutant, fails: &str) -> (bool, String, Option<String>) {
+    let run = papers::run_for(Suite::RandomPolling, crate::bounds::plan::Profile::Quick, o.seed, Some(m), Some(fails));
+    let Some(claim) = run.claims.iter().find(|c| c.name == fails) else {
+        return (false, format!("no claim `{fails}`"), None);
+    };
+    let case = bounds::case(claim, run.seconds, &run.replay);
+    (case.verdict == Verdict::Fail, case.detail, case.replay)
 }
 
 /// [`by_bounds`] for a formula mutant (`Site::Formulas`): it changes only

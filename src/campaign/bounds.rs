@@ -100,7 +100,8 @@ fn inapplicable(m: Mutant) -> Option<String> {
     Suite::RandomPolling.refuses(m)
 }
 
-fn case(c: &Claim, secs: f64, replay: &str) -> Case {
+/// The case of claim `c` (its detail, verdict and replay).
+pub(crate) fn case(c: &Claim, secs: f64, replay: &str) -> Case {
     let alpha = c.alpha.map_or("exact".into(), |a| format!("α = {a:.1e}"));
     let detail = format!("{} ({}): {} vs {}; {}; {alpha}", c.name, c.reference, c.measured, c.bound, c.ci);
     let (verdict, failed) = verdict_of(c);

@@ -7,6 +7,7 @@ use crate::bounds::plan::power_max_pes;
 use crate::bounds::Suite;
 use crate::harness::{Driver, RunSpec};
 use crate::mutants::{Catcher, Mutant};
+use crate::reproduce::papers::OWN_RUNS;
 
 /// The suites after random polling's, in the campaign's order.
 pub const OTHER_SUITES: [Suite; 6] = [
@@ -42,8 +43,10 @@ pub fn suite(suite: Suite, mutant: Option<Mutant>) -> f64 {
         (Suite::RandomPolling, None) => 37.0,
         (Suite::RandomPolling, Some(m)) => 4.0 * f64::from(power_max_pes(m)) / 32.0,
         (Suite::RandomDestination, None) => 26.0,
-        (Suite::RandomDestination, Some(_)) => 35.0,
-        (Suite::PriorityBnb, _) => 25.0,
+        // A mutant's test runs stop once R is above the limit (`search::step_cap`).
+        (Suite::RandomDestination, Some(_)) => 16.0,
+        (Suite::PriorityBnb, None) => 25.0,
+        (Suite::PriorityBnb, Some(_)) => 10.0,
         (Suite::Scatter, None) => 1.1,
         (Suite::Scatter, Some(_)) => 11.0,
         (Suite::Pacheco | Suite::PollAndShuffle, _) => 0.5,
@@ -59,7 +62,11 @@ pub fn cell(m: Mutant, c: Catcher) -> f64 {
         Catcher::Explore => EXPLORE,
         Catcher::Bitonic => 0.01,
         Catcher::Loom => LOOM,
-        Catcher::Bounds => deciding_suite(m).map_or(0.0, |s| suite(s, Some(m))),
+        Catcher::Bounds => match deciding_suite(m) {
+            // Only its claim's own runs (`papers::run_for`): a fraction of a second.
+            Some(Suite::RandomPolling) if m.entry().fails_under(c).is_some_and(|f| OWN_RUNS.contains(&f)) => 0.1,
+            s => s.map_or(0.0, |s| suite(s, Some(m))),
+        },
     }
 }
 

@@ -64,6 +64,10 @@ pub struct AtomicFacts {
     pub lower: u64,
     /// T / (n/p + h): the ratio 004 Thm 1 bounds by a constant k w.h.p.
     pub ratio: f64,
+    /// Of the n vertices, how many were expanded (a run stopped at its
+    /// step cap with fewer has T past the cap: [`crate::bounds::atomic::search`]).
+    #[serde(skip)]
+    pub expanded_of_n: u64,
     /// The exhaustive adversary's exploration (`--arbiter adversary`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub adversary: Option<Exploration>,
@@ -83,7 +87,11 @@ impl AtomicFacts {
             None => out.t,
         };
         let ratio = t as f64 / (n as f64 / p as f64 + h as f64).max(1.0);
-        AtomicFacts { t, expansions: out.expansions, n, h, lower, ratio, adversary }
+        let expanded_of_n = match optimum {
+            Some(opt) => out.costs.iter().filter(|&&(_, c)| c < opt).count() as u64,
+            None => out.expansions,
+        };
+        AtomicFacts { t, expansions: out.expansions, n, h, lower, ratio, expanded_of_n, adversary }
     }
 }
 
@@ -261,7 +269,7 @@ impl RunSpec {
 
     /// (n, h, optimum) of the run's tree: the critical subtree of a
     /// branch-and-bound workload, else the whole vertex tree.
-    fn shape(&self, reference: &Reference) -> (u64, u64, Option<u64>) {
+    pub(crate) fn shape(&self, reference: &Reference) -> (u64, u64, Option<u64>) {
         match reference.critical {
             Some(c) => (c.n, c.h, Some(c.optimum)),
             None => {

@@ -36,19 +36,26 @@ pub struct SuiteRun {
 /// `mutant` if it acts in the suite (the reference otherwise). A mutant of
 /// random polling runs on its power profile, as in `lbcheck check`.
 pub fn run(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>) -> SuiteRun {
+    run_for(suite, profile, base, mutant, None)
+}
+
+/// Random polling's claims that run runs of their own, beside those
+/// [`claims::evaluate`] reads off the suite's cells ([`suite::run_all`]).
+pub const OWN_RUNS: [&str; 5] = ["lower_bound_atomic", "initial_split", "logp_t_par", "request_cost", "routing_time"];
+
+/// [`run`], for the claim named `claim` alone if given (the adequacy
+/// matrix's bounds cells, [`crate::campaign::adequacy`]): random polling's
+/// suite then makes only the runs that claim reads. Its claims come in
+/// groups, each computed from runs of its own on seeds of its own (the
+/// cells' claims from [`suite::run_all`]; [`OWN_RUNS`]: granularity's two,
+/// LogP's, the request cost's, routing's), so that claim's verdict and
+/// figures are those of the whole suite's run. Other suites run whole.
+pub fn run_for(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>, claim: Option<&str>) -> SuiteRun {
     let mutant = mutant.filter(|m| suite.refuses(*m).is_none());
     let start = Instant::now();
     let max_pes = (suite == Suite::RandomPolling).then(|| mutant.map(power_max_pes)).flatten();
     let (runs, constants, claims) = match suite {
-        Suite::RandomPolling => {
-            let samples = suite::run_all(profile, max_pes.unwrap_or(u32::MAX), base, mutant);
-            let (k, mut claims) = claims::evaluate(&samples, mutant);
-            claims.extend(crate::bounds::granularity::claims(max_pes.unwrap_or(u32::MAX), base, mutant));
-            claims.push(crate::bounds::logp::run_claim(profile, max_pes.unwrap_or(u32::MAX), base, mutant));
-            claims.push(crate::bounds::request_cost::run_claim(profile, max_pes.unwrap_or(u32::MAX), base, mutant));
-            claims.push(crate::bounds::routing::run_claim(max_pes.unwrap_or(u32::MAX), base, mutant));
-            (samples.len(), serde_json::to_value(k).unwrap_or_default(), claims)
-        }
+        Suite::RandomPolling => polling(profile, max_pes.unwrap_or(u32::MAX), base, mutant, claim),
         _ => {
             let d = dispatch::run(suite, profile, suite.default_topology(mutant), u32::MAX, base, mutant);
             (d.runs, d.constants, d.claims)
@@ -56,6 +63,37 @@ pub fn run(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>) ->
     };
     let replay = replay(suite, profile, base, mutant, max_pes);
     SuiteRun { suite, claims, constants, runs, seconds: start.elapsed().as_secs_f64(), mutant, max_pes, replay }
+}
+
+/// Random polling's claims (those of the group `claim` is in, if given):
+/// runs made, the fitted constants, the claims.
+fn polling(
+    profile: Profile,
+    cap: u32,
+    base: u64,
+    mutant: Option<Mutant>,
+    claim: Option<&str>,
+) -> (usize, serde_json::Value, Vec<Claim>) {
+    let wants = |group: &[&str]| claim.is_none_or(|c| group.contains(&c));
+    let (mut runs, mut constants, mut claims) = (0, serde_json::Value::Null, vec![]);
+    if claim.is_none_or(|c| !OWN_RUNS.contains(&c)) {
+        let samples = suite::run_all(profile, cap, base, mutant);
+        let (k, cells) = claims::evaluate(&samples, mutant);
+        (runs, constants, claims) = (samples.len(), serde_json::to_value(k).unwrap_or_default(), cells);
+    }
+    if wants(&OWN_RUNS[..2]) {
+        claims.extend(crate::bounds::granularity::claims(cap, base, mutant));
+    }
+    if wants(&OWN_RUNS[2..3]) {
+        claims.push(crate::bounds::logp::run_claim(profile, cap, base, mutant));
+    }
+    if wants(&OWN_RUNS[3..4]) {
+        claims.push(crate::bounds::request_cost::run_claim(profile, cap, base, mutant));
+    }
+    if wants(&OWN_RUNS[4..]) {
+        claims.push(crate::bounds::routing::run_claim(cap, base, mutant));
+    }
+    (runs, constants, claims)
 }
 
 fn replay(suite: Suite, profile: Profile, base: u64, mutant: Option<Mutant>, max_pes: Option<u32>) -> String {

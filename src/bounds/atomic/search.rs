@@ -36,6 +36,7 @@ use crate::harness::{Driver, RunSpec};
 use crate::mutants::Mutant;
 use crate::protocol::{BalancerKind, DetectorKind};
 use crate::sim::atomic::{Arbiter, AtomicConfig};
+use crate::sim::Stop;
 
 /// Which theorem a suite tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,7 +146,10 @@ pub fn needs(theorem: Theorem, profile: Profile) -> (Vec<u32>, Vec<Need>) {
     (pes, vec![need])
 }
 
-/// Every run of `profile`'s cells with p ≤ `max_pes` (test runs with `mutant`).
+/// Every run of `profile`'s cells with p ≤ `max_pes` (test runs with
+/// `mutant`), in plan order: the calibration runs first, then the test
+/// runs, each of a mutant's stopped at [`step_cap`] (the reference's run
+/// to their end, as always).
 pub fn run_all(theorem: Theorem, profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
     let (mut cells, cal, test) = plan(theorem, profile);
     cells.retain(|c| c.0 <= max_pes);
@@ -155,16 +159,47 @@ pub fn run_all(theorem: Theorem, profile: Profile, max_pes: u32, base: u64, muta
         let each = |phase, n| (0..n).map(move |index| Job { theorem, phase, arbiter, pes, tree, index });
         jobs.extend(each(Phase::Calibrate, cal).chain(each(Phase::Test, test)));
     }
-    par_map(&jobs, |j| match j.phase {
-        Phase::Calibrate => {
-            let key = format!("{:?}/{:?}/{}/{}/{}/{base}", j.theorem, j.arbiter, j.pes, j.tree, j.index);
-            crate::bounds::memo::calibration(key, || run_one(j, base, None))
-        }
-        Phase::Test => run_one(j, base, mutant),
-    })
+    runs(theorem, &jobs, base, mutant, mutant.is_some())
 }
 
-fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
+/// `jobs`' samples, in order; with `caps`, test runs stopped at [`step_cap`].
+fn runs(theorem: Theorem, jobs: &[Job], base: u64, mutant: Option<Mutant>, caps: bool) -> Vec<Sample> {
+    let (cal_jobs, test_jobs): (Vec<&Job>, Vec<&Job>) = jobs.iter().partition(|j| j.phase == Phase::Calibrate);
+    let calibration = par_map(&cal_jobs, |j| {
+        let key = format!("{:?}/{:?}/{}/{}/{}/{base}", j.theorem, j.arbiter, j.pes, j.tree, j.index);
+        crate::bounds::memo::calibration(key, || run_one(j, base, None, None))
+    });
+    let k = fitted(calibration.iter().filter(|s| applies(theorem, s)).map(|s| (s.phase, s.r)));
+    let limit = caps.then_some((1.0 + claims::MARGIN) * k);
+    let tests = par_map(&test_jobs, |j| run_one(j, base, mutant, limit));
+    let (mut c, mut t) = (calibration.into_iter(), tests.into_iter());
+    jobs.iter().filter_map(|j| if j.phase == Phase::Calibrate { c.next() } else { t.next() }).collect()
+}
+
+/// The step a test run of a mutant stops at: past it, T > `limit`·(n/p +
+/// h), so R is above `thm1`'s or `thm2`'s limit (1 + MARGIN)·k whatever
+/// the rest of the run does, and the run counts as one above it either
+/// way (R = ∞; those claims count the runs above the limit, so their
+/// verdicts are the same as the whole runs'). A mutant 100× off (e.g.
+/// `dest-hotspot`, R up to 122) then costs about the reference's time.
+pub fn step_cap(limit: f64, n: u64, h: u64, pes: u32) -> u64 {
+    (limit * (n as f64 / f64::from(pes) + h as f64).max(1.0)).floor() as u64 + 1
+}
+
+/// True if `theorem`'s claims hold sample `s` to them (Thm 2's: n > p² log2 p).
+fn applies(theorem: Theorem, s: &Sample) -> bool {
+    theorem == Theorem::Search || s.n as f64 > f64::from(s.pes).powi(2) * f64::from(s.pes).log2()
+}
+
+/// One run; a test run with `limit` (a mutant's) stopped at [`step_cap`].
+/// A run stopped there with fewer than its n vertices expanded has T past
+/// the cap (each vertex is expanded once: a run that loses one fails
+/// `check/`'s conservation property). One stopped with every vertex
+/// expanded already has its final T, but might not have terminated (and
+/// one whose cap is under the lower bound max(⌈n/p⌉, h) would not say
+/// whether T passes it): those are run again to their end, so that their
+/// R is the whole run's.
+fn run_one(job: &Job, base: u64, mutant: Option<Mutant>, limit: Option<f64>) -> Sample {
     let balancer = match job.theorem {
         Theorem::Search => BalancerKind::RandomDestination,
         Theorem::Bnb => BalancerKind::PriorityBnb,
@@ -178,28 +213,39 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
     };
     let workload = tree.parse().expect("a valid workload");
     let mutant = mutant.filter(|_| job.phase == Phase::Test);
-    let spec = RunSpec { mutant, ..RunSpec::new(workload, balancer, DetectorKind::Energy, driver) };
-    let result = spec.run(None).expect("no trace to write");
+    let mut spec = RunSpec { mutant, ..RunSpec::new(workload, balancer, DetectorKind::Energy, driver) };
+    let reference = crate::harness::reference(&spec.workload, spec.split);
+    let (n, h, _) = spec.shape(&reference);
+    let cap = limit.map(|l| step_cap(l, n, h, job.pes));
+    if let (Driver::Atomic(c), Some(cap)) = (&mut spec.driver, cap) {
+        c.max_steps = c.max_steps.min(cap);
+    }
+    let result = spec.run_against(&spec.balancer, (reference, Default::default()), None, &mut |_| {});
+    let result = result.expect("no trace to write");
     let a = result.atomic.expect("an atomic run");
-    let finished = result.outcome.finished();
+    let capped = cap.is_some() && result.outcome.stop == Stop::StepCap;
+    if capped && (a.expanded_of_n >= a.n || cap < Some(a.lower)) {
+        return run_one(job, base, mutant, None);
+    }
     Sample {
         phase: job.phase,
         arbiter: job.arbiter,
         pes: job.pes,
         n: a.n,
         h: a.h,
-        r: if finished { a.ratio } else { f64::INFINITY },
-        lower_ok: a.t >= a.lower,
-        failures: result.check.failures().into_iter().map(|(name, _)| name).collect(),
+        r: if result.outcome.finished() { a.ratio } else { f64::INFINITY },
+        lower_ok: capped || a.t >= a.lower, // capped: T > the cap ≥ lower
+        failures: match capped {
+            true => Vec::new(), // unfinished, not wrong
+            false => result.check.failures().into_iter().map(|(name, _)| name).collect(),
+        },
         replay: spec.replay(),
     }
 }
 
 /// The fitted k (global and per arbiter) and the claims.
 pub fn evaluate(theorem: Theorem, samples: &[Sample], alpha: f64) -> (serde_json::Value, Vec<Claim>) {
-    let applies =
-        |s: &&Sample| theorem == Theorem::Search || s.n as f64 > f64::from(s.pes).powi(2) * f64::from(s.pes).log2();
-    let kept: Vec<&Sample> = samples.iter().filter(applies).collect();
+    let kept: Vec<&Sample> = samples.iter().filter(|s| applies(theorem, s)).collect();
     let k = fitted(kept.iter().map(|s| (s.phase, s.r)));
     let by_arbiter: BTreeMap<String, f64> = ARBITERS
         .iter()
@@ -265,4 +311,58 @@ fn large_claim(kept: &[&Sample], alpha: f64) -> Claim {
 pub fn invariants(samples: &[Sample]) -> Claim {
     let test = samples.iter().filter(|s| s.phase == Phase::Test);
     claims::invariants(test.map(|s| (&s.failures[..], s.replay.as_str())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bounds::Suite;
+    use crate::campaign::cost::deciding_suite;
+    use crate::mutants::{Catcher, CATALOGUE};
+
+    /// The step caps change no verdict: for every catalogue mutant whose
+    /// bounds cell one of these suites decides (`dest-hotspot`,
+    /// `bnb-fifo-queue`), its claim (and every claim counting runs above
+    /// the limit) gives the same verdict and the same count with the caps
+    /// as with whole runs, on one p of the quick profile (16; 004 Thm 2's
+    /// 4), one arbiter and 4 test runs a cell, where the mutants are
+    /// already caught and whole runs take a few seconds.
+    #[test]
+    fn step_caps_give_the_whole_runs_verdicts() {
+        let mut seen = 0;
+        for e in CATALOGUE.iter().filter(|e| e.caught_by(Catcher::Bounds)) {
+            let (theorem, p) = match deciding_suite(e.mutant) {
+                Some(Suite::RandomDestination) => (Theorem::Search, 16),
+                Some(Suite::PriorityBnb) => (Theorem::Bnb, 4),
+                _ => continue,
+            };
+            let ((cells, cal, _), test) = (plan(theorem, Profile::Quick), 4);
+            let arbiter = Arbiter::Fifo;
+            let jobs: Vec<Job> = (cells.into_iter().filter(|c| c.0 == p))
+                .flat_map(|(pes, tree)| {
+                    let each =
+                        move |phase, n| (0..n).map(move |index| Job { theorem, phase, arbiter, pes, tree, index });
+                    each(Phase::Calibrate, cal).chain(each(Phase::Test, test))
+                })
+                .collect();
+            let claims = |caps| evaluate(theorem, &runs(theorem, &jobs, 1, Some(e.mutant), caps), 1e-6).1;
+            let (capped, whole) = (claims(true), claims(false));
+            let listed = e.fails_under(Catcher::Bounds).unwrap_or_default();
+            for (c, w) in
+                capped.iter().zip(&whole).filter(|(c, _)| c.name.starts_with("thm") && !c.name.contains("trend"))
+            {
+                let above = |m: &str| m.split("; ").nth(1).map(str::to_string);
+                assert_eq!(
+                    (c.name, c.verdict, above(&c.measured)),
+                    (w.name, w.verdict, above(&w.measured)),
+                    "{}",
+                    e.mutant
+                );
+                assert!(c.name != listed || c.failed(), "{}: {} not caught on p = {p}", e.mutant, c.name);
+            }
+            assert!(capped.iter().any(|c| c.measured.starts_with("max inf")), "{}: no run stopped", e.mutant);
+            seen += 1;
+        }
+        assert!(seen >= 2, "dest-hotspot and bnb-fifo-queue");
+    }
 }
