@@ -68,7 +68,7 @@ pub struct Sample {
     /// (poll-and-shuffle only; `None` without a qualifying phase).
     pub lemma2: Option<bool>,
     /// 000 Lemma 3: the run's qualifying phases over h (poll-and-shuffle,
-    /// suite cells only; [`super::lemma3`]).
+    /// suite cells only; the claim `qualifying_phases`).
     pub lemma3: Option<f64>,
     /// Simulator steps the run took.
     pub steps: u64,
