@@ -46,7 +46,12 @@ pub fn run(o: &Options, shard: &Shard, progress: &dyn Progress) -> Found {
 
 /// The profile of `o`'s suites: quick with a mutant.
 pub fn profile(o: &Options) -> plan::Profile {
-    match o.profile == Profile::Full && o.mutant.is_none() {
+    suite_profile(o.profile, o.mutant.is_some())
+}
+
+/// The suites' profile in a campaign of `profile`, `mutated` or not.
+pub fn suite_profile(profile: Profile, mutated: bool) -> plan::Profile {
+    match profile == Profile::Full && !mutated {
         true => plan::Profile::Full,
         false => plan::Profile::Quick,
     }

@@ -8,8 +8,8 @@ use std::path::Path;
 use super::paper::{self, Setting};
 use super::{columns, html, junit, runs};
 use crate::bounds::listing::{suites_of, PAPERS};
-use crate::bounds::plan;
-use crate::campaign::{Profile, Report, Verdict};
+use crate::campaign::bounds::suite_profile;
+use crate::campaign::{Report, Verdict};
 use crate::reproduce::papers::SuiteRun;
 
 /// One row per layer: cases, passed, failed, skipped, seconds; then a total.
@@ -55,7 +55,7 @@ pub const FAILURE_PERFETTO: &str = "first-failure.perfetto.json";
 /// with a failed run, also its trace and Perfetto JSON (the page embeds its
 /// timeline and links them); the page of each paper whose bound suites all
 /// ran (`000.html` …, as `lbcheck reproduce PAPER` writes them), linked
-/// from `index.html`. The page's timelines rerun small runs
+/// from `index.html`, and each suite's claims (`bounds/SUITE.json`). The page's timelines rerun small runs
 /// ([`runs::shown`]).
 pub fn write(r: &Report, dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
@@ -71,7 +71,24 @@ pub fn write(r: &Report, dir: &Path) -> io::Result<()> {
         perfetto = Some(FAILURE_PERFETTO);
     }
     let papers = paper_pages(r, dir)?;
+    suite_documents(r, dir)?;
     std::fs::write(dir.join("index.html"), html::page(r, &shown, perfetto, &papers))
+}
+
+/// Writes each bound suite this process ran as `bounds/SUITE.json`, the
+/// document `lbcheck bounds --balancer SUITE --json` prints
+/// ([`SuiteRun::document`]): a CI keeps every claim's figures.
+fn suite_documents(r: &Report, dir: &Path) -> io::Result<()> {
+    if r.suites.is_empty() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(dir.join("bounds"))?;
+    for run in &r.suites {
+        let doc = serde_json::to_string_pretty(&run.document(suite_profile(r.profile, r.mutant.is_some()), r.seed))
+            .map_err(io::Error::other)?;
+        std::fs::write(dir.join("bounds").join(format!("{}.json", run.suite)), doc)?;
+    }
+    Ok(())
 }
 
 /// A paper's page written beside the report: (paper, title, passed).
@@ -79,8 +96,7 @@ pub type PaperPage = (&'static str, &'static str, bool);
 
 /// Writes the page of each paper whose suites all ran in this process.
 fn paper_pages(r: &Report, dir: &Path) -> io::Result<Vec<PaperPage>> {
-    let full = r.profile == Profile::Full && r.mutant.is_none();
-    let s = Setting { profile: if full { plan::Profile::Full } else { plan::Profile::Quick }, seed: r.seed };
+    let s = Setting { profile: suite_profile(r.profile, r.mutant.is_some()), seed: r.seed };
     let mut out = vec![];
     for (p, title) in PAPERS {
         let mine: Vec<&SuiteRun> = r.suites.iter().filter(|x| suites_of(p).contains(&x.suite)).collect();

@@ -32,6 +32,20 @@ pub struct SuiteRun {
     pub replay: String,
 }
 
+impl SuiteRun {
+    /// The run as `lbcheck bounds --balancer SUITE --json` prints it (its
+    /// keys `suite`, `profile`, `seed_base`, `mutant`, `max_pes`, `runs`,
+    /// `constants`, `claims`, `seconds`, `replay`, `family_alpha`,
+    /// `correction`): `lbcheck check --out DIR` writes it as
+    /// `DIR/bounds/SUITE.json`.
+    pub fn document(&self, profile: Profile, base: u64) -> serde_json::Value {
+        serde_json::json!({"suite": self.suite.to_string(), "profile": format!("{profile:?}"), "seed_base": base,
+            "mutant": self.mutant.map(|m| m.to_string()), "max_pes": self.max_pes, "runs": self.runs,
+            "constants": self.constants, "claims": self.claims, "seconds": self.seconds, "replay": self.replay,
+            "family_alpha": claims::FAMILY_ALPHA, "correction": "Bonferroni"})
+    }
+}
+
 /// Runs `suite` on `profile` from seed base `base`; the test runs have
 /// `mutant` if it acts in the suite (the reference otherwise). A mutant of
 /// random polling runs on its power profile, as in `lbcheck check`.

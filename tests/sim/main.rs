@@ -5,6 +5,7 @@ mod adaptive;
 mod atomic;
 mod bitonic;
 mod bnb;
+mod bounds_reference;
 mod campaign;
 mod combinations;
 mod compare;
