@@ -68,7 +68,7 @@ pub struct Sample {
     pub failures: Vec<&'static str>,
     /// Simulator steps the run took.
     pub steps: u64,
-    /// True if the run was stopped at its step cap.
+    /// True if the run was stopped at its step cap (or time cap).
     pub capped: bool,
     /// The command that replays the run.
     pub replay: String,
@@ -196,7 +196,7 @@ pub fn measure_seen(
     let t_seq = report.reference.t_seq;
     let machine = Machine { pes: cell.pes, t_seq, t_atomic, h, dt, t_rout, t_split, t_poll: T_POLL };
     let t_par = m.t_par.filter(|_| report.outcome.finished());
-    let capped = report.outcome.stop == Stop::StepCap && capped;
+    let capped = matches!(report.outcome.stop, Stop::StepCap | Stop::TimeCap) && capped;
     let pe_h = f64::from(cell.pes) * h as f64;
     let balancer_msgs = ["request", "reject", "work"].iter().map(|k| m.messages[k]).sum::<u64>();
     let lower = lower_bound_eq1(t_seq, cell.pes, u64::from(m.max_gen), t_split);

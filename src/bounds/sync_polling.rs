@@ -24,7 +24,6 @@ use super::plan::{Cell, Profile, T_POLL};
 use super::range::Need;
 use super::suite::{measure_seen, par_map, Phase, Sample, STEP_CAP_FACTOR};
 use crate::base::rng::derive_seed;
-use crate::event::Event;
 use crate::harness::{Driver, RunSpec};
 use crate::mutants::Mutant;
 use crate::protocol::{BalancerKind, BalancerSpec, DetectorKind};
@@ -46,62 +45,62 @@ pub fn spec(cell: &Cell, seed: u64, mutant: Option<Mutant>) -> RunSpec {
     RunSpec { balancer: BalancerSpec::of(kind), mutant, ..base }
 }
 
-/// One run of `cell`, calibration or test (`cap`: the step cap of a test
-/// run), every event also shown to `also`.
-fn run_seen(
-    cell: &Cell,
-    phase: Phase,
-    index: u32,
-    cap: Option<u64>,
-    (base, mutant): (u64, Option<Mutant>),
-    also: &mut dyn FnMut(&Event),
-) -> Sample {
+/// One run of `cell`, calibration or test (`caps`: a test run's step cap
+/// and time cap, [`crate::sim::SimConfig::max_time`]).
+fn run(cell: &Cell, phase: Phase, index: u32, caps: (Option<u64>, Option<u64>), run: (u64, Option<Mutant>)) -> Sample {
+    let (base, mutant) = run;
     let name = if phase == Phase::Calibrate { "calibrate" } else { "test" };
     let seed = derive_seed(base, &format!("sync-random-polling/{name}/{}", cell.label()), index);
     let mut spec = spec(cell, seed, mutant.filter(|_| phase == Phase::Test));
-    if let (Driver::Sim(c), Some(cap)) = (&mut spec.driver, cap) {
-        c.max_steps = cap;
+    if let Driver::Sim(c) = &mut spec.driver {
+        c.max_steps = caps.0.unwrap_or(c.max_steps);
+        c.max_time = caps.1;
     }
-    measure_seen(cell, phase, &spec, &spec.balancer, cap.is_some(), also)
+    measure_seen(cell, phase, &spec, &spec.balancer, caps.0.is_some(), &mut |_| {})
 }
 
-/// A test run stopped at [`STEP_CAP_FACTOR`] × `most` (its cell's most
-/// calibration steps). With `limit` (a mutant's: `t_par`'s limit (1 +
-/// MARGIN)·c) it first runs to `most` steps alone: stopped there with its
-/// last event's time already putting R above `limit`, it is one of the
-/// runs `t_par` counts above its limit whatever the rest would do (T_par
-/// is at least that time, or the run stops unfinished: R = ∞), and is
-/// kept as such; any other run is run again to the usual cap (a run that
-/// finishes before `most` steps is the same run either way).
-fn run_test(cell: &Cell, index: u32, most: Option<u64>, run: (u64, Option<Mutant>), limit: Option<f64>) -> Sample {
-    let cap = most.map(|m| m * STEP_CAP_FACTOR);
-    if let (Some(limit), Some(most)) = (limit, most) {
-        let mut last = 0;
-        let s = run_seen(cell, Phase::Test, index, Some(most), run, &mut |e| last = last.max(e.time()));
-        if !s.capped || excess(&Sample { t_par: Some(last), ..s.clone() }) > limit {
-            return s;
-        }
+/// The model time past which a test run's R is above `limit` (a mutant's:
+/// `t_par`'s limit (1 + MARGIN)·c) whatever it does next: T_par ≥ that
+/// time, or the run stops unfinished (R = ∞), so a run stopped there is
+/// one of the runs `t_par` counts above its limit, and a run that
+/// finishes before is the same run uncapped. Only where every calibration
+/// run of a synthetic cell has the same machine (T_seq, h, T_atomic: the
+/// workload's), which a test run then shares (a UTS cell's h is each
+/// run's own).
+fn time_cap(cell: &Cell, calibration: &[Sample], limit: Option<f64>) -> Option<u64> {
+    let m = calibration.first()?.machine;
+    if !cell.synthetic() || calibration.iter().any(|s| s.machine != m) {
+        return None;
     }
-    run_seen(cell, Phase::Test, index, cap, run, &mut |_| {})
+    let rest = (m.t_atomic + m.h * round(&calibration[0])) as f64;
+    let t = limit? * rest + (1.0 + m.eps()) * m.t_seq as f64 / f64::from(m.pes);
+    (t.is_finite() && t < 1e18).then(|| t.ceil() as u64 + 1)
 }
 
 /// Every calibration run of `profile` (the reference) under base seed
 /// `base`, then every test run (with `mutant`), each stopped at
 /// [`STEP_CAP_FACTOR`] × its cell's most calibration steps (as in
-/// [`super::suite::run_all`]). Calibration runs are kept for the process
+/// [`super::suite::run_all`]) and, with a mutant, at its [`time_cap`]. Calibration runs are kept for the process
 /// ([`super::memo`]: the campaign's mutants cells reuse the reference's).
 pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
+    runs(profile, max_pes, base, mutant, mutant.is_some())
+}
+
+/// [`run_all`], the test runs also stopped at their [`time_cap`] if `caps`.
+fn runs(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>, caps: bool) -> Vec<Sample> {
     let cells: Vec<Cell> = cells(profile).into_iter().filter(|c| c.pes <= max_pes).collect();
     let (cal, test) = profile.runs();
     let jobs = |n: u32| -> Vec<(usize, u32)> { (0..cells.len()).flat_map(|i| (0..n).map(move |k| (i, k))).collect() };
     let calibrate = |&(i, k): &(usize, u32)| {
         let key = format!("sync-random-polling/{:?}/{k}/{base}", cells[i]);
-        super::memo::calibration(key, || run_seen(&cells[i], Phase::Calibrate, k, None, (base, None), &mut |_| {}))
+        super::memo::calibration(key, || run(&cells[i], Phase::Calibrate, k, (None, None), (base, None)))
     };
     let calibration = par_map(&jobs(cal), calibrate);
-    let most = |i: usize| calibration.iter().skip(i * cal as usize).take(cal as usize).map(|s| s.steps).max();
-    let limit = mutant.map(|_| (1.0 + claims::MARGIN) * calibration.iter().map(excess).fold(0.0, f64::max));
-    let tests = par_map(&jobs(test), |&(i, k)| run_test(&cells[i], k, most(i), (base, mutant), limit));
+    let of_cell = |i: usize| &calibration[i * cal as usize..(i + 1) * cal as usize];
+    let most = |i: usize| of_cell(i).iter().map(|s| s.steps).max();
+    let limit = caps.then(|| (1.0 + claims::MARGIN) * calibration.iter().map(excess).fold(0.0, f64::max));
+    let caps = |i: usize| (most(i).map(|m| m * STEP_CAP_FACTOR), time_cap(&cells[i], of_cell(i), limit));
+    let tests = par_map(&jobs(test), |&(i, k)| run(&cells[i], Phase::Test, k, caps(i), (base, mutant)));
     calibration.into_iter().chain(tests).collect()
 }
 
@@ -140,4 +139,27 @@ pub fn evaluate(samples: &[Sample]) -> (serde_json::Value, Vec<Claim>) {
         claims::invariants(test.iter().map(|s| (&s.failures[..], s.replay.as_str()))),
     ];
     (serde_json::json!({ "k": c }), claims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutants::CATALOGUE;
+
+    /// The time caps change no verdict: `sync-poll-neighbour`'s `t_par`
+    /// (the claim its bounds cell lists) gives the same verdict and the
+    /// same count of runs above the limit with the caps as with whole runs
+    /// (each still stopped at its step cap), on the quick profile's P ≤ 16,
+    /// and some run was stopped by its time cap.
+    #[test]
+    fn time_caps_give_the_whole_runs_verdicts() {
+        let m = CATALOGUE.iter().find(|e| e.info.name == "sync-poll-neighbour").expect("in the catalogue").mutant;
+        let claims = |caps| evaluate(&runs(Profile::Quick, 16, 1, Some(m), caps)).1;
+        let (capped, whole) = (claims(true), claims(false));
+        let above = |c: &Claim| c.measured.split("; ").nth(1).map(str::to_string);
+        let (c, w) = (&capped[0], &whole[0]);
+        assert_eq!((c.name, c.verdict, above(c)), ("t_par", w.verdict, above(w)));
+        assert!(c.failed(), "sync-poll-neighbour caught: {}", c.measured);
+        assert!(c.measured.starts_with("max inf"), "a run stopped: {}", c.measured);
+    }
 }

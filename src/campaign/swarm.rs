@@ -466,6 +466,7 @@ fn machine(rng: &mut ChaCha8Rng, seed: u64, o: &Options) -> SimConfig {
         slow: rng.random_bool(0.25).then(|| (rng.random_range(1..=pes.min(4)), rng.random_range(2..=8))),
         initial_split: rng.random_bool(0.3).into(),
         max_steps: 20_000_000,
+        max_time: None,
         horizon: 0,
         ..SimConfig::default()
     };

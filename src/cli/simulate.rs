@@ -25,7 +25,7 @@ use super::output;
 #[command(mut_arg("dt", default("10")))]
 #[command(group(ArgGroup::new("machine_flags").multiple(true).conflicts_with("spec").args([
     "machine", "arbiter", "max_runs", "pes", "t_rout", "t_split", "o", "g", "t_poll", "latency", "latency_shape",
-    "schedule", "fifo_links", "topology", "slow", "routing", "msg_len", "swarm", "max_steps", "detect_horizon",
+    "schedule", "fifo_links", "topology", "slow", "routing", "msg_len", "swarm", "max_steps", "max_time", "detect_horizon",
 ])))]
 pub struct SimulateArgs {
     #[command(flatten)]
@@ -106,6 +106,13 @@ pub struct SimulateArgs {
     /// phased machine, 10^8 on 004's).
     #[arg(long)]
     max_steps: Option<u64>,
+    /// Cap on the computation's model time (001's machine): the first event
+    /// past it while work is still held or in flight stops the run
+    /// unfinished (T_par > the cap); a computation over by then runs on to
+    /// its detection. The bound suites' test runs of a mutant stop there
+    /// once their T_par can only be above the claim's limit.
+    #[arg(long)]
+    max_time: Option<u64>,
     /// Time the detector may take to announce after the computation is over
     /// (0..=10^15; 0 = automatic: 1000·(Δt + T_split + latency + 1)·(⌈log2 P⌉ + 2)).
     #[arg(long, default_value_t = 0)]
@@ -142,7 +149,7 @@ enum Takers {
 
 /// The machine flags of `simulate` (clap ids; `dt` and `initial_split`
 /// are [`RunArgs`]') and who takes each: a machine refuses the others.
-const MACHINE_FLAGS: [(&str, Takers); 19] = [
+const MACHINE_FLAGS: [(&str, Takers); 20] = [
     ("dt", Takers::Simulated),
     ("t_rout", Takers::Simulated),
     ("t_split", Takers::Simulated),
@@ -159,6 +166,7 @@ const MACHINE_FLAGS: [(&str, Takers); 19] = [
     ("slow", Takers::Async),
     ("routing", Takers::Async),
     ("msg_len", Takers::Async),
+    ("max_time", Takers::Async),
     ("swarm", Takers::Async),
     ("arbiter", Takers::Atomic),
     ("max_runs", Takers::Atomic),
@@ -223,6 +231,9 @@ pub fn run(a: SimulateArgs) -> anyhow::Result<ExitCode> {
     if let Some(n) = a.max_steps.filter(|_| result.outcome.stop == Stop::StepCap) {
         let t = result.outcome.end_time;
         bail!("stopped at --max-steps {n} (time {t}), before the end of the run: an unfinished run has no verdict (raise --max-steps)");
+    }
+    if let Some(cap) = a.max_time.filter(|_| result.outcome.stop == Stop::TimeCap) {
+        bail!("stopped at --max-time {cap}, before the end of the run: an unfinished run has no verdict (raise --max-time)");
     }
     report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human)?;
     if result.outcome.stop == Stop::TimeOverflow {
@@ -296,7 +307,14 @@ fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
     if a.swarm {
         let drawn = swarm::machine_of_seed(a.run.seed);
         let (topology, max_steps) = (a.topology, a.max_steps.unwrap_or(drawn.max_steps));
-        return Ok(SimConfig { pes: a.pes, max_steps, horizon: a.detect_horizon, topology, ..drawn });
+        return Ok(SimConfig {
+            pes: a.pes,
+            max_steps,
+            max_time: a.max_time,
+            horizon: a.detect_horizon,
+            topology,
+            ..drawn
+        });
     }
     Ok(SimConfig {
         pes: a.pes,
@@ -317,6 +335,7 @@ fn sim_config(a: &SimulateArgs) -> anyhow::Result<SimConfig> {
         msg_len: a.msg_len,
         initial_split: a.run.initial_split.unwrap_or_default(),
         max_steps: a.max_steps.unwrap_or(SimConfig::default().max_steps),
+        max_time: a.max_time,
         horizon: a.detect_horizon,
     })
 }

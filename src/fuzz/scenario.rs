@@ -110,6 +110,7 @@ fn machine(u: &mut Unstructured, pes: u32, topology: Topology) -> Result<SimConf
         slow: if u.arbitrary()? { Some((u.int_in_range(1..=4u32.min(pes))?, u.int_in_range(1..=8u64)?)) } else { None },
         initial_split: initial_split(u)?,
         max_steps: 0,
+        max_time: None,
         horizon: 0,
         shape: shape(u)?,
         schedule: *u.choose(&[Schedule::Plain, Schedule::SlowControl, Schedule::SlowWork])?,

@@ -192,8 +192,9 @@ fn phased_machine(balancer: BalancerKind, c: &SimConfig) -> Result<(), SpecError
         return Err(SpecError::Machine(format!("the phased machine numbers PEs as hypercube nodes (000 §3.1, §1.1): P must be a power of two for `{balancer}`, not {p}")));
     }
     let extras = c.latency.is_some() || c.slow.is_some() || c.o + c.g + c.t_poll > 0 || c.fifo_links;
-    if extras || c.shape != Shape::Uniform || c.schedule != Schedule::Plain || c.initial_split.is_split() {
-        return Err(SpecError::Machine("the phased machine (000 §2.1) takes --dt (T_phase), --t-rout, --t-split and --topology; not --latency, its shape or schedule, --fifo-links, --slow, --o, --g, --t-poll or --initial-split".into()));
+    let links = c.routing.is_some() || c.msg_len.is_some() || c.max_time.is_some();
+    if extras || links || c.shape != Shape::Uniform || c.schedule != Schedule::Plain || c.initial_split.is_split() {
+        return Err(SpecError::Machine("the phased machine (000 §2.1) takes --dt (T_phase), --t-rout, --t-split and --topology; not --latency, its shape or schedule, --fifo-links, --slow, --o, --g, --t-poll, --initial-split, --routing, --msg-len or a time cap".into()));
     }
     Ok(())
 }

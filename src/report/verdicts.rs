@@ -34,6 +34,7 @@ pub fn stop_note(outcome: &Outcome, max_steps: u64, horizon: u64) -> Option<Stri
     match outcome.stop {
         Stop::Drained => None,
         Stop::StepCap => Some(format!("step cap {max_steps} reached at time {end}: the run did not finish")),
+        Stop::TimeCap => Some(format!("time cap reached at time {end}: the run did not finish")),
         Stop::NotAnnounced { quiet_since } => Some(format!(
             "stopped at time {end}: the computation was over at time {quiet_since} but termination was not announced within the detection horizon of {horizon} time units"
         )),

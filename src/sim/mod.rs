@@ -198,6 +198,14 @@ pub struct SimConfig {
     /// Cap on simulator steps; reaching it ends the run unfinished.
     #[serde(default = "default_max_steps", skip_serializing_if = "is_default_max_steps")]
     pub max_steps: u64,
+    /// Cap on the computation's model time (001's machine): the first event
+    /// past it while work is still held or in flight ends the run unfinished
+    /// ([`Stop::TimeCap`]), so T_par > the cap; a computation over by then
+    /// runs on to its detection. The events up to the stop are those of the
+    /// uncapped run. A bound suite's test run stops once its T_par can only
+    /// be above the claim's limit (`bounds::sync_polling`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_time: Option<u64>,
     /// How long after the computation is over (no work held or in flight)
     /// the detector may take to announce before the run is stopped as a
     /// `termination_detected` failure; 0 = automatic ([`SimConfig::detect_horizon`]).
@@ -359,6 +367,7 @@ impl Default for SimConfig {
             msg_len: None,
             initial_split: InitialSplit::Root,
             max_steps: DEFAULT_MAX_STEPS,
+            max_time: None,
             horizon: 0,
         }
     }

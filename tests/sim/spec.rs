@@ -127,6 +127,7 @@ fn random_sim(rng: &mut ChaCha8Rng, pes: u32, seed: u64, initial_split: InitialS
         slow: (!plain).then_some((1, 3)),
         initial_split: if plain { InitialSplit::Root } else { initial_split },
         max_steps: *[SimConfig::default().max_steps, 777_777].choose(rng).unwrap(),
+        max_time: *[None, Some(987_654_321)].choose(rng).unwrap(),
         horizon: *[0, 123_456].choose(rng).unwrap(),
         ..SimConfig::default()
     }

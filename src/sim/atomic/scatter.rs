@@ -90,17 +90,27 @@ impl Instance {
 
     /// The completion time under `rules`, open choices made by `chooser`.
     pub fn run(&self, rules: Rules, chooser: Chooser) -> (u64, Chooser) {
+        let (t, chooser) = self.run_until(rules, chooser, u64::MAX);
+        (t.expect("every message delivered by step 2^64 - 1"), chooser)
+    }
+
+    /// [`Instance::run`] stopped after `cap` steps: the completion time, or
+    /// `None` if messages were still in the network then (T > `cap`).
+    pub fn run_until(&self, rules: Rules, chooser: Chooser, cap: u64) -> (Option<u64>, Chooser) {
         let mut net = Network::new(self.pes, rules, chooser);
         for (id, (from, to)) in self.network_messages().enumerate() {
             net.enqueue(Envelope { id: id as u64, from, to, key: 0, msg: () });
         }
         let mut t = 0;
         while !net.is_empty() {
+            if t == cap {
+                return (None, net.into_chooser());
+            }
             t += 1;
             net.send_phase(t);
             net.transmit();
         }
-        (t, net.into_chooser())
+        (Some(t), net.into_chooser())
     }
 
     /// The off-line completion time: max{r, m} exactly (004-7).

@@ -223,6 +223,9 @@ where
         if self.overflow {
             return Some(Stop::TimeOverflow);
         }
+        if self.quiet_since.is_none() && self.cfg.max_time.is_some_and(|cap| time > cap) {
+            return Some(Stop::TimeCap);
+        }
         let quiet_since = self.quiet_since.filter(|q| !self.announced && time > q.saturating_add(horizon))?;
         Some(Stop::NotAnnounced { quiet_since })
     }

@@ -40,6 +40,9 @@ pub enum Stop {
     Drained,
     /// The step cap was reached.
     StepCap,
+    /// The next event was past the time cap ([`super::SimConfig::max_time`])
+    /// with the computation not over.
+    TimeCap,
     /// No PE held work and no work was in flight for longer than the
     /// detection horizon, and termination was still not announced.
     NotAnnounced {
