@@ -61,6 +61,7 @@ fn arb_scenario() -> impl Strategy<Value = RunSpec> {
                     slow: slow.map(|(n, f)| (n.min(pes), f)),
                     initial_split,
                     max_steps: 20_000_000,
+                    max_time: None,
                     horizon: 0,
                     shape: [Shape::Uniform, Shape::Bimodal { permille: 100 }, Shape::Heavy][net.0],
                     schedule: [Schedule::Plain, Schedule::SlowControl, Schedule::SlowWork][net.1],
