@@ -5,8 +5,9 @@
 # One release build (with the MPI driver) serves the tests, the MPI tests,
 # the examples, the benchmarks and loom (the threaded driver's loom copy
 # is part of it: tests/loom_threads.rs). The crate's compilation is mostly
-# one thread (rustc's front end), so a `cargo check` of the fuzz targets and
-# the rustdoc build run beside it, each in its own target directory. The
+# one thread (rustc's front end), so a `cargo check` of the fuzz targets,
+# the rustdoc build (each in its own target directory), the SPIN models and
+# the Coq proofs run beside it at the lowest priority. The
 # fuzz targets' bodies run in the release tests (tests/sim/fuzz_bodies.rs);
 # `bash scripts/fuzz.sh SECONDS` is the coverage-guided campaign (nightly),
 # `--fuzz` here runs it briefly.
@@ -41,27 +42,50 @@ need mpirun libopenmpi-dev openmpi-bin libclang-dev
 need spin spin gcc
 need coqc coq
 
-step "builds, three at once: release --features mpi (tests, examples, benches, loom), fuzz targets (cargo check), rustdoc (no warnings)"
+step "side jobs at the lowest priority (nice 19), collected at the end: fuzz targets (cargo check), rustdoc (no warnings), SPIN models, Coq proofs"
+# The release build leaves one core idle for a minute or more (one rustc
+# compiling the crate, then its largest test binary), and the tests leave
+# gaps (children starting, one-threaded tests): the side jobs, at nice 19,
+# fill them instead of slowing the release build and the tests while both
+# cores are busy. Each writes its output to its log, printed when collected.
 logs=$(mktemp -d)
+declare -A side
+run_side() { # NAME COMMAND...: COMMAND at nice 19 in the background, its output in $logs/NAME
+  local name=$1
+  shift
+  # Its own process group (setsid), so that an early exit stops all of it.
+  setsid bash -c 'begin=$SECONDS; rc=0; nice -n 19 "$@" || rc=$?
+    echo "($0: $((SECONDS - begin)) s at nice 19, exit $rc)"; exit $rc' "$name" "$@" >"$logs/$name" 2>&1 &
+  side[$name]=$!
+}
+collect() { # NAME TITLE: waits for side job NAME, prints its output; exits 1 if it failed
+  step "$2"
+  if wait "${side[$1]}"; then
+    cat "$logs/$1"
+  else
+    cat "$logs/$1"
+    echo "$2: FAILED"
+    exit 1
+  fi
+}
 # The fuzz targets keep compiling (metadata only: no sanitizer build). A
 # check links nothing, so libfuzzer-sys's build script is pointed at a
 # library it never reads (CUSTOM_LIBFUZZER_PATH) instead of compiling
 # libFuzzer's 26 C++ files at -O0 -g: 4.1 s of CPU instead of 24.6 s (cold
 # `cargo check -p libfuzzer-sys` of fuzz/, user+sys, with and without it).
-CUSTOM_LIBFUZZER_PATH=/nonexistent/libfuzzer.a CARGO_TARGET_DIR=target/fuzz-check \
-  cargo check -q --manifest-path fuzz/Cargo.toml --bins >"$logs/fuzz" 2>&1 &
-fuzzcheck=$!
+run_side fuzz env CUSTOM_LIBFUZZER_PATH=/nonexistent/libfuzzer.a CARGO_TARGET_DIR=target/fuzz-check \
+  cargo check -q --manifest-path fuzz/Cargo.toml --bins
 # The rustdoc with no warnings (~30 s of CPU from a fresh clone, in its own
 # target directory: the release build holds target/'s lock).
-RUSTDOCFLAGS="-D warnings" CARGO_TARGET_DIR=target/rustdoc cargo doc --no-deps -q >"$logs/doc" 2>&1 &
-doc=$!
+run_side doc env RUSTDOCFLAGS="-D warnings" CARGO_TARGET_DIR=target/rustdoc cargo doc --no-deps -q
+run_side spin bash models/check.sh
+run_side coq bash proofs/check.sh
+trap 'for pid in "${side[@]}"; do kill -- -"$pid" 2>/dev/null || true; done' EXIT
+
+step "release build --features mpi (tests, examples, benches, loom)"
 cargo test --release -q "${features[@]}" --no-run
 cargo build --release -q "${features[@]}" --examples
 cargo bench -q "${features[@]}" --no-run
-for job in fuzz:$fuzzcheck doc:$doc; do
-  wait "${job#*:}" || { cat "$logs/${job%%:*}"; echo "the ${job%%:*} build failed"; exit 1; }
-  tail -n 1 "$logs/${job%%:*}"
-done
 
 step "cargo test --release --features mpi (unit, property, golden, snapshot, CLI, campaign, MPI tests, loom's quick profile)"
 cargo test --release "${features[@]}"
@@ -75,11 +99,10 @@ cargo run --release -q "${features[@]}" --example own_detector
 step "a foreign detector's traces (scripts/foreign.sh: examples/safra_trace.rs)"
 bash scripts/foreign.sh "${features[@]}"
 
-step "SPIN models (models/check.sh)"
-bash models/check.sh
-
-step "Coq proofs (proofs/check.sh)"
-bash proofs/check.sh
+collect fuzz "the fuzz targets compile (cargo check of fuzz/)"
+collect doc "rustdoc with no warnings"
+collect spin "SPIN models (models/check.sh)"
+collect coq "Coq proofs (proofs/check.sh)"
 
 if [ -n "$fuzz" ]; then
   step "fuzz targets, briefly (scripts/fuzz.sh: ${LBCHECK_FUZZ_SECONDS:-30}s shared by the targets)"
