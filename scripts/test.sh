@@ -42,7 +42,7 @@ need mpirun libopenmpi-dev openmpi-bin libclang-dev
 need spin spin gcc
 need coqc coq
 
-step "side jobs at the lowest priority (nice 19), collected at the end: fuzz targets (cargo check), rustdoc (no warnings), SPIN models, Coq proofs"
+step "side jobs at the lowest priority (nice 19), collected after the tests: fuzz targets (cargo check), rustdoc (no warnings), SPIN models, Coq proofs; after the build: the user-protocol examples"
 # The release build leaves one core idle for a minute or more (one rustc
 # compiling the crate, then its largest test binary), and the tests leave
 # gaps (children starting, one-threaded tests): the side jobs, at nice 19,
@@ -53,10 +53,15 @@ declare -A side
 run_side() { # NAME COMMAND...: COMMAND at nice 19 in the background, its output in $logs/NAME
   local name=$1
   shift
-  # Its own process group (setsid), so that an early exit stops all of it.
-  setsid bash -c 'begin=$SECONDS; rc=0; nice -n 19 "$@" || rc=$?
+  # Its own process group (job control, `set -m`), so that an early exit
+  # stops all of it; not its own session (setsid): with the kernel's
+  # autogroups a new session is scheduled as a peer of the build, and nice
+  # would then not lower its share.
+  set -m
+  bash -c 'begin=$SECONDS; rc=0; nice -n 19 "$@" || rc=$?
     echo "($0: $((SECONDS - begin)) s at nice 19, exit $rc)"; exit $rc' "$name" "$@" >"$logs/$name" 2>&1 &
   side[$name]=$!
+  set +m
 }
 collect() { # NAME TITLE: waits for side job NAME, prints its output; exits 1 if it failed
   step "$2"
@@ -87,14 +92,17 @@ cargo test --release -q "${features[@]}" --no-run
 cargo build --release -q "${features[@]}" --examples
 cargo bench -q "${features[@]}" --no-run
 
+# The examples that validate a user's protocol, built above, as side jobs
+# beside the tests (run directly: `cargo run` would wait for the lock that
+# `cargo test` holds while its tests run).
+run_side own_balancer target/release/examples/own_balancer
+run_side own_detector target/release/examples/own_detector
+
 step "cargo test --release --features mpi (unit, property, golden, snapshot, CLI, campaign, MPI tests, loom's quick profile)"
 cargo test --release "${features[@]}"
 
-step "validating a user's own balancer (examples/own_balancer.rs)"
-cargo run --release -q "${features[@]}" --example own_balancer
-
-step "validating a user's own detector (examples/own_detector.rs)"
-cargo run --release -q "${features[@]}" --example own_detector
+collect own_balancer "validating a user's own balancer (examples/own_balancer.rs)"
+collect own_detector "validating a user's own detector (examples/own_detector.rs)"
 
 step "a foreign detector's traces (scripts/foreign.sh: examples/safra_trace.rs)"
 bash scripts/foreign.sh "${features[@]}"

@@ -47,8 +47,8 @@ pub fn spec(cell: &Cell, seed: u64, mutant: Option<Mutant>) -> RunSpec {
 
 /// One run of `cell`, calibration or test (`caps`: a test run's step cap
 /// and time cap, [`crate::sim::SimConfig::max_time`]).
-fn run(cell: &Cell, phase: Phase, index: u32, caps: (Option<u64>, Option<u64>), run: (u64, Option<Mutant>)) -> Sample {
-    let (base, mutant) = run;
+fn run(cell: &Cell, phase: Phase, index: u32, caps: (Option<u64>, Option<u64>), of: (u64, Option<Mutant>)) -> Sample {
+    let (base, mutant) = of;
     let name = if phase == Phase::Calibrate { "calibrate" } else { "test" };
     let seed = derive_seed(base, &format!("sync-random-polling/{name}/{}", cell.label()), index);
     let mut spec = spec(cell, seed, mutant.filter(|_| phase == Phase::Test));
@@ -56,17 +56,18 @@ fn run(cell: &Cell, phase: Phase, index: u32, caps: (Option<u64>, Option<u64>), 
         c.max_steps = caps.0.unwrap_or(c.max_steps);
         c.max_time = caps.1;
     }
-    measure_seen(cell, phase, &spec, &spec.balancer, caps.0.is_some(), &mut |_| {})
+    measure_seen(cell, phase, &spec, &spec.balancer, caps.0.is_some() || caps.1.is_some(), &mut |_| {})
 }
 
-/// The model time past which a test run's R is above `limit` (a mutant's:
-/// `t_par`'s limit (1 + MARGIN)·c) whatever it does next: T_par ≥ that
-/// time, or the run stops unfinished (R = ∞), so a run stopped there is
-/// one of the runs `t_par` counts above its limit, and a run that
-/// finishes before is the same run uncapped. Only where every calibration
-/// run of a synthetic cell has the same machine (T_seq, h, T_atomic: the
-/// workload's), which a test run then shares (a UTS cell's h is each
-/// run's own).
+/// The model time past which a test run whose computation is not over has
+/// R above `limit` (a mutant's: `t_par`'s limit (1 + MARGIN)·c) whatever it
+/// does next: its T_par (when the last PE learns of termination) is later
+/// still. A run stopped there ([`crate::sim::SimConfig::max_time`]: R = ∞)
+/// is one of the runs `t_par` counts above its limit; a run whose
+/// computation is over by then runs on to its detection, the same run as
+/// uncapped. Only where every calibration run of a synthetic cell has the
+/// same machine (T_seq, h, T_atomic: the workload's), which a test run
+/// then shares (a UTS cell's h is each run's own).
 fn time_cap(cell: &Cell, calibration: &[Sample], limit: Option<f64>) -> Option<u64> {
     let m = calibration.first()?.machine;
     if !cell.synthetic() || calibration.iter().any(|s| s.machine != m) {
@@ -80,8 +81,9 @@ fn time_cap(cell: &Cell, calibration: &[Sample], limit: Option<f64>) -> Option<u
 /// Every calibration run of `profile` (the reference) under base seed
 /// `base`, then every test run (with `mutant`), each stopped at
 /// [`STEP_CAP_FACTOR`] × its cell's most calibration steps (as in
-/// [`super::suite::run_all`]) and, with a mutant, at its [`time_cap`]. Calibration runs are kept for the process
-/// ([`super::memo`]: the campaign's mutants cells reuse the reference's).
+/// [`super::suite::run_all`]) and, with a mutant, at its time cap (`time_cap`).
+/// Calibration runs are kept for the process ([`super::memo`]: the
+/// campaign's mutants cells reuse the reference's).
 pub fn run_all(profile: Profile, max_pes: u32, base: u64, mutant: Option<Mutant>) -> Vec<Sample> {
     runs(profile, max_pes, base, mutant, mutant.is_some())
 }
