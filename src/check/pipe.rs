@@ -7,8 +7,13 @@
 //! those of a [`Checker`] fed inline; `pipe::tests` compares both.
 //!
 //! [`Online::new`] pipes only where it pays: when the machine has two
-//! cores or more (`std::thread::available_parallelism`) and
-//! `LBCHECK_CHECKER` is not `inline`.
+//! cores or more (`std::thread::available_parallelism`),
+//! `LBCHECK_CHECKER` is not `inline`, and the run is long: the checker
+//! starts inline and moves to its thread after [`PIPE_AFTER`] events, so a
+//! short run (loom's and the explorer's runs, most of a campaign's) costs
+//! no thread (a spawn, its stack, and a wake-up per batch: loom's quick
+//! profile spawned 119,327 checker threads, a third of its time in the
+//! kernel).
 
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::OnceLock;
@@ -23,46 +28,70 @@ pub const BATCH: usize = 4096;
 /// Batches in the channel at most: the run waits when the checker is
 /// this far behind, so memory stays bounded.
 pub const DEPTH: usize = 4;
+/// Events a checker of [`Online::new`] sees inline before it moves to its
+/// own thread (a few milliseconds of checking: runs shorter than this pay
+/// no thread).
+pub const PIPE_AFTER: usize = 4 * BATCH;
 
 /// A batch of numbered events.
 type Batch = Vec<(usize, Event)>;
 
 /// A checker fed online, inline or on its own thread.
 pub enum Online {
-    /// On the caller's thread.
-    Inline(Box<Checker>),
+    /// On the caller's thread; moved to a thread of its own once it has
+    /// seen the given number of events, if one is given.
+    Inline(Box<Checker>, Option<usize>),
     /// On a thread of its own.
     Piped(Piped),
+    /// Only while the checker moves to its thread.
+    Moving,
 }
 
 impl Online {
-    /// `checker`, piped if the machine has two cores or more and
+    /// `checker`, inline, moved to its own thread after [`PIPE_AFTER`]
+    /// events if the machine has two cores or more and
     /// `LBCHECK_CHECKER=inline` is not set.
     pub fn new(checker: Checker) -> Online {
-        Online::with(checker, pipe_pays())
+        Online::Inline(Box::new(checker), pipe_pays().then_some(PIPE_AFTER))
     }
 
-    /// `checker`, piped if `piped`.
+    /// `checker`, on its own thread from the first event if `piped`, else
+    /// inline throughout.
     pub fn with(checker: Checker, piped: bool) -> Online {
         match piped {
             true => Online::Piped(Piped::spawn(checker)),
-            false => Online::Inline(Box::new(checker)),
+            false => Online::Inline(Box::new(checker), None),
         }
     }
 
     /// Feeds one event; `line` identifies it in messages.
     pub fn observe(&mut self, line: usize, event: &Event) {
         match self {
-            Online::Inline(c) => c.observe(line, event),
+            Online::Inline(c, after) => {
+                c.observe(line, event);
+                *after = after.map(|n| n - 1);
+                if *after == Some(0) {
+                    self.move_to_thread();
+                }
+            }
             Online::Piped(p) => p.observe(line, event.clone()),
+            Online::Moving => unreachable!("the checker is moving to its thread"),
+        }
+    }
+
+    /// The inline checker, with what it has seen, continues on its thread.
+    fn move_to_thread(&mut self) {
+        if let Online::Inline(c, _) = std::mem::replace(self, Online::Moving) {
+            *self = Online::Piped(Piped::spawn(*c));
         }
     }
 
     /// Ends the stream and returns the verdicts and metrics.
     pub fn finish(self) -> CheckReport {
         match self {
-            Online::Inline(c) => c.finish(),
+            Online::Inline(c, _) => c.finish(),
             Online::Piped(p) => p.finish(),
+            Online::Moving => unreachable!("the checker is moving to its thread"),
         }
     }
 }
@@ -164,6 +193,33 @@ mod tests {
         for (pes, events) in [(1, single_pe()), (2, two_pes()), (2, broken), (2, long)] {
             let (inline, piped) = both(pes, &events);
             assert_eq!(inline, piped);
+        }
+    }
+
+    /// A checker moved to its thread mid-stream (as [`Online::new`] moves
+    /// one after [`PIPE_AFTER`] events), at the first event, at a batch's
+    /// end or in the middle of one: the inline report; a stream shorter
+    /// than the threshold never leaves the caller's thread.
+    #[test]
+    fn a_checker_moved_mid_stream_gives_the_inline_report() {
+        let mut long = Vec::new();
+        while long.len() < 3 * BATCH {
+            long.extend(two_pes().into_iter().filter(|e| !matches!(e, Event::End { .. })));
+        }
+        let mut broken = long.clone();
+        broken.retain(|e| !matches!(e, Event::Idle { .. }));
+        for events in [long, broken] {
+            let run = |after: Option<usize>| {
+                let mut c = Online::Inline(Box::new(Checker::new(&header(2), reference_of(&events))), after);
+                events.iter().enumerate().for_each(|(i, e)| c.observe(i + 2, e));
+                let moved = matches!(c, Online::Piped(_));
+                (serde_json::to_string(&c.finish()).unwrap(), moved)
+            };
+            let (inline, _) = run(None);
+            for after in [1, BATCH, BATCH + 7] {
+                assert_eq!(run(Some(after)), (inline.clone(), true), "moved after {after} events");
+            }
+            assert_eq!(run(Some(events.len() + 1)), (inline, false));
         }
     }
 

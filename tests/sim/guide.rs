@@ -39,8 +39,8 @@ const COVERAGE: &[(&str, By)] = &[
     ("mpirun -np 2 lbcheck check --mpi", Test(MPI, "check_over_two_ranks_gives_the_single_process_verdicts", "--quick --only (every kind of unit)")),
     // A: a Rust protocol, in-process.
     ("cargo test --release --test sim testing::", Test("tests/sim/testing.rs", "the_five_line_test_passes_and_its_report_renders", "")),
-    ("cargo run --release --example own_balancer", Script(TEST_SH, "--example own_balancer")),
-    ("cargo run --release --example own_detector", Script(TEST_SH, "--example own_detector")),
+    ("cargo run --release --example own_balancer", Script(TEST_SH, "run_side own_balancer target/release/examples/own_balancer")),
+    ("cargo run --release --example own_detector", Script(TEST_SH, "run_side own_detector target/release/examples/own_detector")),
     ("bash scripts/fuzz.sh 30", Script(TEST_SH, "bash scripts/fuzz.sh \"${LBCHECK_FUZZ_SECONDS:-30}\"")),
     ("cargo test --release", Script(TEST_SH, "cargo test --release \"${features[@]}\"")),
     // B: an external program.
