@@ -48,7 +48,7 @@ pub enum Online {
 }
 
 impl Online {
-    /// `checker`, inline, moved to its own thread after [`PIPE_AFTER`]
+    /// `checker`, inline, moved to its own thread after `PIPE_AFTER` (16,384)
     /// events if the machine has two cores or more and
     /// `LBCHECK_CHECKER=inline` is not set.
     pub fn new(checker: Checker) -> Online {
