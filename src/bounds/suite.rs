@@ -170,26 +170,10 @@ fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
 /// `pes` builds — the spec's balancer, or a user's
 /// ([`crate::harness::UserBalancer`]) — measured into a [`Sample`].
 pub fn measure(cell: &Cell, phase: Phase, spec: &RunSpec, pes: &impl Compose, capped: bool) -> Sample {
-    measure_seen(cell, phase, spec, pes, capped, &mut |_| {})
-}
-
-/// [`measure`], also showing every event to `also`.
-pub fn measure_seen(
-    cell: &Cell,
-    phase: Phase,
-    spec: &RunSpec,
-    pes: &impl Compose,
-    capped: bool,
-    also: &mut dyn FnMut(&Event),
-) -> Sample {
     let (t_atomic, h) = spec.workload.atomic_and_h().unwrap_or((0, 0));
     let (dt, t_rout, t_split) = cell.machine;
     let mut seen = Observed::new(cell.pes, GenDepth::new(cell.pes, h, dt + t_split + 2 * t_rout));
-    let mut observe = |e: &Event| {
-        seen.observe(e, cell.pes);
-        also(e)
-    };
-    let report = spec.run_composed(pes, None, &mut observe).expect("no trace to write");
+    let report = spec.run_composed(pes, None, &mut |e| seen.observe(e, cell.pes)).expect("no trace to write");
     let Observed { depth, works, idles, victims } = seen;
     let m = &report.check.metrics;
     let h = if cell.synthetic() { h } else { u64::from(m.max_gen).max(1) };

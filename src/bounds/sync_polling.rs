@@ -22,7 +22,7 @@
 use super::claims::{self, alpha_of, quantile, slope, Claim};
 use super::plan::{Cell, Profile, T_POLL};
 use super::range::Need;
-use super::suite::{measure_seen, par_map, Phase, Sample, STEP_CAP_FACTOR};
+use super::suite::{measure, par_map, Phase, Sample, STEP_CAP_FACTOR};
 use crate::base::rng::derive_seed;
 use crate::harness::{Driver, RunSpec};
 use crate::mutants::Mutant;
@@ -56,7 +56,7 @@ fn run(cell: &Cell, phase: Phase, index: u32, caps: (Option<u64>, Option<u64>), 
         c.max_steps = caps.0.unwrap_or(c.max_steps);
         c.max_time = caps.1;
     }
-    measure_seen(cell, phase, &spec, &spec.balancer, caps.0.is_some() || caps.1.is_some(), &mut |_| {})
+    measure(cell, phase, &spec, &spec.balancer, caps.0.is_some() || caps.1.is_some())
 }
 
 /// The model time past which a test run whose computation is not over has
