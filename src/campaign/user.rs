@@ -34,7 +34,7 @@ use super::explore;
 use super::swarm::{checked, swarm_specs, thread_specs, Runner};
 use super::{replay, user_loom, Case, Options, Progress, Report, Verdict};
 use crate::base::Registered;
-use crate::harness::{Compose, UserBalancer, UserDetector};
+use crate::harness::{Compose, DynMake, UserBalancer, UserDetector};
 use crate::problem::Task;
 use crate::protocol::{Balancer, BalancerKind, Detector, DetectorKind, PeId};
 
@@ -83,6 +83,20 @@ where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
     F: Fn(PeId) -> B + Sync,
 {
+    balancer_campaign(o, &balancer.erased(), bounds, progress)
+}
+
+/// [`check_balancer_with`] on the erased constructor (compiled once per
+/// balancer type, [`UserBalancer::erased`]).
+fn balancer_campaign<B>(
+    o: &Options,
+    balancer: &UserBalancer<DynMake<B>>,
+    bounds: &BoundsOptions,
+    progress: &dyn Progress,
+) -> Report
+where
+    B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
+{
     let start = Instant::now();
     let combos = DetectorKind::of_pes().map(|d| (format!("user/{}/{d}", balancer.name), BALANCER, d)).collect();
     let instead = format!("the user's balancer `{}` in place of --balancer", balancer.name);
@@ -92,7 +106,7 @@ where
     let mut loom = user_loom::layer(o, &plan.combos, frozen); // check_detector: the same with a UserDetector
     loom.iter_mut().for_each(|c| plan.note(c));
     report.cases.extend(loom);
-    report.cases.extend(bounds_balancer(o, balancer, bounds, progress));
+    report.cases.extend(bounds::user_bounds(o, balancer, bounds, progress));
     report.seconds = start.elapsed().as_secs_f64();
     report
 }
@@ -119,6 +133,14 @@ pub fn check_detector<D, G>(o: &Options, detector: &UserDetector<G>, progress: &
 where
     D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
     G: Fn(PeId) -> D + Sync,
+{
+    detector_campaign(o, &detector.erased(), progress)
+}
+
+/// [`check_detector`] on the erased constructor ([`UserDetector::erased`]).
+fn detector_campaign<D>(o: &Options, detector: &UserDetector<DynMake<D>>, progress: &dyn Progress) -> Report
+where
+    D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
 {
     let in_pes = BalancerKind::ALL.iter().filter(|b| !b.phased());
     let combos = in_pes.map(|&b| (format!("user/{}/{b}", detector.name), b, DETECTOR)).collect();
@@ -154,6 +176,20 @@ where
     F: Fn(PeId) -> B + Sync,
     D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
     G: Fn(PeId) -> D + Sync,
+{
+    protocols_campaign(o, &balancer.erased(), &detector.erased(), progress)
+}
+
+/// [`check_protocols`] on the erased constructors ([`UserBalancer::erased`]).
+fn protocols_campaign<B, D>(
+    o: &Options,
+    balancer: &UserBalancer<DynMake<B>>,
+    detector: &UserDetector<DynMake<D>>,
+    progress: &dyn Progress,
+) -> Report
+where
+    B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
+    D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
 {
     let combos = vec![(format!("user/{}/{}", balancer.name, detector.name), BALANCER, DETECTOR)];
     let instead = format!(

@@ -152,7 +152,7 @@ where
         V: Drive,
         B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
     {
-        spec.with_protocols(driver, balancer, &self.make)
+        spec.with_protocols(driver, balancer, &self.make as &dyn Fn(PeId) -> D)
     }
 }
 
@@ -199,6 +199,25 @@ pub struct UserBalancer<F> {
     pub make: F,
 }
 
+/// A user's constructor (PE number → state) behind a `dyn` reference:
+/// what [`UserBalancer::erased`] and [`UserDetector::erased`] give.
+pub type DynMake<'a, T> = &'a (dyn Fn(PeId) -> T + Sync);
+
+impl<F> UserBalancer<F> {
+    /// This balancer with its constructor behind a `dyn` reference. Every
+    /// closure is a type of its own, so lbcheck's generic campaign code,
+    /// fed the closure, would be compiled again for each call site in a
+    /// user's crate; fed this, it is compiled once per balancer type. The
+    /// campaign's entry points ([`crate::campaign::user`],
+    /// [`crate::testing`]) erase what they are given.
+    pub fn erased<B>(&self) -> UserBalancer<DynMake<'_, B>>
+    where
+        F: Fn(PeId) -> B + Sync,
+    {
+        UserBalancer { name: self.name.clone(), make: &self.make }
+    }
+}
+
 impl<B, F> Compose for UserBalancer<F>
 where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
@@ -209,7 +228,8 @@ where
     }
 
     fn compose<V: Drive>(&self, spec: &RunSpec, driver: V) -> V::Output {
-        spec.with_balancer(driver, &self.make)
+        // Behind `dyn`: the drivers compiled once per balancer type, not per closure.
+        spec.with_balancer(driver, &self.make as &dyn Fn(PeId) -> B)
     }
 }
 
@@ -244,6 +264,17 @@ pub struct UserDetector<G> {
     pub make: G,
 }
 
+impl<G> UserDetector<G> {
+    /// This detector with its constructor behind a `dyn` reference (as
+    /// [`UserBalancer::erased`]).
+    pub fn erased<D>(&self) -> UserDetector<DynMake<'_, D>>
+    where
+        G: Fn(PeId) -> D + Sync,
+    {
+        UserDetector { name: self.name.clone(), make: &self.make }
+    }
+}
+
 impl<D, G> UserDetector<G>
 where
     D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
@@ -266,7 +297,8 @@ where
     }
 
     fn compose<V: Drive>(&self, spec: &RunSpec, driver: V) -> V::Output {
-        spec.drive_with(self, driver)
+        let erased = UserDetector { name: String::new(), make: &self.make as &dyn Fn(PeId) -> D };
+        spec.drive_with(&erased, driver)
     }
 }
 
@@ -283,7 +315,8 @@ where
     }
 
     fn compose<V: Drive>(&self, spec: &RunSpec, driver: V) -> V::Output {
-        self.1.with(spec, driver, &self.0.make)
+        let erased = UserDetector { name: String::new(), make: &self.1.make as &dyn Fn(PeId) -> D };
+        erased.with(spec, driver, &self.0.make as &dyn Fn(PeId) -> B)
     }
 }
 

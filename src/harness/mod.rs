@@ -43,7 +43,7 @@ mod session;
 mod spec;
 mod trace;
 
-pub use compose::{Compose, Drive, UserBalancer, UserDetector};
+pub use compose::{Compose, Drive, DynMake, UserBalancer, UserDetector};
 pub use driver::{Driver, DriverKind};
 pub use explore::ExploreResult;
 pub use header::HeaderError;

@@ -11,14 +11,9 @@ use lbcheck::harness::{UserBalancer, UserDetector};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-#[path = "../../examples/shared/round_robin.rs"]
-mod round_robin;
-use round_robin::{RoundRobin, Variant};
+use crate::round_robin::{RoundRobin, Variant};
 
-#[path = "../../examples/shared/dijkstra_scholten.rs"]
-#[allow(dead_code)] // `rooted_at_last` serves tests/sim/user.rs
-mod dijkstra_scholten;
-use dijkstra_scholten::{DijkstraScholten, Variant::Correct};
+use crate::dijkstra_scholten::{DijkstraScholten, Variant::Correct};
 
 /// The fixed inputs: `N` strings of 64 pseudo-random bytes (a run takes ~40).
 const N: usize = 100;

@@ -17,9 +17,7 @@ use lbcheck::protocol::DetectorKind;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-#[path = "../../examples/shared/round_robin.rs"]
-mod round_robin;
-use round_robin::{RoundRobin, Variant};
+use crate::round_robin::{RoundRobin, Variant};
 
 /// Random inputs per target: a run takes ~2 ms, the six tests 2.6 s wall
 /// in all on a loaded 2-core machine; of the 600, 197 catch

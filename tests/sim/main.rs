@@ -40,6 +40,13 @@ mod user_bounds;
 mod user_loom;
 mod validation;
 
+// The examples' user protocols, once: each inclusion would be a type of
+// its own, and lbcheck's generic campaign compiled again for it.
+#[path = "../../examples/shared/dijkstra_scholten.rs"]
+mod dijkstra_scholten;
+#[path = "../../examples/shared/round_robin.rs"]
+mod round_robin;
+
 use lbcheck::harness::{Driver, RunResult, RunSpec};
 use lbcheck::protocol::{BalancerKind, DetectorKind};
 use lbcheck::sim::SimConfig;

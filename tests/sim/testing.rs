@@ -9,10 +9,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use lbcheck::harness::UserBalancer;
 use lbcheck::testing::{self, Check};
 
-#[path = "../../examples/shared/round_robin.rs"]
-#[allow(dead_code)] // the variants other modules use
-mod round_robin;
-use round_robin::{RoundRobin, Variant};
+use crate::round_robin::{RoundRobin, Variant};
 
 use super::campaign::assert_renders_with_plots;
 

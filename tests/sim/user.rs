@@ -14,9 +14,7 @@ use lbcheck::protocol::safra::Safra;
 use lbcheck::protocol::{BalancerKind, Ctx, DetectorKind, Msg, PeId};
 use lbcheck::sim::SimConfig;
 
-#[path = "../../examples/shared/dijkstra_scholten.rs"]
-mod dijkstra_scholten;
-use dijkstra_scholten::{DijkstraScholten, Variant};
+use crate::dijkstra_scholten::{DijkstraScholten, Variant};
 
 /// The quick profile on a few swarm runs per balancer (`#0`, `#3`, `#30`–`#39`),
 /// every threaded run and every exploration.

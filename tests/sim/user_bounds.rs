@@ -12,10 +12,7 @@ use lbcheck::mutants::seams;
 use lbcheck::protocol::random_polling::RandomPolling;
 use lbcheck::protocol::BalancerKind;
 
-#[path = "../../examples/shared/round_robin.rs"]
-#[allow(dead_code)]
-mod round_robin;
-use round_robin::{RoundRobin, Variant};
+use crate::round_robin::{RoundRobin, Variant};
 
 fn options(seed: u64) -> Options {
     Options { profile: Profile::Quick, seed, ..Options::default() }

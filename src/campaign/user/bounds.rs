@@ -44,7 +44,7 @@ use crate::bounds::plan::{Cell, MACHINES, POLICIES};
 use crate::bounds::suite::{measure, par_map, Phase, Sample};
 use crate::bounds::twosample::median;
 use crate::campaign::{Case, Fit, Options, Profile, Progress};
-use crate::harness::{Driver, RunSpec, UserBalancer};
+use crate::harness::{Driver, DynMake, RunSpec, UserBalancer};
 use crate::problem::Task;
 use crate::protocol::{Balancer, BalancerKind, BalancerSpec, PeId};
 
@@ -97,6 +97,19 @@ pub fn bounds_balancer<B, F>(
 where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
     F: Fn(PeId) -> B + Sync,
+{
+    user_bounds(o, &mine.erased(), opts, progress)
+}
+
+/// [`bounds_balancer`] on the erased constructor ([`UserBalancer::erased`]).
+pub(super) fn user_bounds<B>(
+    o: &Options,
+    mine: &UserBalancer<DynMake<B>>,
+    opts: &BoundsOptions,
+    progress: &dyn Progress,
+) -> Vec<Case>
+where
+    B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
 {
     let name = |claim: &str| format!("user/{}/{claim}", mine.name);
     let wanted: Vec<&str> = CLAIMS[..5 + usize::from(opts.no_slower_than.is_some())].to_vec();
