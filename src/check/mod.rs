@@ -28,6 +28,7 @@
 //! | `round_robin`           | `round_robin.rs`       | 003 §14.7.3         |
 //! | `prune_sound`           | `prune.rs`             | 002 §4.5, S-12      |
 //! | `stop_delay`            | `stop.rs`              | 002 §4.5, S-12      |
+//! | `bound_delay`           | `propagation.rs`       | 002 §4.5, S-12      |
 //! | `hop_latency`           | `hops.rs`              | 000 §2.1, S-1       |
 //! | `phase_discipline`      | `phase.rs`             | 000 §3.1, S-2       |
 //! | `simd_matching`         | `simd.rs`              | 000 §1.1, S-24      |
@@ -101,6 +102,7 @@ mod metrics;
 mod optimum;
 mod phase;
 mod pipe;
+mod propagation;
 mod prune;
 mod requests;
 mod round_robin;
@@ -128,7 +130,7 @@ pub use metrics::{IdleStats, Metrics, QueueStats};
 pub use pipe::{Online, Piped};
 
 /// The names of all properties, as they appear in a [`CheckReport`].
-pub const PROPERTIES: [&str; 21] = [
+pub const PROPERTIES: [&str; 22] = [
     wellformed::WellFormed::NAME,
     work::WorkConserved::NAME,
     energy::EnergyConserved::NAME,
@@ -146,6 +148,7 @@ pub const PROPERTIES: [&str; 21] = [
     round_robin::RoundRobin::NAME,
     prune::PruneSound::NAME,
     stop::StopDelay::NAME,
+    propagation::BoundDelay::NAME,
     hops::HopLatency::NAME,
     phase::PhaseDiscipline::NAME,
     simd::SimdMatching::NAME,
@@ -187,6 +190,7 @@ pub fn explain(name: &str) -> Option<String> {
         "round_robin" => include_str!("round_robin.rs"),
         "prune_sound" => include_str!("prune.rs"),
         "stop_delay" => include_str!("stop.rs"),
+        "bound_delay" => include_str!("propagation.rs"),
         "hop_latency" => include_str!("hops.rs"),
         "phase_discipline" => include_str!("phase.rs"),
         "simd_matching" => include_str!("simd.rs"),
@@ -333,6 +337,7 @@ pub struct Checker {
     round_robin: Option<round_robin::RoundRobin>,
     prune: prune::PruneSound,
     stop: stop::StopDelay,
+    propagation: propagation::BoundDelay,
     hops: Option<hops::HopLatency>,
     phase: phase::PhaseDiscipline,
     simd: Option<simd::SimdMatching>,
@@ -382,6 +387,7 @@ impl Checker {
             round_robin: Some(round_robin::RoundRobin::new(header)).filter(|p| p.applies()),
             prune: prune::PruneSound::default(),
             stop: stop::StopDelay::new(header),
+            propagation: propagation::BoundDelay::new(header, reference.pruning.is_some()),
             hops: Some(hops::HopLatency::new(header)).filter(|p| p.applies()),
             phase: phase::PhaseDiscipline::new(header),
             simd: Some(simd::SimdMatching::new(header)).filter(|p| p.applies()),
@@ -420,6 +426,7 @@ impl Checker {
         }
         self.prune.observe(line, event, book);
         self.stop.observe(line, event, book);
+        self.propagation.observe(line, event, book);
         if let Some(p) = &mut self.hops {
             p.observe(line, event, book);
         }
@@ -491,6 +498,7 @@ impl Checker {
         put(round_robin::RoundRobin::NAME, round_robin.finish(&metrics, &self.book));
         put(prune::PruneSound::NAME, self.prune.finish(&metrics, &self.book));
         put(stop::StopDelay::NAME, self.stop.finish(&metrics, &self.book));
+        put(propagation::BoundDelay::NAME, self.propagation.finish(&metrics, &self.book));
         put(hops::HopLatency::NAME, self.hops.unwrap_or_else(|| hops::HopLatency::new(h)).finish(&metrics, &self.book));
         put(phase::PhaseDiscipline::NAME, self.phase.finish(&metrics, &self.book));
         put(

@@ -466,10 +466,10 @@ super::declare_catalogue! {
         Info::ships(
             "bound-lost",
             "002 §4.5, S-12",
-            "reduce-tree: a PE takes in a better bound from the tree but passes it on to no one; more nodes are examined, the optimum is still found",
+            "reduce-tree: a PE takes in a better bound from the tree but passes it on to no one; the PEs below it prune with stale bounds (the optimum is still found)",
         ),
         Site::BoundPropagation,
-        &[(Compare, "efficiency")],
+        &[(Run, "bound_delay")],
     )
     .needs(&[Need::ReduceTree])
     .demo(Demo { workload: "knapsack:items=40,seed=1", seeds: &[1], ..Demo::DEFAULT });

@@ -6,8 +6,12 @@
 //!   and we still need only O(T_rout log P) time." A PE that improves its
 //!   best (by its own work, or by a `bound` from a child) sends it to its
 //!   parent; PE 0 sends every new global best down the tree, and a PE
-//!   passes a bound from its parent on to its children. A bound that does
-//!   not improve the receiver's best goes no further.
+//!   passes a bound from its parent on to its children. A PE sends each
+//!   way only a bound below all it sent that way before, so suboptimal
+//!   bounds are thrown away early. (Until 2026-11-26 a PE passed a bound
+//!   on only when it improved its own best: a best that had come up
+//!   through a PE, or with a subproblem, then never reached the subtrees
+//!   below it — found by `bound_delay`.)
 //! - `broadcast` (003 §14.7.1, `Best_solution`): the PE that finds a better
 //!   solution sends it to all P − 1 others (P − 1 messages per improvement;
 //!   002 §4.5 warns of the contention when many are found at once).
@@ -105,13 +109,17 @@ pub struct Propagation {
     mode: BoundMode,
     rules: Rules,
     best: Option<u64>,
+    /// Reduce-tree: the least bounds this PE sent up to its parent and
+    /// down to its children.
+    up: Option<u64>,
+    down: Option<u64>,
     stopped: bool,
 }
 
 impl Propagation {
     /// Propagation by `mode` under `rules`, nothing known yet.
     pub fn new(mode: BoundMode, rules: Rules) -> Propagation {
-        Propagation { mode, rules, best: None, stopped: false }
+        Propagation { mode, rules, best: None, up: None, down: None, stopped: false }
     }
 
     /// Time 0: PE `me` starts with `part` (whose least node bound is
@@ -183,10 +191,14 @@ impl Propagation {
     }
 
     /// A `bound` message from `from`: true if it improved this PE's best
-    /// (which is then passed on as the mode says).
+    /// (which is then passed on as the mode says). Reduce-tree: the PE's
+    /// best goes on (up, or down if it came from the parent or this is PE
+    /// 0) unless one as good went that way before, whether or not the
+    /// message improved it: the best may have come with a subproblem (not
+    /// passed on) or up through this PE (sent only up).
     pub fn on_bound<T>(&mut self, ctx: &mut Ctx<T>, from: PeId, v: u64) -> bool {
         let better = self.improves(Some(v));
-        if better && self.rules.forwards_bounds {
+        if (better || self.mode == BoundMode::ReduceTree) && self.rules.forwards_bounds {
             self.spread(ctx, Some(from));
         }
         better
@@ -194,7 +206,7 @@ impl Propagation {
 
     /// Sends the new best on, as the mode says; `from` is where it came
     /// from (`None`: the PE's own solution).
-    fn spread<T>(&self, ctx: &mut Ctx<T>, from: Option<PeId>) {
+    fn spread<T>(&mut self, ctx: &mut Ctx<T>, from: Option<PeId>) {
         let (v, me) = (self.best.expect("a best to spread"), ctx.me);
         match self.mode {
             BoundMode::None | BoundMode::FirstSolution => {}
@@ -203,11 +215,28 @@ impl Propagation {
             }
             BoundMode::Broadcast => {}
             BoundMode::ReduceTree => match tree_parent(me) {
-                Some(parent) if from != Some(parent) => ctx.send(parent, Msg::Bound(v)),
-                _ => tree_children(me, ctx.pes).for_each(|c| ctx.send(c, Msg::Bound(v))),
+                Some(parent) if from != Some(parent) => {
+                    if first_below(&mut self.up, v) {
+                        ctx.send(parent, Msg::Bound(v));
+                    }
+                }
+                _ => {
+                    if first_below(&mut self.down, v) {
+                        tree_children(me, ctx.pes).for_each(|c| ctx.send(c, Msg::Bound(v)));
+                    }
+                }
             },
         }
     }
+}
+
+/// True (and `sent` becomes `v`) if `v` is below every bound sent so far.
+fn first_below(sent: &mut Option<u64>, v: u64) -> bool {
+    let below = sent.is_none_or(|s| v < s);
+    if below {
+        *sent = Some(v);
+    }
+    below
 }
 
 crate::serde_as_text!(BoundMode);

@@ -114,7 +114,7 @@ fn the_same_runs_pass_without_a_mutant() {
     }
 }
 
-/// A mutant that is correct but wasteful (`bound-lost`, S-12): every
+/// A mutant that is correct but wasteful (`split-deepest-slot`, 002 §3): every
 /// property passes on every run (`optimum_found` is not fooled), and
 /// `lbcheck compare` finds its runs worse than the reference's in the
 /// quantity it is listed under.
