@@ -151,7 +151,7 @@ impl Property for BoundDelay {
                 Some(s.line),
             ),
             None => Verdict::pass(format!(
-                "every slice started {hops}·L = {hops}·{l} after a solution pruned with no worse incumbent; {} improving solutions, {} bound messages",
+                "every slice started more than {hops}·L = {hops}·{l} after a solution of cost c pruned with no incumbent above c; {} improving solutions, {} bound messages",
                 self.found.len(),
                 self.bounds
             )),

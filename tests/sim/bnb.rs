@@ -150,6 +150,25 @@ fn propagation_traffic_is_the_papers() {
     assert!(alone > with_bounds, "local bounds alone examine more nodes: {alone} vs {with_bounds}");
 }
 
+/// Bounds reach every PE within 2·D·L (002 §4.5, `bound_delay`), by the
+/// tree and by broadcast. The first run pruned with a stale bound 235
+/// time units after a better solution (the limit 80) before the reference
+/// passed on a bound from its tree parent that did not improve its own
+/// best; the `bound-lost` mutant fails it.
+#[test]
+fn bounds_reach_every_pe_within_2_d_l() {
+    for (bound, pes) in [("reduce-tree", "16"), ("reduce-tree", "64"), ("broadcast", "32")] {
+        let v = simulate(&["--workload", "knapsack:items=40,seed=1", "--pes", pes, "--seed", "1", "--bound", bound]);
+        let detail = v["properties"]["bound_delay"]["detail"].as_str().unwrap();
+        assert!(detail.starts_with("every slice started") && !detail.ends_with(" 0 bound messages"), "{detail}");
+    }
+    let args =
+        ["simulate", "--workload", "knapsack:items=40,seed=1", "--pes", "16", "--mutant", "bound-lost", "--json"];
+    let (code, out, _) = lbcheck(&args);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((code, &v["properties"]["bound_delay"]["pass"]), (1, &Value::Bool(false)), "{out}");
+}
+
 /// A trace of a branch-and-bound run is checked again from its header.
 #[test]
 fn a_branch_and_bound_trace_checks_again() {
