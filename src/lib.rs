@@ -96,7 +96,7 @@
 //! - 8 workload families: synthetic adversaries, UTS trees, loops,
 //!   Karp–Zhang cost trees, and knapsack, TSP, Golomb and 15-puzzle
 //!   branch-and-bound;
-//! - 21 invariants checked on every run and on any trace, 6 bound suites of
+//! - 22 invariants checked on every run and on any trace, 6 bound suites of
 //!   statistical tests, 64 mutants that show each checker failing, bitonic
 //!   sort on a hypercube, and SPIN models and Coq proofs of the detectors
 //!   (outside the crate, in `models/` and `proofs/`);
