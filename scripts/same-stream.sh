@@ -3,6 +3,9 @@
 # set of runs and compares their SHA-256 with scripts/same-stream.sha256,
 # computed on the code before the simulator's speed work (issue 30): every
 # optimisation must keep the stream byte-identical for the same seed.
+# Re-recorded for `rp-knap` alone on 2026-11-26: the reference's bound
+# propagation was fixed (protocol/bound.rs, found by `bound_delay`), a
+# change of the protocol, not of the simulator.
 #   bash scripts/same-stream.sh            # compare (exit 0 same, 1 differ)
 #   bash scripts/same-stream.sh --record   # rewrite the stored list
 set -euo pipefail
