@@ -182,3 +182,50 @@ fn victims_print_as_they_parse() {
         assert_eq!(name.parse::<Victim>().ok(), Some(v));
     }
 }
+
+/// The bounds PE `me` of `pes` sends while `f` runs: (to, bound).
+fn bounds_sent(
+    p: &mut lbcheck::protocol::Propagation,
+    me: u32,
+    pes: u32,
+    f: impl FnOnce(&mut lbcheck::protocol::Propagation, &mut lbcheck::protocol::Ctx<lbcheck::problem::Task>),
+) -> Vec<(u32, u64)> {
+    use lbcheck::protocol::{Command, Msg};
+    use rand::SeedableRng;
+    let (mut rng, mut out) = (rand_chacha::ChaCha8Rng::seed_from_u64(0), Vec::new());
+    f(p, &mut lbcheck::protocol::Ctx { now: 0, me, pes, rng: &mut rng, out: &mut out });
+    let sent = out.into_iter().filter_map(|c| match c {
+        Command::Send { to, msg: Msg::Bound(v) } => Some((to, v)),
+        _ => None,
+    });
+    sent.collect()
+}
+
+/// Reduce-tree bound propagation (002 §4.5) message by message, at PE 1
+/// of 7 (parent 0, children 3 and 4): its own solution goes up only; the
+/// same bound from its parent goes down once (it came up through PE 1,
+/// which must still pass it to its subtree: `bound_delay`'s finding); an
+/// equal bound from a child improves nothing and goes nowhere. Kills
+/// `Propagation::improves`' `<` → `<=` (an equal bound counted as
+/// better), `start`'s `== 0` → `!= 0` and → `None` (the seam of the
+/// `prune-unachieved` mutant), and `BoundMode::from_str` → `Ok(default)`.
+#[test]
+fn reduce_tree_propagation_message_by_message() {
+    use lbcheck::protocol::bound::Rules;
+    use lbcheck::protocol::{BoundMode, Propagation};
+    let mut p = Propagation::new(BoundMode::ReduceTree, Rules::PAPER);
+    assert_eq!(bounds_sent(&mut p, 1, 7, |p, ctx| p.found(ctx, Some(10))), [(0, 10)]);
+    assert_eq!(bounds_sent(&mut p, 1, 7, |p, ctx| assert!(!p.on_bound(ctx, 3, 10))), []);
+    assert_eq!(bounds_sent(&mut p, 1, 7, |p, ctx| assert!(!p.on_bound(ctx, 0, 10))), [(3, 10), (4, 10)]);
+    assert_eq!(bounds_sent(&mut p, 1, 7, |p, ctx| assert!(!p.on_bound(ctx, 0, 10))), []);
+    assert_eq!(bounds_sent(&mut p, 1, 7, |p, ctx| assert!(p.on_bound(ctx, 4, 8))), [(0, 8)]);
+    assert_eq!(p.best(), Some(8));
+    let relaxing = Rules { takes_relaxation: true, ..Rules::PAPER };
+    assert_eq!(Propagation::new(BoundMode::ReduceTree, relaxing).start(0, Some(5)), Some(5));
+    assert_eq!(Propagation::new(BoundMode::ReduceTree, relaxing).start(1, Some(5)), None);
+    assert_eq!(Propagation::new(BoundMode::ReduceTree, Rules::PAPER).start(0, Some(5)), None);
+    for mode in [BoundMode::ReduceTree, BoundMode::Broadcast, BoundMode::None, BoundMode::FirstSolution] {
+        assert_eq!(mode.to_string().parse::<BoundMode>().ok(), Some(mode));
+    }
+    assert!("bcast".parse::<BoundMode>().is_err());
+}
