@@ -2,8 +2,8 @@
 //! with its paper reference and its false-alarm probability α.
 //!
 //! Error control: the family-wise α is [`FAMILY_ALPHA`] = 1e-6, split by
-//! Bonferroni over the [`STAT_TESTS`] statistical tests (α = 1e-6/11 each;
-//! the eleventh is [`super::logp`]'s `logp_t_par`);
+//! Bonferroni over the [`STAT_TESTS`] statistical tests (α = 1e-6/13 each;
+//! one of them is [`super::logp`]'s `logp_t_par`);
 //! `formula`, `lower_bound_eq1`, `thm1_eps`, `queue_trim` and `invariants`
 //! are exact (no α).
 //!
@@ -11,7 +11,8 @@
 //! h, slow PEs, queues trimmed at ⌈√P⌉ or not); Thm 1's claims leave them
 //! out, the exact ones and `invariants` take every run.
 //!
-//! Fitted constants (C of 001 Thm 1, c of 001 Lemma 3, the traffic constant)
+//! Fitted constants (C of 001 Thm 1, c of 001 Lemma 3, the traffic
+//! constant, the remaining-time constant of 001 Lemma 6)
 //! are the largest normalised value over the *calibration* runs, which always
 //! run the reference; the *test* runs (other seeds; the mutant under test if
 //! any) are checked against (1 + [`MARGIN`]) times that constant.
@@ -32,7 +33,7 @@ pub use formula::{formula_violations, GRID};
 /// Family-wise false-alarm probability of one `lbcheck bounds` run.
 pub const FAMILY_ALPHA: f64 = 1e-6;
 /// Statistical tests in the family (Bonferroni).
-pub const STAT_TESTS: usize = 11;
+pub const STAT_TESTS: usize = 13;
 /// Test runs are checked against (1 + MARGIN) × the calibrated constant.
 pub const MARGIN: f64 = 0.5;
 /// The upper quantile a fitted constant stands for: at most this fraction
@@ -267,6 +268,9 @@ pub struct Constants {
     pub c_gen: f64,
     /// The constant of 002 Thm 1's O(P·h) messages.
     pub c_traffic: f64,
+    /// The constant of 001 Lemma 6's remaining time: max
+    /// [`Sample::remaining`] over calibration runs.
+    pub c_remaining: f64,
     /// The constant of 001 Thm 2 (trimmed queues): max R over capacity
     /// ([`Sample::r_cap`]) over Thm 2's trimmed calibration runs.
     pub c_thm2: f64,
@@ -286,6 +290,11 @@ fn max(xs: impl Iterator<Item = f64>) -> f64 {
     xs.fold(0.0, f64::max)
 }
 
+/// 001 Lemma 6's statistic, for `remaining_time`.
+pub const REMAINING: &str = "001 Lemma 6: time after gen ≥ h, / (T_atomic + h(Δt + T_split + T_rout)), bounded";
+/// The same, for `remaining_time_trend`.
+const REMAINING_TREND: &str = "001 Lemma 6: time after gen ≥ h, per lower-order term, no upward trend";
+
 /// Fits the constants on the calibration runs.
 pub fn fit(samples: &[Sample]) -> Constants {
     let cal = || of(samples, Phase::Calibrate);
@@ -293,6 +302,7 @@ pub fn fit(samples: &[Sample]) -> Constants {
         c_t_par: max(cal().map(|s| s.r)),
         c_gen: max(cal().filter_map(|s| s.gen_depth)),
         c_traffic: max(cal().map(|s| s.traffic)),
+        c_remaining: max(cal().filter_map(|s| s.remaining)),
         c_thm2: max(thm2_of(samples, Phase::Calibrate, true).map(|s| s.r_cap)),
     }
 }
@@ -306,6 +316,7 @@ pub fn evaluate(samples: &[Sample], mutant: Option<Mutant>) -> (Constants, Vec<C
     let r: Vec<(u32, f64)> = test.iter().map(|s| (s.pes, s.r)).collect();
     let traffic: Vec<(u32, f64)> = test.iter().map(|s| (s.pes, s.traffic)).collect();
     let gen: Vec<(u32, f64)> = test.iter().filter_map(|s| s.gen_depth.map(|g| (s.pes, g))).collect();
+    let rest: Vec<(u32, f64)> = test.iter().filter_map(|s| s.remaining.map(|x| (s.pes, x))).collect();
     let claims = vec![
         formula_claim(mutant),
         lower_claim(&every),
@@ -315,6 +326,8 @@ pub fn evaluate(samples: &[Sample], mutant: Option<Mutant>) -> (Constants, Vec<C
         quantile("gen_depth", "001 Lemma 3's statistic: requests until gen ≥ h, / (P·h)", &gen, k.c_gen, alpha()),
         lemma3(&test, alpha()),
         slope("gen_depth_trend", "001 Lemma 3: requests/(P·h) no upward trend", &gen, k.c_gen, alpha()),
+        quantile("remaining_time", REMAINING, &rest, k.c_remaining, alpha()),
+        slope("remaining_time_trend", REMAINING_TREND, &rest, k.c_remaining, alpha()),
         queue_claim(&test, alpha()),
         victims_claim(&test),
         quantile("traffic", "002 Thm 1: messages/(P·h) bounded", &traffic, k.c_traffic, alpha()),

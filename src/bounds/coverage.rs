@@ -73,7 +73,6 @@ pub const UNTESTED: &[Outside] = &[
     outside!(23, Tested, "001", "§3, Lemma 1.2", "A request is served within Δt + T_split + O(T_rout).", ["service_latency"], "property service_latency (structural, every run)", None),
     outside!(25, Untested, "001", "§3, Lemma 2", "T_dead: the dead time after a red request.", [], "", Some("a quantity of the proof, not an observable of a run: lemma3's colouring uses T_dead = Δt + T_split + 2·T_rout")),
     outside!(27, Untested, "001", "§3, Lemma 4", "The colouring of requests (red requests are P in a row).", [], "", Some("a step of Lemma 3's proof; its consequence is lemma3")),
-    outside!(29, Partly, "001", "§3, Lemma 6", "Remaining time after the last split, and detection in O(T_rout·log P).", ["detection_delay_bound"], "property detection_delay_bound (detection only; the remaining time is not tested)", None),
     outside!(33, Tested, "001", "§1.2; 002 §4.1", "h ≤ d·⌈log B⌉ for a tree of depth d and branching B.", [], "tests/problem/stack_height.rs", Some("a property of the problems' encodings, tested by cargo tests on them: no balancer mutant acts there")),
     outside!(38, Tested, "002", "§3", "Termination detected in O(T_rout·log P).", ["detection_delay_bound"], "property detection_delay_bound", None),
     outside!(39, Tested, "002", "§4.5", "Stop and bound propagation in O(T_rout·log P).", ["stop_delay", "bound_delay"], "properties stop_delay (first-solution mode) and bound_delay (reduce-tree and broadcast, o = g = 0)", None),
@@ -146,6 +145,30 @@ pub const ALSO_FAILED: &[(&str, &str, &[&str])] = &[
         ],
     ),
     ("random-polling", "lemma3", &["poll-neighbour"]),
+    (
+        "random-polling",
+        "remaining_time",
+        &[
+            "energy-not-split",
+            "energy-early-return",
+            "split-duplicates",
+            "poll-neighbour",
+            "poll-every-unit",
+            "split-tiny",
+        ],
+    ),
+    (
+        "random-polling",
+        "remaining_time_trend",
+        &[
+            "energy-not-split",
+            "energy-early-return",
+            "split-duplicates",
+            "poll-neighbour",
+            "poll-every-unit",
+            "split-tiny",
+        ],
+    ),
     ("random-polling", "lower_bound_eq1", &["energy-not-split", "energy-early-return", "split-loses"]),
     ("random-polling", "lower_bound_atomic", &["split-loses"]),
     (

@@ -77,6 +77,8 @@ pub const LISTED: &[Listed] = &[
     listed!(RandomPolling, Statistical, [26, 28], "gen_depth", [("001", 31)], "§3, Lemma 3", "After O(P·h) requests every live subproblem has generation ≥ h: requests until then, over P·h, are bounded by a constant c."),
     listed!(RandomPolling, Statistical, [26], "lemma3", [("001", 30)], "§3, Lemma 3", "P[more than c·P·h red requests before gen ≥ h] ≤ P·h·e^(−h(c − ln c − 2)), c = 8."),
     listed!(RandomPolling, Statistical, [26, 28], "gen_depth_trend", [("001", 32)], "§3, Lemma 3", "Lemma 3's c does not grow with P: requests/(P·h) has no upward trend in log2 P."),
+    listed!(RandomPolling, Statistical, [29], "remaining_time", [("001", 33)], "§3, Lemma 6", "Once every live subproblem has generation ≥ h, the rest of the run (atomic subproblems worked off, termination detected) takes O(T_atomic + h(Δt + T_split + T_rout)): that time over T_atomic + h(Δt + T_split + T_rout) is bounded by a constant."),
+    listed!(RandomPolling, Statistical, [29], "remaining_time_trend", [("001", 34)], "§3, Lemma 6", "Lemma 6's constant does not grow with P: the remaining time over its lower-order term has no upward trend in log2 P."),
     listed!(RandomPolling, Statistical, [24], "queue", [("001", 20)], "§3, Lemma 1.3", "The expected queue a request meets is at most 1."),
     listed!(RandomPolling, Statistical, [], "victims_uniform", [("001", 10)], "§2, Fig. 1", "Each request asks a uniformly random PE: offsets (to − from) mod P uniform on 1 … P − 1."),
     listed!(RandomPolling, Statistical, [36], "traffic", [("002", 20)], "Thm 1", "Random polling sends O(P·h) messages: messages/(P·h) bounded by a constant."),

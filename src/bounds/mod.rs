@@ -34,8 +34,8 @@ registry! {
         /// 001/002's random polling ([`suite`], [`claims`]).
         RandomPolling => Info::ships(
             "random-polling",
-            "001 Thm 1, Lemmas 1.3, 3; 002 Thm 1",
-            "T_par, generation depth, queues and traffic of asynchronous random polling",
+            "001 Thm 1, Lemmas 1.3, 3, 6; 002 Thm 1",
+            "T_par, generation depth, remaining time, queues and traffic of asynchronous random polling",
         ),
         /// 001 §1.3's synchronous random polling ([`sync_polling`]).
         SyncRandomPolling => Info::ships(

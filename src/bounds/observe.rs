@@ -27,8 +27,8 @@ pub struct GenDepth {
     low: u64,
     requests: u64,
     red: Red,
-    /// (requests, red requests) when every live subproblem reached h.
-    done: Option<(u64, u64)>,
+    /// (requests, red requests, time) when every live subproblem reached h.
+    done: Option<(u64, u64, u64)>,
 }
 
 /// 001 Lemma 4's colouring of request arrivals.
@@ -109,7 +109,7 @@ impl GenDepth {
             _ => {}
         }
         if self.low == 0 && self.done.is_none() {
-            self.done = Some((self.requests, self.red.count));
+            self.done = Some((self.requests, self.red.count, e.time()));
         }
     }
 
@@ -123,7 +123,13 @@ impl GenDepth {
     /// Requests sent until every live subproblem had generation ≥ h (`None`
     /// if that never happened before the stream ended).
     pub fn requests_until_h(&self) -> Option<u64> {
-        self.done.map(|(all, _)| all)
+        self.done.map(|(all, ..)| all)
+    }
+
+    /// When every live subproblem had generation ≥ h (001 Lemma 6's
+    /// starting point; `None` if that never happened).
+    pub fn time_at_h(&self) -> Option<u64> {
+        self.done.map(|(.., t)| t)
     }
 
     /// Red requests (001 Lemma 4) until every live subproblem had
@@ -131,7 +137,7 @@ impl GenDepth {
     /// (a lower bound on the true count: a run cut short is not held
     /// against the bound beyond what it showed).
     pub fn red_until_h(&self) -> u64 {
-        self.done.map_or(self.red.count, |(_, red)| red)
+        self.done.map_or(self.red.count, |(_, red, _)| red)
     }
 }
 
@@ -152,6 +158,7 @@ mod tests {
         assert_eq!(g.requests_until_h(), None);
         g.observe(&events[1]);
         assert_eq!(g.requests_until_h(), Some(1)); // root split: both parts have gen 1 = h
+        assert_eq!(g.time_at_h(), Some(5));
         g.observe(&events[2]);
         g.observe(&events[3]);
         assert_eq!(g.requests_until_h(), Some(1));
@@ -166,8 +173,10 @@ mod tests {
         g.observe(&Event::Send { t: 3, from: 0, to: 1, id: 8, kind: Kind::Request, energy: None, data: None });
         assert_eq!(g.requests_until_h(), None); // gen-1 part still in flight
         g.observe(&Event::Recv { t: 4, pe: 1, from: 0, id: 7, kind: Kind::Work, queue: None, data: None });
+        assert_eq!(g.time_at_h(), None);
         g.observe(&Event::Idle { t: 9, pe: 1 });
         assert_eq!(g.requests_until_h(), Some(1));
+        assert_eq!(g.time_at_h(), Some(9)); // 001 Lemma 6's remaining time starts here
     }
 
     /// 000 §2.1: a busy PE that rejects could not split its atomic

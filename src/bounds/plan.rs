@@ -48,7 +48,12 @@ pub fn needs(profile: Profile) -> Vec<Need> {
         super::claims::SLOPE_TOL
     );
     vec![
-        Need::distinct("t_par_trend, gen_depth_trend and traffic_trend", &thm1, TREND_POINTS, &why),
+        Need::distinct(
+            "t_par_trend, gen_depth_trend, remaining_time_trend and traffic_trend",
+            &thm1,
+            TREND_POINTS,
+            &why,
+        ),
         Need::cells(
             "queue_trim",
             &longer,

@@ -45,6 +45,10 @@ pub struct Sample {
     /// Requests until every live subproblem had generation ≥ h, / (P·h)
     /// (synthetic workloads only; +∞ if never).
     pub gen_depth: Option<f64>,
+    /// 001 Lemma 6's remaining time: (T_par − the time every live
+    /// subproblem had generation ≥ h) / (T_atomic + h(Δt + T_rout +
+    /// T_split)) (synthetic workloads only; +∞ if unfinished or never).
+    pub remaining: Option<f64>,
     /// Red requests (001 Lemma 4's colouring) until every live subproblem
     /// had generation ≥ h, / (P·h) (synthetic workloads only; if never, the
     /// red requests of the whole run: a lower bound).
@@ -154,6 +158,15 @@ fn r_cap(cell: &Cell, machine: &Machine, t_par: u64) -> f64 {
     (t_par as f64 - (1.0 + machine.eps()) * machine.t_seq as f64 / cap) / machine.rest()
 }
 
+/// [`Sample::remaining`]: the time from `at_h` to the end, over the
+/// lower-order term of 001 Lemma 6; +∞ if either is missing.
+fn remaining(machine: &Machine, t_par: Option<u64>, at_h: Option<u64>) -> f64 {
+    match (t_par, at_h) {
+        (Some(t), Some(h)) => t.saturating_sub(h) as f64 / machine.rest(),
+        _ => f64::INFINITY,
+    }
+}
+
 fn run_one(job: &Job, base: u64, mutant: Option<Mutant>) -> Sample {
     let phase_name = if job.phase == Phase::Calibrate { "calibrate" } else { "test" };
     let seed = derive_seed(base, &format!("{BALANCER}/{phase_name}/{}", job.cell.label()), job.index);
@@ -195,6 +208,7 @@ pub fn measure(cell: &Cell, phase: Phase, spec: &RunSpec, pes: &impl Compose, ca
         r: t_par.map_or(f64::INFINITY, |t| machine.excess(t)),
         gen_depth: cell.synthetic().then(|| depth.requests_until_h().map_or(f64::INFINITY, |n| n as f64 / pe_h)),
         red_depth: cell.synthetic().then(|| depth.red_until_h() as f64 / pe_h),
+        remaining: cell.synthetic().then(|| remaining(&machine, t_par, depth.time_at_h())),
         queue_mean: m.queue.mean,
         polls: works - idles,
         traffic: balancer_msgs as f64 / pe_h,

@@ -8,7 +8,7 @@
 
 use lbcheck::campaign::{user, Case, Options, Profile, Silent, Verdict};
 use lbcheck::harness::UserBalancer;
-use lbcheck::mutants::seams;
+use lbcheck::mutants::{seams, Mutant};
 use lbcheck::protocol::random_polling::RandomPolling;
 use lbcheck::protocol::BalancerKind;
 
@@ -58,6 +58,23 @@ fn a_lazy_balancer_fails_the_bounds_with_both_constants_in_the_json() {
         cases.iter().map(|c| &c.detail).collect::<Vec<_>>(),
         again.iter().map(|c| &c.detail).collect::<Vec<_>>()
     );
+}
+
+/// 001 Lemma 6 on a user's balancer: random polling that gives away only
+/// the smallest piece (the catalogue's `split-tiny`, handed in as a user's
+/// balancer) leaves subproblems that take long to finish once every
+/// generation is h and fails `remaining_time` (the lazy round robin above
+/// does not: slow to spread work, it ends as fast as the reference after).
+#[test]
+fn tiny_splits_fail_the_remaining_time_of_lemma_6() {
+    let tiny = UserBalancer {
+        name: "tiny".into(),
+        make: |_| RandomPolling::new(seams::polling(Some(Mutant::SplitTiny)), None),
+    };
+    let o = Options { only: vec!["bounds/user/tiny/remaining_time".into()], ..options(1) };
+    let cases = user::bounds_balancer(&o, &tiny, &user::BoundsOptions::default(), &Silent);
+    assert_eq!(cases.len(), 1, "{cases:?}");
+    assert_eq!(cases[0].verdict, Verdict::Fail, "{}", cases[0].detail);
 }
 
 /// `--only` selects claims; a reference off 001's machine is refused

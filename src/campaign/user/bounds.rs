@@ -81,7 +81,7 @@ impl Default for BoundsOptions {
 pub const STEP_CAP_FACTOR: u64 = 64;
 
 /// The claims of the layer, in order (`no_slower_than` only when asked).
-pub const CLAIMS: [&str; 6] = ["t_par", "gen_depth", "lemma3", "traffic", "queue", "no_slower_than"];
+pub const CLAIMS: [&str; 7] = ["t_par", "gen_depth", "lemma3", "remaining_time", "traffic", "queue", "no_slower_than"];
 
 /// The `bounds` layer on `mine`: one case per claim (layer `bounds`, named
 /// `user/NAME/CLAIM`), its detail giving the user's fitted constant beside
@@ -112,7 +112,7 @@ where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
 {
     let name = |claim: &str| format!("user/{}/{claim}", mine.name);
-    let wanted: Vec<&str> = CLAIMS[..5 + usize::from(opts.no_slower_than.is_some())].to_vec();
+    let wanted: Vec<&str> = CLAIMS[..6 + usize::from(opts.no_slower_than.is_some())].to_vec();
     let selected: Vec<&str> = wanted.iter().copied().filter(|c| o.selects("bounds", &name(c))).collect();
     if selected.is_empty() {
         return vec![];
@@ -233,7 +233,7 @@ fn side(
     })
 }
 
-/// The five claims on the user's runs against the constants fitted on the
+/// The six claims on the user's runs against the constants fitted on the
 /// reference's, each at `alpha`, with both fitted values.
 fn judged(reference: &[Sample], user: &[Sample], alpha: f64) -> Vec<(Claim, Fit)> {
     let k: Constants = claims::fit(reference);
@@ -246,6 +246,7 @@ fn judged(reference: &[Sample], user: &[Sample], alpha: f64) -> Vec<(Claim, Fit)
         (|s| Some(s.r), |s| s.gen_depth, |s| Some(s.traffic));
     let mean_queue = |ss: &[Sample]| ss.iter().filter_map(|s| s.queue_mean).sum::<f64>() / ss.len().max(1) as f64;
     let red: fn(&Sample) -> Option<f64> = |s| s.red_depth;
+    let rest: fn(&Sample) -> Option<f64> = |s| s.remaining;
     let refs: Vec<&Sample> = user.iter().collect();
     vec![
         (claims::quantile("t_par", "001 Thm 1 / 002 Thm 1: R bounded", &pairs(r), k.c_t_par, alpha), fit(r, k.c_t_par)),
@@ -260,6 +261,10 @@ fn judged(reference: &[Sample], user: &[Sample], alpha: f64) -> Vec<(Claim, Fit)
             fit(gen, k.c_gen),
         ),
         (claims::lemma3(&refs, alpha), Fit { user: top(user, red), reference: top(reference, red), limit: LEMMA3_C }),
+        (
+            claims::quantile("remaining_time", claims::REMAINING, &pairs(rest), k.c_remaining, alpha),
+            fit(rest, k.c_remaining),
+        ),
         (
             claims::quantile("traffic", "002 Thm 1: messages/(P·h) bounded", &pairs(traffic), k.c_traffic, alpha),
             fit(traffic, k.c_traffic),
