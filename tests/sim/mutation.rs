@@ -229,3 +229,52 @@ fn reduce_tree_propagation_message_by_message() {
     }
     assert!("bcast".parse::<BoundMode>().is_err());
 }
+
+/// Broadcast bound propagation (002 §4.5): a PE's own solution goes to
+/// every other PE, a bound received goes nowhere (every PE had it from
+/// its finder). Kills `spread`'s broadcast guard `from.is_none()` →
+/// `true` (each receiver broadcasting again: P² messages, no bound lost,
+/// so no property sees it).
+#[test]
+fn broadcast_sends_own_solutions_only() {
+    use lbcheck::protocol::bound::Rules;
+    use lbcheck::protocol::{BoundMode, Propagation};
+    let mut p = Propagation::new(BoundMode::Broadcast, Rules::PAPER);
+    assert_eq!(bounds_sent(&mut p, 1, 4, |p, ctx| p.found(ctx, Some(10))), [(0, 10), (2, 10), (3, 10)]);
+    assert_eq!(bounds_sent(&mut p, 1, 4, |p, ctx| assert!(p.on_bound(ctx, 3, 8))), []);
+    assert_eq!(p.best(), Some(8));
+}
+
+/// Two subproblem slots (002 §3, `--slots 2`): a PE asks for a second
+/// subproblem while it still works on its first, so some `work` message
+/// reaches a PE that holds work (received or started with, not yet
+/// `idle`); with one slot none ever does (a PE asks only once idle).
+/// Kills `with_slots` without its `second` (two slots silently one; the
+/// properties hold for both, and only `two_slots`' sign test, seconds
+/// long, told them apart).
+#[test]
+fn a_second_slot_receives_work_while_the_first_is_busy() {
+    use lbcheck::event::{Event, Kind};
+    let onto_busy = |slots: u8| {
+        let workload = "synthetic:size=20000,split=uniform";
+        let mut s = super::scenario(workload, lbcheck::protocol::DetectorKind::Energy, 16, 1);
+        s.balancer.polling_mut().expect("random polling").slots = Some(slots);
+        super::sim(&mut s).t_rout = 50;
+        let mut holds = vec![false; 16];
+        holds[0] = true;
+        let mut count = 0;
+        let observe = &mut |e: &Event| match *e {
+            Event::Recv { pe, kind: Kind::Work, .. } => {
+                count += u32::from(holds[pe as usize]);
+                holds[pe as usize] = true;
+            }
+            Event::Idle { pe, .. } => holds[pe as usize] = false,
+            _ => {}
+        };
+        let r = s.run_observed(None, observe).unwrap();
+        assert!(r.check.all_pass(), "{slots} slots: {:?}", r.check.failures());
+        count
+    };
+    assert_eq!(onto_busy(1), 0);
+    assert!(onto_busy(2) > 0);
+}
