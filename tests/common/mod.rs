@@ -1,0 +1,56 @@
+//! Helpers of the integration test binaries (`tests/sim`, `tests/user`):
+//! a simulated scenario, the `lbcheck` binary, the report in a browser.
+//! Each binary uses some of them.
+#![allow(dead_code)]
+
+pub mod browser;
+
+use lbcheck::harness::{Driver, RunResult, RunSpec};
+use lbcheck::protocol::{BalancerKind, DetectorKind};
+use lbcheck::sim::SimConfig;
+
+/// A simulated run of random polling with the default machine and no mutant.
+pub fn scenario(workload: &str, detector: DetectorKind, pes: u32, seed: u64) -> RunSpec {
+    let driver = Driver::Sim(SimConfig { pes, seed, ..SimConfig::default() });
+    RunSpec::new(workload.parse().expect("workload"), BalancerKind::RandomPolling, detector, driver)
+}
+
+/// The simulator configuration of a simulated run.
+pub fn sim(s: &mut RunSpec) -> &mut SimConfig {
+    match &mut s.driver {
+        Driver::Sim(c) => c,
+        _ => panic!("not a run on 001's simulated machine"),
+    }
+}
+
+/// Runs and asserts every property passed, printing the replay command if not.
+pub fn assert_all_pass(s: &RunSpec) -> RunResult {
+    s.validate().expect("a valid run");
+    let r = s.run(None).expect("no trace");
+    assert!(r.outcome.finished(), "{:?}; replay: {}", r.outcome.stop, s.replay());
+    let failures = r.check.failures();
+    assert!(failures.is_empty(), "{failures:#?}\nreplay: {}", s.replay());
+    r
+}
+
+/// Runs the `lbcheck` binary: (exit code, stdout, stderr).
+pub fn lbcheck(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lbcheck")).args(args).output().expect("run lbcheck");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8 output");
+    (out.status.code().expect("exit code"), text(out.stdout), text(out.stderr))
+}
+
+pub const DETECTORS: [DetectorKind; 4] =
+    [DetectorKind::Energy, DetectorKind::EnergyTree, DetectorKind::FourCounter, DetectorKind::Safra];
+
+/// The JSON of `lbcheck simulate --json ARGS`, which must exit 0 with every property passing.
+pub fn passing(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["simulate", "--json"];
+    all.extend(args);
+    let (code, out, err) = lbcheck(&all);
+    assert_eq!(code, 0, "{args:?}:\n{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let props = json["properties"].as_object().unwrap();
+    assert!(props.values().all(|v| v["pass"] == true), "{args:?}: {props:?}");
+    json
+}
