@@ -278,3 +278,44 @@ fn a_second_slot_receives_work_while_the_first_is_busy() {
     assert_eq!(onto_busy(1), 0);
     assert!(onto_busy(2) > 0);
 }
+
+/// The messages detector `d` sends as PE `me` of `pes` while `f` runs: (to, energy).
+fn energy_sent(
+    d: &mut lbcheck::protocol::energy::Energy,
+    me: u32,
+    pes: u32,
+    f: impl FnOnce(&mut lbcheck::protocol::energy::Energy, &mut lbcheck::protocol::Ctx<lbcheck::problem::Task>),
+) -> Vec<(u32, String)> {
+    use lbcheck::protocol::{Command, Msg};
+    use rand::SeedableRng;
+    let (mut rng, mut out) = (rand_chacha::ChaCha8Rng::seed_from_u64(0), Vec::new());
+    f(d, &mut lbcheck::protocol::Ctx { now: 0, me, pes, rng: &mut rng, out: &mut out });
+    let sent = out.into_iter().filter_map(|c| match c {
+        Command::Send { to, msg: Msg::Energy(e) } => Some((to, e.to_string())),
+        _ => None,
+    });
+    sent.collect()
+}
+
+/// 003 §14.7.4's spanning-tree variant: PE 5 of 8 (parent 2) gives its
+/// energy back to its parent when it goes idle, and an idle PE forwards
+/// energy it receives to its parent; the direct variant sends both to
+/// PE 0. Kills `Energy::sink` → `Default::default()` (every PE returning
+/// straight to PE 0: correct, and faster, so no property sees it).
+#[test]
+fn tree_energy_climbs_to_the_parent() {
+    use lbcheck::base::Fraction;
+    use lbcheck::protocol::energy::{Energy, Rules};
+    use lbcheck::protocol::{Detector, Msg};
+    let half = Fraction::one().half();
+    for (tree, sink) in [(true, 2), (false, 0)] {
+        let mut d = Energy::new(tree, Rules::PAPER);
+        let got = energy_sent(&mut d, 5, 8, |d, ctx| {
+            d.on_work_received(ctx, 0, Some(half.clone()));
+            d.on_idle(ctx);
+        });
+        assert_eq!(got, [(sink, half.to_string())], "tree {tree}");
+        let forwarded = energy_sent(&mut d, 5, 8, |d, ctx| d.on_message(ctx, 11, Msg::Energy(half.clone()), true));
+        assert_eq!(forwarded, [(sink, half.to_string())], "tree {tree}");
+    }
+}
