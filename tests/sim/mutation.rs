@@ -279,29 +279,36 @@ fn a_second_slot_receives_work_while_the_first_is_busy() {
     assert!(onto_busy(2) > 0);
 }
 
-/// The messages detector `d` sends as PE `me` of `pes` while `f` runs: (to, energy).
+/// What detector `d` does as PE `me` of `pes` while `f` runs: the energy
+/// it sends (to, energy) and the timers it sets (after).
 fn energy_sent(
     d: &mut lbcheck::protocol::energy::Energy,
     me: u32,
     pes: u32,
     f: impl FnOnce(&mut lbcheck::protocol::energy::Energy, &mut lbcheck::protocol::Ctx<lbcheck::problem::Task>),
-) -> Vec<(u32, String)> {
+) -> (Vec<(u32, String)>, Vec<u64>) {
     use lbcheck::protocol::{Command, Msg};
     use rand::SeedableRng;
     let (mut rng, mut out) = (rand_chacha::ChaCha8Rng::seed_from_u64(0), Vec::new());
     f(d, &mut lbcheck::protocol::Ctx { now: 0, me, pes, rng: &mut rng, out: &mut out });
-    let sent = out.into_iter().filter_map(|c| match c {
-        Command::Send { to, msg: Msg::Energy(e) } => Some((to, e.to_string())),
-        _ => None,
-    });
-    sent.collect()
+    let (mut sent, mut timers) = (Vec::new(), Vec::new());
+    for c in out {
+        match c {
+            Command::Send { to, msg: Msg::Energy(e) } => sent.push((to, e.to_string())),
+            Command::Timer { after } => timers.push(after),
+            _ => {}
+        }
+    }
+    (sent, timers)
 }
 
 /// 003 §14.7.4's spanning-tree variant: PE 5 of 8 (parent 2) gives its
 /// energy back to its parent when it goes idle, and an idle PE forwards
 /// energy it receives to its parent; the direct variant sends both to
-/// PE 0. Kills `Energy::sink` → `Default::default()` (every PE returning
-/// straight to PE 0: correct, and faster, so no property sees it).
+/// PE 0, at once, setting no timer. Kills `Energy::sink` →
+/// `Default::default()` (every PE returning straight to PE 0: correct,
+/// and faster, so no property sees it) and `on_idle`'s `idle_hold > 0 &&
+/// me != 0` → `||`, `==`, `>=` (a timer of 0 units before giving back).
 #[test]
 fn tree_energy_climbs_to_the_parent() {
     use lbcheck::base::Fraction;
@@ -314,8 +321,30 @@ fn tree_energy_climbs_to_the_parent() {
             d.on_work_received(ctx, 0, Some(half.clone()));
             d.on_idle(ctx);
         });
-        assert_eq!(got, [(sink, half.to_string())], "tree {tree}");
+        assert_eq!(got, (vec![(sink, half.to_string())], vec![]), "tree {tree}");
         let forwarded = energy_sent(&mut d, 5, 8, |d, ctx| d.on_message(ctx, 11, Msg::Energy(half.clone()), true));
-        assert_eq!(forwarded, [(sink, half.to_string())], "tree {tree}");
+        assert_eq!(forwarded, (vec![(sink, half.to_string())], vec![]), "tree {tree}");
     }
+}
+
+/// The seam of the late-energy mutants (`Rules::idle_hold`): a PE other
+/// than 0 that goes idle sets a timer of `idle_hold` units and gives its
+/// energy back only when it fires; PE 0 keeps its own. Kills `on_idle`'s
+/// `idle_hold > 0` → `< 0` (the hold never applied, so the catalogue's
+/// late-energy mutants would pass).
+#[test]
+fn held_energy_goes_back_when_the_timer_fires() {
+    use lbcheck::base::Fraction;
+    use lbcheck::protocol::energy::{Energy, Rules};
+    use lbcheck::protocol::Detector;
+    let half = Fraction::one().half();
+    let mut d = Energy::new(false, Rules { idle_hold: 7, ..Rules::PAPER });
+    let idle = energy_sent(&mut d, 5, 8, |d, ctx| {
+        d.on_work_received(ctx, 0, Some(half.clone()));
+        d.on_idle(ctx);
+    });
+    assert_eq!(idle, (vec![], vec![7]));
+    assert_eq!(energy_sent(&mut d, 5, 8, |d, ctx| d.on_timer(ctx, true)), (vec![(0, half.to_string())], vec![]));
+    let mut root = Energy::new(false, Rules { idle_hold: 7, ..Rules::PAPER });
+    assert_eq!(energy_sent(&mut root, 0, 8, |d, ctx| d.on_idle(ctx)), (vec![], vec![]));
 }
