@@ -21,7 +21,7 @@ use lbcheck::campaign::{user, Options, Profile, Report, Silent, Verdict};
 use lbcheck::harness::UserDetector;
 
 #[path = "shared/dijkstra_scholten.rs"]
-#[allow(dead_code)] // `rooted_at_last` serves tests/user/user.rs
+#[allow(dead_code)] // `rooted_at_last` serves tests/sim/user.rs
 mod dijkstra_scholten;
 use dijkstra_scholten::{DijkstraScholten, Variant};
 

@@ -2,7 +2,7 @@
 # Builds the fuzz targets (every one `cargo fuzz list` names) and runs each
 # for its share of SECONDS: `bash scripts/test.sh --fuzz` runs it briefly, a
 # nightly job as a campaign (the test command only `cargo check`s the targets
-# and runs their bodies in tests/user/fuzz_bodies.rs).
+# and runs their bodies in tests/sim/fuzz_bodies.rs).
 #
 #   bash scripts/fuzz.sh --build   # build only
 #   bash scripts/fuzz.sh [SECONDS] # build, then fuzz SECONDS in all (default

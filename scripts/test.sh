@@ -8,7 +8,7 @@
 # one thread (rustc's front end), so a `cargo check` of the fuzz targets,
 # the rustdoc build (each in its own target directory), the SPIN models and
 # the Coq proofs run beside it at the lowest priority. The
-# fuzz targets' bodies run in the release tests (tests/user/fuzz_bodies.rs);
+# fuzz targets' bodies run in the release tests (tests/sim/fuzz_bodies.rs);
 # `bash scripts/fuzz.sh SECONDS` is the coverage-guided campaign (nightly),
 # `--fuzz` here runs it briefly.
 #

@@ -38,7 +38,7 @@ const COVERAGE: &[(&str, By)] = &[
     ("lbcheck check --mutant split-loses", Test(CAMPAIGN, "a_mutant_fails_the_campaign_and_junit_names_its_property", "with --only simulate/,threads/,bounds/")),
     ("mpirun -np 2 lbcheck check --mpi", Test(MPI, "check_over_two_ranks_gives_the_single_process_verdicts", "--quick --only (every kind of unit)")),
     // A: a Rust protocol, in-process.
-    ("cargo test --release --test user testing::", Test("tests/user/testing.rs", "the_five_line_test_passes_and_its_report_renders", "")),
+    ("cargo test --release --test sim testing::", Test("tests/sim/testing.rs", "the_five_line_test_passes_and_its_report_renders", "")),
     ("cargo run --release --example own_balancer", Script(TEST_SH, "run_side own_balancer target/release/examples/own_balancer")),
     ("cargo run --release --example own_detector", Script(TEST_SH, "run_side own_detector target/release/examples/own_detector")),
     ("bash scripts/fuzz.sh 30", Script(TEST_SH, "bash scripts/fuzz.sh \"${LBCHECK_FUZZ_SECONDS:-30}\"")),

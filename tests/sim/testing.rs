@@ -11,7 +11,7 @@ use lbcheck::testing::{self, Check};
 
 use crate::round_robin::{RoundRobin, Variant};
 
-use super::common::browser::assert_renders_with_plots;
+use super::campaign::assert_renders_with_plots;
 
 fn report_dir() -> std::path::PathBuf {
     std::env::temp_dir().join(format!("lbcheck-testing-{}", std::process::id()))

@@ -451,7 +451,7 @@ fn a_tripped_protocol_assertion_is_a_failed_property() {
     let failures = result.check.failures_in_order();
     let (first, v) = failures.first().expect("a failure");
     assert_eq!(*first, "protocol_assertion", "{failures:?}");
-    assert!(v.detail.contains("my detector's invariant broke on PE 1 at tests/user/hostile.rs:"), "{}", v.detail);
+    assert!(v.detail.contains("my detector's invariant broke on PE 1 at tests/sim/hostile.rs:"), "{}", v.detail);
     assert!(failures[1..].iter().all(|(_, v)| v.follows == Some("protocol_assertion")), "{failures:?}");
     assert_eq!(result.outcome.stop, lbcheck::sim::Stop::Assertion);
 }
