@@ -11,9 +11,12 @@ mod combinations;
 mod compare;
 mod deactivate;
 mod explore;
+#[cfg(not(feature = "mutants-quick"))]
 mod fuzz;
+#[cfg(not(feature = "mutants-quick"))]
 mod fuzz_bodies;
 mod guide;
+#[cfg(not(feature = "mutants-quick"))]
 mod hostile;
 mod initial_random;
 mod local_sync;
@@ -29,23 +32,35 @@ mod run_cli;
 mod safra;
 mod scatter;
 mod spec;
+#[cfg(not(feature = "mutants-quick"))]
 mod testing;
 mod threads;
 mod timeline;
 mod topology;
 mod trace;
 mod two_slots;
+#[cfg(not(feature = "mutants-quick"))]
 mod user;
+#[cfg(not(feature = "mutants-quick"))]
 mod user_bounds;
+#[cfg(not(feature = "mutants-quick"))]
 mod user_loom;
 mod validation;
 
 // The examples' user protocols, once: each inclusion would be a type of
 // its own, and lbcheck's generic campaign compiled again for it.
+#[cfg(not(feature = "mutants-quick"))]
 #[path = "../../examples/shared/dijkstra_scholten.rs"]
 mod dijkstra_scholten;
+#[cfg(not(feature = "mutants-quick"))]
 #[path = "../../examples/shared/round_robin.rs"]
 mod round_robin;
+
+// The modules marked `not(feature = "mutants-quick")` run a user's own
+// protocols (and the fuzz targets' bodies): they instantiate lbcheck's
+// campaign for the test crate's protocol types, most of this binary's
+// compile time. cargo-mutants' quick profile (.cargo/mutants.toml) runs
+// none of them and builds without them.
 
 use lbcheck::harness::{Driver, RunResult, RunSpec};
 use lbcheck::protocol::{BalancerKind, DetectorKind};
