@@ -214,13 +214,25 @@ pub fn suite_alpha(suite: Suite) -> f64 {
     })
 }
 
+/// The catalogue's mutants shown failing the claim `l`: those listed under
+/// it ([`mutants_failing`]), then the others measured failing it
+/// ([`ALSO_FAILED`]).
+pub fn mutants_shown(l: &Listed) -> Vec<String> {
+    let mut mutants: Vec<String> = mutants_failing(l.suite, l.name).iter().map(|m| m.to_string()).collect();
+    let also = ALSO_FAILED.iter().filter(|(s, c, _)| *s == l.suite.name() && *c == l.name);
+    for m in also.flat_map(|(_, _, ms)| ms.iter()) {
+        if !mutants.iter().any(|x| x == m) {
+            mutants.push(m.to_string());
+        }
+    }
+    mutants
+}
+
 /// A suite claim's row.
 fn suite_entry(l: &Listed) -> Entry {
     let papers: Vec<&str> = l.papers.iter().map(|(p, _)| *p).collect();
     let declared: Vec<String> = mutants_failing(l.suite, l.name).iter().map(|m| m.to_string()).collect();
-    let also = ALSO_FAILED.iter().filter(|(s, c, _)| *s == l.suite.name() && *c == l.name);
-    let mut mutants = declared.clone();
-    mutants.extend(also.flat_map(|(_, _, ms)| ms.iter().map(|m| m.to_string())).filter(|m| !declared.contains(m)));
+    let mutants = mutants_shown(l);
     let statistical = l.kind == Kind::Statistical;
     Entry {
         suite: Some(l.suite.to_string()),

@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use super::svg::escape;
 use crate::bounds::claims::{Claim, ClaimVerdict};
-use crate::bounds::listing::{mutants_failing, of_paper, Listed, LISTED};
+use crate::bounds::listing::{mutants_shown, of_paper, Listed, LISTED};
 use crate::bounds::plan::Profile;
 use crate::bounds::Suite;
 use crate::reproduce::papers::{configuration, SuiteRun};
@@ -159,7 +159,7 @@ fn verdict_table(c: &Claim) -> String {
 }
 
 fn mutants(l: &Listed) -> String {
-    let ms = mutants_failing(l.suite, l.name);
+    let ms = mutants_shown(l);
     if ms.is_empty() {
         return "<p class=\"mutants\">No catalogue mutant is listed as failing this claim.</p>\n".into();
     }
@@ -201,10 +201,16 @@ fn meaning(suite: Suite, key: &str) -> Option<&'static str> {
         (_, "c_t_par") => "C of 001 Thm 1: T_par − (1+ε)T_seq/P in units of T_atomic + h(Δt + T_rout + T_split)",
         (_, "c_gen") => "c of 001 Lemma 3: requests until generation h, per P·h",
         (_, "c_traffic") => "002 Thm 1's O(P·h): messages per P·h",
+        (_, "c_remaining") => {
+            "001 Lemma 6: the time from generation h everywhere to the end, in units of T_atomic + h(Δt + T_split + T_rout)"
+        }
         (_, "c_thm2") => "001 Thm 2's constant with queues trimmed at ⌈√P⌉ (over the PEs' capacity)",
         (Suite::RandomDestination, "k") => "k of 004 Thm 1: T ≤ k(n/p + h)",
         (Suite::PriorityBnb, "k") => "k of 004 Thm 2: T ≤ k(n/p + h) of the critical subtree",
         (Suite::Scatter, "k") => "k of 004 Thm 3: T ≤ k·m",
+        (Suite::SyncRandomPolling, "k") => {
+            "C of synchronous random polling (001 §1.3): T_par − (1+ε)T_seq/P in units of T_atomic + h·T_round"
+        }
         (Suite::Pacheco, "k") => {
             "C of global round robin's T_par (003 §14.7.3), in units of T_atomic + h(4T_rout + Δt + T_split)"
         }

@@ -112,7 +112,7 @@ where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
 {
     let name = |claim: &str| format!("user/{}/{claim}", mine.name);
-    let wanted: Vec<&str> = CLAIMS[..6 + usize::from(opts.no_slower_than.is_some())].to_vec();
+    let wanted: Vec<&str> = CLAIMS[..CLAIMS.len() - usize::from(opts.no_slower_than.is_none())].to_vec();
     let selected: Vec<&str> = wanted.iter().copied().filter(|c| o.selects("bounds", &name(c))).collect();
     if selected.is_empty() {
         return vec![];
