@@ -116,9 +116,12 @@ fn the_documented_synthetic_tree_reads_consistent() {
     );
     assert_eq!(compares.len(), 2, "{compares:?}");
     assert!(compares.iter().all(|d| d.starts_with("consistent — synthetic:")), "{compares:?}");
-    for claim in ["t_par (001 Thm 1 / 002 Thm 1: R bounded) holds", "traffic (002 Thm 1: messages/(P·h) bounded) holds"]
-    {
-        assert!(compares.iter().all(|d| d.contains(claim) && d.contains("α = 0.005")), "{claim}: {compares:?}");
+    for claim in [
+        "t_par (001 Thm 1 / 002 Thm 1: R bounded) holds",
+        "remaining_time (001 Lemma 6: time after gen ≥ h, / (T_atomic + h(Δt + T_split + T_rout)), bounded) holds",
+        "traffic (002 Thm 1: messages/(P·h) bounded) holds",
+    ] {
+        assert!(compares.iter().all(|d| d.contains(claim) && d.contains("α = 0.0033")), "{claim}: {compares:?}");
     }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -51,7 +51,8 @@ pub struct ImplArgs {
     /// Runs at a time (default: the core count).
     #[arg(short = 'j', long = "jobs", value_name = "N", requires = "command")]
     pub jobs: Option<usize>,
-    /// A statistically slower implementation passes (its verdict still says "slower").
+    /// A statistically slower implementation passes (its verdict still says
+    /// "slower"), and so do failed `t_par` and `remaining_time` bounds.
     #[arg(long, requires = "command")]
     pub allow_slower: bool,
     /// Any compared quantity significantly worse fails (messages, detection delay), not only efficiency.

@@ -328,6 +328,19 @@ super::declare_catalogue! {
         &[(Run, "detection_delay_bound"), (Explore, "termination_detected")],
     )
     .needs(&[Need::ModelTime]);
+    /// Energy (direct): a PE that went idle holds its energy a while before
+    /// returning it to PE 0: the tail after every subproblem reached
+    /// generation h grows, and nothing else (001 Lemma 6's own mutant).
+    EnergyIdleHold => entry(
+        Info::ships(
+            "energy-idle-hold",
+            "001 Lemma 6; 003 §14.7.4",
+            "a PE that goes idle holds its energy 100 time units before returning it to PE 0: safe, but the run ends late (only the tail after generation h grows)",
+        ),
+        Site::Detectors(&[DetectorKind::Energy]),
+        &[(Run, "detection_delay_bound"), (Bounds, "remaining_time")],
+    )
+    .needs(&[Need::ModelTime]);
     /// 001's simulated machine: the work loop polls after every unit, not every Δt.
     PollEveryUnit => entry(
         Info::ships(

@@ -22,6 +22,14 @@ use crate::sim::atomic::Arbiter;
 /// (S-20: 10·D·L), below the simulator's detection horizon.
 pub const PAUSE: u64 = 10_000;
 
+/// The model time `energy-idle-hold` holds energy after going idle: a
+/// fraction of 001 Lemma 6's lower-order term in `lbcheck bounds`' cells
+/// (T_atomic + h(Δt + T_split + T_rout): several hundred), so that only the
+/// tail after generation h grows (`remaining_time` fails, `t_par` holds),
+/// yet 10 × the one hop (L) direct energy's `detection_delay_bound` allows
+/// at the campaign's latency.
+pub const HOLD: u64 = 100;
+
 /// The `poll-lazy` mutant serves requests only at every this many polls.
 pub const LAZY_FACTOR: u64 = 64;
 
@@ -103,6 +111,7 @@ pub fn energy(mutant: Option<Mutant>) -> energy::Rules {
         Some(Mutant::EnergyNotSplit) => energy::Rules { share: keeps_all, ..energy::Rules::PAPER },
         Some(Mutant::EnergyEarlyReturn) => energy::Rules { share: returns_first, ..energy::Rules::PAPER },
         Some(Mutant::EnergyTreeBusyForwardLate) => energy::Rules { idle_hold: PAUSE, ..energy::Rules::PAPER },
+        Some(Mutant::EnergyIdleHold) => energy::Rules { idle_hold: HOLD, ..energy::Rules::PAPER },
         Some(Mutant::EnergyFloat) => energy::Rules { share: in_floats, ..energy::Rules::PAPER },
         _ => energy::Rules::PAPER,
     }

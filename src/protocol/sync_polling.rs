@@ -5,8 +5,10 @@
 //! request sent at a round's start is answered within the round. At the
 //! start of each round every idle PE sends one request to a uniformly
 //! random other PE. A busy PE collects the round's requests; at its first
-//! poll once they have all arrived (T_gather = the longest latency after
-//! the round's start) it serves *one* of them, chosen uniformly, by
+//! poll once they have all arrived (strictly after T_gather = the longest
+//! latency after the round's start: a request arriving at T_gather
+//! exactly may be handled after a poll of the same instant, and would
+//! miss its round) it serves *one* of them, chosen uniformly, by
 //! splitting its subproblem, and rejects the others. An idle PE rejects
 //! requests at once; a PE whose request was rejected asks again at the
 //! next round's start. A PE that runs out of work rejects the requests it
@@ -105,11 +107,13 @@ impl<T: Subproblem> SyncRandomPolling<T> {
         ctx.send(v + (v >= ctx.me) as PeId, Msg::Request);
     }
 
-    /// The round's service point: one request, chosen uniformly, gets a
+    /// The round's service point (the first poll past T_gather into the
+    /// round, so within T_round = Δt + T_poll + 2·T_gather + T_split the
+    /// reply has arrived): one request, chosen uniformly, gets a
     /// split-off part (or a reject if nothing splits off); the rest are rejected.
     fn serve_round(&mut self, ctx: &mut Ctx<T>) {
         let round = ctx.now / self.rounds.length;
-        if self.queue.is_empty() || self.served == Some(round) || ctx.now % self.rounds.length < self.rounds.gather {
+        if self.queue.is_empty() || self.served == Some(round) || ctx.now % self.rounds.length <= self.rounds.gather {
             return;
         }
         self.served = Some(round);
@@ -223,9 +227,10 @@ mod tests {
     #[test]
     fn a_round_serves_one_request_and_rejects_the_rest() {
         assert!(poll_at(5, SyncRules::PAPER).is_empty(), "before T_gather nothing is answered");
-        let out = poll_at(10, SyncRules::PAPER);
+        assert!(poll_at(10, SyncRules::PAPER).is_empty(), "at T_gather a request may still be arriving");
+        let out = poll_at(11, SyncRules::PAPER);
         assert_eq!((count(&out, true), count(&out, false)), (1, 2));
-        let none = poll_at(10, SyncRules { serves_when_many: false, ..SyncRules::PAPER });
+        let none = poll_at(11, SyncRules { serves_when_many: false, ..SyncRules::PAPER });
         assert_eq!((count(&none, true), count(&none, false)), (0, 3));
     }
 

@@ -348,3 +348,130 @@ fn held_energy_goes_back_when_the_timer_fires() {
     let mut root = Energy::new(false, Rules { idle_hold: 7, ..Rules::PAPER });
     assert_eq!(energy_sent(&mut root, 0, 8, |d, ctx| d.on_idle(ctx)), (vec![], vec![]));
 }
+
+/// 001 §1.3's synchronous random polling (S-13), exactly: every request
+/// leaves at a round start (a multiple of T_round); a PE never has two
+/// requests out; one that goes idle, or is rejected, with no request out
+/// asks at the next round start (the same instant if it is one) unless it
+/// terminated first; its reply arrives within the round; a PE sends at
+/// most one part a round, not before T_gather into it. Kills
+/// `SyncRandomPolling::ask`'s `||` → `&&` (two requests out), `ctx.pes <
+/// 2` → `> 2` (no PE of 4 ever asks), every slip in the next round's
+/// start (`%` → `/`, `/` → `*`, `!=` → `==`, `next - now` → `+` / `/`:
+/// asks late, or never again), and `serve_round`'s round number (`/` →
+/// `%`, `*`: a round left unserved) and guard (`||` → `&&`: served twice
+/// a round, or before T_gather).
+#[test]
+fn sync_random_polling_asks_at_each_round_start() {
+    use lbcheck::event::{Event, Kind};
+    use lbcheck::harness::{Driver, RunSpec};
+    use lbcheck::protocol::sync_polling::Rounds;
+    use lbcheck::protocol::{BalancerKind, DetectorKind};
+    use lbcheck::sim::SimConfig;
+    for (pes, seed) in [(4, 1), (8, 2), (16, 3)] {
+        let sim = SimConfig { pes, seed, ..SimConfig::default() };
+        let Rounds { length, gather } = sim.sync_rounds();
+        let next_start = |t: u64| t.div_ceil(length) * length;
+        let w = "synthetic:size=20000,split=uniform".parse().unwrap();
+        let s = RunSpec::new(w, BalancerKind::SyncRandomPolling, DetectorKind::Energy, Driver::Sim(sim));
+        let (mut out, mut due) = (vec![None::<u64>; pes as usize], vec![None::<u64>; pes as usize]);
+        let (mut requests, mut bad, mut parts) = (0, Vec::new(), std::collections::BTreeSet::new());
+        let mut watch = |e: &Event| match *e {
+            Event::Send { t, from, kind: Kind::Request, .. } => {
+                let pe = from as usize;
+                if t % length != 0 || out[pe].is_some() || due[pe].is_some_and(|d| d != t) {
+                    bad.push(format!("PE {pe} asks at {t}: T_round {length}, out {:?}, due {:?}", out[pe], due[pe]));
+                }
+                (out[pe], due[pe], requests) = (Some(t), None, requests + 1);
+            }
+            Event::Send { t, from, kind: Kind::Work, .. } => {
+                if !parts.insert((from, t / length)) || t % length < gather {
+                    bad.push(format!("PE {from} sends a part at {t}: a second in its round, or before T_gather"));
+                }
+            }
+            Event::Recv { t, pe, kind: Kind::Reject | Kind::Work, .. } => {
+                let pe = pe as usize;
+                if out[pe].take().is_none_or(|asked| t > asked + length) {
+                    bad.push(format!("PE {pe}'s reply at {t} answers no request of its round"));
+                }
+                let rejected = matches!(e, Event::Recv { kind: Kind::Reject, .. });
+                due[pe] = rejected.then(|| next_start(t));
+            }
+            Event::Idle { t, pe } if out[pe as usize].is_none() => due[pe as usize] = Some(next_start(t)),
+            Event::Terminated { t, pe } => {
+                bad.extend(due[pe as usize].filter(|&d| d < t).map(|d| format!("PE {pe} never asked at {d}")))
+            }
+            _ => {}
+        };
+        let r = s.run_observed(None, &mut watch).expect("no trace");
+        assert!(r.outcome.finished() && r.check.failures().is_empty(), "replay: {}", s.replay());
+        assert!(bad.is_empty(), "P = {pes}: {bad:#?}; replay: {}", s.replay());
+        assert!(requests >= u64::from(pes), "P = {pes}: {requests} requests");
+    }
+}
+
+/// `sync-poll-neighbour`'s seam (SyncRules::random_victim = false) does
+/// what the catalogue says: PE i always asks its ring successor
+/// (i + 1) mod P. Kills `SyncRandomPolling::ask`'s `me % (pes − 1)` →
+/// `me / (pes − 1)`, `me + (pes − 1)`, `me % (pes + 1)`, `me % (pes / 1)`
+/// (the mutant asked other PEs, or none that exists).
+#[test]
+fn sync_poll_neighbour_asks_the_ring_successor() {
+    use lbcheck::event::{Event, Kind};
+    use lbcheck::harness::{Driver, RunSpec};
+    use lbcheck::mutants::Mutant;
+    use lbcheck::protocol::{BalancerKind, DetectorKind};
+    use lbcheck::sim::SimConfig;
+    let mutant: Mutant = "sync-poll-neighbour".parse().unwrap();
+    let sim = SimConfig { pes: 5, seed: 1, ..SimConfig::default() };
+    let w = "synthetic:size=5000,split=uniform".parse().unwrap();
+    let s = RunSpec::new(w, BalancerKind::SyncRandomPolling, DetectorKind::Energy, Driver::Sim(sim));
+    let s = s.with_mutant(Some(mutant));
+    let mut asked = std::collections::BTreeSet::new();
+    let mut watch = |e: &Event| {
+        if let Event::Send { from, to, kind: Kind::Request, .. } = *e {
+            asked.insert((from, to));
+        }
+    };
+    s.run_observed(None, &mut watch).expect("no trace");
+    let expect: std::collections::BTreeSet<(u32, u32)> = (0..5).map(|i| (i, (i + 1) % 5)).collect();
+    assert!(asked.is_subset(&expect) && asked.len() >= 3, "asked {asked:?}; replay: {}", s.replay());
+}
+
+/// 001 §1.3's service point, on one PE holding 64 units with `asks`
+/// requests queued, polled past T_gather: (parts sent, rejects sent).
+fn sync_service(rules: lbcheck::protocol::sync_polling::SyncRules, asks: u32) -> (usize, usize) {
+    use lbcheck::problem::dfs::Strategy;
+    use lbcheck::problem::Workload;
+    use lbcheck::protocol::sync_polling::{Rounds, SyncRandomPolling};
+    use lbcheck::protocol::{Balancer, Command, Ctx, Msg};
+    use rand::SeedableRng;
+    let w: Workload = "synthetic:size=64,split=balanced".parse().unwrap();
+    let mut pe = SyncRandomPolling::new(rules, Rounds { length: 100, gather: 10 });
+    let (mut rng, mut out) = (rand_chacha::ChaCha8Rng::seed_from_u64(0), Vec::new());
+    let mut ctx = Ctx { now: 0, me: 0, pes: 8, rng: &mut rng, out: &mut out };
+    pe.start(&mut ctx, Some(w.root(Strategy::BottomHalf)));
+    (1..=asks).for_each(|from| pe.on_message(&mut ctx, from, Msg::Request));
+    ctx.now = 11;
+    pe.on_poll(&mut ctx);
+    let sent = |work: bool| {
+        out.iter().filter(|c| matches!(c, Command::Send { msg, .. } if matches!(msg, Msg::Work { .. }) == work)).count()
+    };
+    (sent(true), sent(false))
+}
+
+/// The service point: one request of a round gets a part, the others a
+/// reject; under `sync-serve-none-when-many`'s rule a lone request is
+/// still served and two or more are all rejected. Kills `serve_round`'s
+/// `i == chosen && …` → `||` (every request served), `serves_when_many
+/// || !many` → `&&` (the paper's rule serves none of many) and its `!`
+/// deleted (the mutant's rule serves only many).
+#[test]
+fn sync_service_serves_one_request_a_round() {
+    use lbcheck::protocol::sync_polling::SyncRules;
+    let none_of_many = SyncRules { serves_when_many: false, ..SyncRules::PAPER };
+    assert_eq!(sync_service(SyncRules::PAPER, 3), (1, 2));
+    assert_eq!(sync_service(SyncRules::PAPER, 1), (1, 0));
+    assert_eq!(sync_service(none_of_many, 3), (0, 3));
+    assert_eq!(sync_service(none_of_many, 1), (1, 0));
+}

@@ -8,14 +8,16 @@
 //! implementation fails the gate unless allowed; the secondary quantities
 //! (messages per PE, detection delay, generation depth) are reported and
 //! fail only when asked. The bounds claims that apply to the traces
-//! ([`super::bounds`]: T_par and messages per P·h against the constants
-//! the reference's runs fit) are reported with their α; a failed T_par
-//! claim fails like "slower", a failed messages claim only when asked.
+//! ([`super::bounds`]: T_par, 001 Lemma 6's remaining time and messages
+//! per P·h against the constants the reference's runs fit) are reported
+//! with their α; a failed T_par or remaining-time claim fails like
+//! "slower", a failed messages claim only when asked.
 
 use std::time::Instant;
 
+use super::bounds::{self, Run};
 use super::configs::Group;
-use super::{bounds, each};
+use super::each;
 use crate::base::rng::derive_seed;
 use crate::bounds::compare::{compare, Comparison, MIN_RUNS};
 use crate::bounds::twosample::median;
@@ -43,7 +45,7 @@ pub struct CompareOptions {
 
 /// The `compare` case of `group`, from the metrics of its clean runs
 /// (`runs` in all).
-pub fn case(group: &Group, user: &[Metrics], runs: usize, o: &CompareOptions) -> Case {
+pub fn case(group: &Group, user: &[Run], runs: usize, o: &CompareOptions) -> Case {
     let name = format!("{}/{}", group.label, group.spec.workload);
     if user.len() < MIN_RUNS {
         let why = format!(
@@ -55,14 +57,14 @@ pub fn case(group: &Group, user: &[Metrics], runs: usize, o: &CompareOptions) ->
     }
     let start = Instant::now();
     let reference = reference_runs(group, None, user.len(), o);
-    let rows = compare(user, &reference, o.alpha);
+    let rows = compare(&metrics(user), &metrics(&reference), o.alpha);
     let (verdict, mut failed) = judge(&rows, o);
     let claims = bounds::claims(group, user, &reference, o.alpha);
     failed.extend(claims.iter().filter(|c| c.failed() && gates(c.name, o)).map(|c| format!("bound {}", c.name)));
     let detail = format!(
         "{verdict} — {}; {}; {}",
         group.describe(),
-        explain(&rows, user, &reference, group, o),
+        explain(&rows, &metrics(user), &metrics(&reference), group, o),
         bounds::describe(&claims)
     );
     Case {
@@ -79,18 +81,24 @@ pub fn case(group: &Group, user: &[Metrics], runs: usize, o: &CompareOptions) ->
     }
 }
 
-/// Whether a failed bounds claim fails the case: T_par's unless slower is
-/// allowed, the messages' only with `strict` (a secondary quantity).
+/// The runs' metrics.
+pub(super) fn metrics(runs: &[Run]) -> Vec<Metrics> {
+    runs.iter().map(|r| r.metrics.clone()).collect()
+}
+
+/// Whether a failed bounds claim fails the case: T_par's and the remaining
+/// time's unless slower is allowed, the messages' only with `strict` (a
+/// secondary quantity).
 fn gates(claim: &str, o: &CompareOptions) -> bool {
     match claim {
-        "t_par" => !o.allow_slower,
+        "t_par" | "remaining_time" => !o.allow_slower,
         _ => o.strict,
     }
 }
 
 /// `n` runs of the reference (the declared one, or `kind`) on the group's
 /// configuration, each on a seed of its own.
-pub(super) fn reference_runs(group: &Group, kind: Option<BalancerKind>, n: usize, o: &CompareOptions) -> Vec<Metrics> {
+pub(super) fn reference_runs(group: &Group, kind: Option<BalancerKind>, n: usize, o: &CompareOptions) -> Vec<Run> {
     let label = match kind {
         None => format!("impl-compare/{}", group.label),
         Some(k) => format!("impl-compare/{}/{k}", group.label),
@@ -101,7 +109,10 @@ pub(super) fn reference_runs(group: &Group, kind: Option<BalancerKind>, n: usize
             spec.balancer = BalancerSpec::of(k);
         }
         spec.driver.set_seed(derive_seed(o.seed, &label, i as u32));
-        spec.run(None).expect("a reference run without a trace does no I/O").check.metrics
+        let mut depth = bounds::depth(&spec);
+        let report = spec.run_observed(None, &mut |e| depth.iter_mut().for_each(|d| d.observe(e)));
+        let metrics = report.expect("a reference run without a trace does no I/O").check.metrics;
+        Run { metrics, at_h: depth.and_then(|d| d.time_at_h()) }
     })
 }
 

@@ -96,8 +96,8 @@ struct Job<'g> {
 /// What one run gave.
 struct Done {
     case: Case,
-    /// Metrics of a run whose trace passed every property.
-    clean: Option<Metrics>,
+    /// A run whose trace passed every property.
+    clean: Option<bounds::Run>,
 }
 
 /// Runs the campaign over `groups` (from [`plan`]), telling `progress`.
@@ -157,7 +157,7 @@ fn compare_layer(o: &ImplOptions, groups: &[Group], jobs: &[Job], done: &[Done],
         .flat_map(|g| {
             let mine = jobs.iter().zip(done).filter(|(j, _)| std::ptr::eq(j.group, g));
             let runs = mine.clone().count();
-            let clean: Vec<Metrics> = mine.filter_map(|(_, d)| d.clean.clone()).collect();
+            let clean: Vec<bounds::Run> = mine.filter_map(|(_, d)| d.clean.clone()).collect();
             let mut cases = vec![compare::case(g, &clean, runs, &o.compare)];
             cases.extend(o.compare.no_slower_than.map(|k| no_slower::case(g, &clean, k, &o.compare)));
             cases.iter().for_each(|c| p.done("compare", c));
@@ -268,7 +268,8 @@ fn run_job(o: &ImplOptions, job: &Job, reference: &Reference, watch: &Watch) -> 
     if case.verdict == Verdict::Pass {
         let _ = std::fs::remove_dir_all(&files.dir);
     }
-    let clean = (exit.success() && checked.clean()).then(|| checked.metrics.clone()).flatten();
+    let run = |metrics: &Metrics| bounds::Run { metrics: metrics.clone(), at_h: checked.at_h };
+    let clean = checked.metrics.as_ref().filter(|_| exit.success() && checked.clean()).map(run);
     Done { case, clean }
 }
 

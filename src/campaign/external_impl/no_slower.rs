@@ -10,7 +10,8 @@
 
 use std::time::Instant;
 
-use super::compare::{reference_runs, CompareOptions};
+use super::bounds::Run;
+use super::compare::{metrics, reference_runs, CompareOptions};
 use super::configs::{ConfigError, Group};
 use crate::base::Registered;
 use crate::bounds::compare::{compare, MIN_RUNS};
@@ -36,19 +37,19 @@ pub fn fits(group: &Group, kind: BalancerKind) -> Result<(), ConfigError> {
 }
 
 /// The case of `group`'s clean runs `user` against `kind`'s.
-pub fn case(group: &Group, user: &[Metrics], kind: BalancerKind, o: &CompareOptions) -> Case {
+pub fn case(group: &Group, user: &[Run], kind: BalancerKind, o: &CompareOptions) -> Case {
     let name = format!("{}/{}/no-slower-than/{kind}", group.label, group.spec.workload);
     if user.len() < MIN_RUNS {
         let why = format!("not compared with `{kind}`: {} clean runs, at least {MIN_RUNS} needed", user.len());
         return Case::skip("compare", name, why);
     }
     let start = Instant::now();
-    let theirs = reference_runs(group, Some(kind), user.len(), o);
-    let rows = compare(user, &theirs, o.alpha);
+    let (user, theirs) = (metrics(user), metrics(&reference_runs(group, Some(kind), user.len(), o)));
+    let rows = compare(&user, &theirs, o.alpha);
     let row = rows.iter().find(|r| r.quantity == "efficiency");
     let slower = row.is_some_and(|r| r.worse && r.verdict == "slower");
     let t_par = |ms: &[Metrics]| median(&ms.iter().filter_map(|m| m.t_par.map(|t| t as f64)).collect::<Vec<_>>());
-    let fit = Fit { user: t_par(user), reference: t_par(&theirs), limit: f64::NAN };
+    let fit = Fit { user: t_par(&user), reference: t_par(&theirs), limit: f64::NAN };
     let test = row.map_or("no efficiency to compare (no PE terminated)".into(), |r| {
         format!(
             "efficiency median {:.4} against {:.4}: {} (Mann–Whitney p = {:.2e}, α = {:.4}, Cliff's δ = {:+.2})",

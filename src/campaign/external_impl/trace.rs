@@ -29,11 +29,14 @@ pub struct Checked {
     pub reasons: Vec<String>,
     /// The run's metrics, when the trace could be checked.
     pub metrics: Option<Metrics>,
+    /// When every live subproblem had reached generation h, if it did and
+    /// the trace passed every property ([`super::bounds::at_h`]).
+    pub at_h: Option<u64>,
 }
 
 impl Checked {
     fn fail(name: &str, why: String) -> Checked {
-        Checked { failed: vec![name.into()], reasons: vec![why], metrics: None }
+        Checked { failed: vec![name.into()], reasons: vec![why], ..Checked::default() }
     }
 
     /// True if the trace was checked and nothing failed.
@@ -70,7 +73,12 @@ pub fn check(path: &Path, spec: &RunSpec, reference: &Reference) -> Checked {
         }
     }
     match check_events(&events, |_| Ok::<_, String>(*reference)) {
-        Ok(report) => out.add(&report),
+        Ok(report) => {
+            out.add(&report);
+            if out.failed.is_empty() {
+                out.at_h = super::bounds::at_h(spec, &events);
+            }
+        }
         Err(CheckError::TooManyPes { pes }) => {
             return Checked::fail("trace_malformed", format!("header `pes` = {pes} is too large"))
         }
