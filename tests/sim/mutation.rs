@@ -350,63 +350,114 @@ fn held_energy_goes_back_when_the_timer_fires() {
 }
 
 /// 001 §1.3's synchronous random polling (S-13), exactly: every request
-/// leaves at a round start (a multiple of T_round); a PE never has two
-/// requests out; one that goes idle, or is rejected, with no request out
-/// asks at the next round start (the same instant if it is one) unless it
-/// terminated first; its reply arrives within the round; a PE sends at
-/// most one part a round, not before T_gather into it. Kills
+/// leaves at a round start (a multiple of T_round) for another PE; a PE
+/// never has two requests out; one that goes idle, or is rejected, with no
+/// request out asks at the next round start (the same instant if it is
+/// one) unless it terminated first; its reply arrives within the round; a
+/// PE sends at most one part a round, not before T_gather into it; a
+/// request's `queue` is the requests its PE holds unanswered. Kills
 /// `SyncRandomPolling::ask`'s `||` → `&&` (two requests out), `ctx.pes <
 /// 2` → `> 2` (no PE of 4 ever asks), every slip in the next round's
 /// start (`%` → `/`, `/` → `*`, `!=` → `==`, `next - now` → `+` / `/`:
-/// asks late, or never again), and `serve_round`'s round number (`/` →
-/// `%`, `*`: a round left unserved) and guard (`||` → `&&`: served twice
-/// a round, or before T_gather).
+/// asks late, or never again), the victim's `v + (v >= me)` → `*` (asks
+/// itself); `serve_round`'s round number (`/` → `%`, `*`: a round served
+/// twice or late) and guard (`||` → `&&`, `% length` → `/` or `+`: before
+/// T_gather); `on_exhausted`, `on_timer` → `()` and their guards (never
+/// asks again); `queued_requests` → 0 or 1.
 #[test]
-fn sync_random_polling_asks_at_each_round_start() {
-    use lbcheck::event::{Event, Kind};
+fn sync_random_polling_follows_its_rounds() {
     use lbcheck::harness::{Driver, RunSpec};
-    use lbcheck::protocol::sync_polling::Rounds;
     use lbcheck::protocol::{BalancerKind, DetectorKind};
     use lbcheck::sim::SimConfig;
     for (pes, seed) in [(4, 1), (8, 2), (16, 3)] {
         let sim = SimConfig { pes, seed, ..SimConfig::default() };
-        let Rounds { length, gather } = sim.sync_rounds();
-        let next_start = |t: u64| t.div_ceil(length) * length;
         let w = "synthetic:size=20000,split=uniform".parse().unwrap();
-        let s = RunSpec::new(w, BalancerKind::SyncRandomPolling, DetectorKind::Energy, Driver::Sim(sim));
-        let (mut out, mut due) = (vec![None::<u64>; pes as usize], vec![None::<u64>; pes as usize]);
-        let (mut requests, mut bad, mut parts) = (0, Vec::new(), std::collections::BTreeSet::new());
-        let mut watch = |e: &Event| match *e {
-            Event::Send { t, from, kind: Kind::Request, .. } => {
-                let pe = from as usize;
-                if t % length != 0 || out[pe].is_some() || due[pe].is_some_and(|d| d != t) {
-                    bad.push(format!("PE {pe} asks at {t}: T_round {length}, out {:?}, due {:?}", out[pe], due[pe]));
-                }
-                (out[pe], due[pe], requests) = (Some(t), None, requests + 1);
+        let s = RunSpec::new(w, BalancerKind::SyncRandomPolling, DetectorKind::Energy, Driver::Sim(sim.clone()));
+        let mut watch = SyncWatch::new(pes, sim.sync_rounds());
+        let r = s.run_observed(None, &mut |e| watch.observe(e)).expect("no trace");
+        assert!(r.outcome.finished() && r.check.failures().is_empty(), "replay: {}", s.replay());
+        assert!(watch.bad.is_empty(), "P = {pes}: {:#?}; replay: {}", watch.bad, s.replay());
+        assert!(watch.requests >= u64::from(pes), "P = {pes}: {} requests", watch.requests);
+    }
+}
+
+/// What `sync_random_polling_follows_its_rounds` watches: per PE when its
+/// request out left, the round start it is due to ask at and the requests
+/// it holds unanswered; the parts sent per (PE, round); what broke.
+struct SyncWatch {
+    rounds: lbcheck::protocol::sync_polling::Rounds,
+    out: Vec<Option<u64>>,
+    due: Vec<Option<u64>>,
+    held: Vec<u32>,
+    parts: std::collections::BTreeSet<(u32, u64)>,
+    requests: u64,
+    bad: Vec<String>,
+}
+
+impl SyncWatch {
+    fn new(pes: u32, rounds: lbcheck::protocol::sync_polling::Rounds) -> SyncWatch {
+        let n = pes as usize;
+        let (out, due, held) = (vec![None; n], vec![None; n], vec![0; n]);
+        SyncWatch { rounds, out, due, held, parts: Default::default(), requests: 0, bad: Vec::new() }
+    }
+
+    fn observe(&mut self, e: &lbcheck::event::Event) {
+        use lbcheck::event::{Event, Kind};
+        match *e {
+            Event::Send { t, from, to, kind: Kind::Request, .. } => self.asks(t, from, to),
+            Event::Send { t, from, kind: Kind::Work, .. } => self.answers(from, Some(t)),
+            Event::Send { from, kind: Kind::Reject, .. } => self.answers(from, None),
+            Event::Recv { pe, kind: Kind::Request, queue, .. } => self.queued(pe, queue),
+            Event::Recv { t, pe, kind: kind @ (Kind::Reject | Kind::Work), .. } => {
+                self.replied(t, pe, kind == Kind::Reject)
             }
-            Event::Send { t, from, kind: Kind::Work, .. } => {
-                if !parts.insert((from, t / length)) || t % length < gather {
-                    bad.push(format!("PE {from} sends a part at {t}: a second in its round, or before T_gather"));
-                }
-            }
-            Event::Recv { t, pe, kind: Kind::Reject | Kind::Work, .. } => {
-                let pe = pe as usize;
-                if out[pe].take().is_none_or(|asked| t > asked + length) {
-                    bad.push(format!("PE {pe}'s reply at {t} answers no request of its round"));
-                }
-                let rejected = matches!(e, Event::Recv { kind: Kind::Reject, .. });
-                due[pe] = rejected.then(|| next_start(t));
-            }
-            Event::Idle { t, pe } if out[pe as usize].is_none() => due[pe as usize] = Some(next_start(t)),
+            Event::Idle { t, pe } if self.out[pe as usize].is_none() => self.due[pe as usize] = Some(self.next(t)),
             Event::Terminated { t, pe } => {
-                bad.extend(due[pe as usize].filter(|&d| d < t).map(|d| format!("PE {pe} never asked at {d}")))
+                let never = self.due[pe as usize].filter(|&d| d < t);
+                self.bad.extend(never.map(|d| format!("PE {pe} never asked at {d}")));
             }
             _ => {}
-        };
-        let r = s.run_observed(None, &mut watch).expect("no trace");
-        assert!(r.outcome.finished() && r.check.failures().is_empty(), "replay: {}", s.replay());
-        assert!(bad.is_empty(), "P = {pes}: {bad:#?}; replay: {}", s.replay());
-        assert!(requests >= u64::from(pes), "P = {pes}: {requests} requests");
+        }
+    }
+
+    /// The first round start at or after `t`.
+    fn next(&self, t: u64) -> u64 {
+        t.div_ceil(self.rounds.length) * self.rounds.length
+    }
+
+    fn asks(&mut self, t: u64, from: u32, to: u32) {
+        let pe = from as usize;
+        let (out, due) = (self.out[pe], self.due[pe]);
+        if t % self.rounds.length != 0 || to == from || out.is_some() || due.is_some_and(|d| d != t) {
+            self.bad
+                .push(format!("PE {pe} asks {to} at {t}: T_round {}, out {out:?}, due {due:?}", self.rounds.length));
+        }
+        (self.out[pe], self.due[pe], self.requests) = (Some(t), None, self.requests + 1);
+    }
+
+    /// PE `from` answers a request, with a part sent at `part`, if one.
+    fn answers(&mut self, from: u32, part: Option<u64>) {
+        self.held[from as usize] = self.held[from as usize].saturating_sub(1);
+        let Some(t) = part else { return };
+        if !self.parts.insert((from, t / self.rounds.length)) || t % self.rounds.length < self.rounds.gather {
+            self.bad.push(format!("PE {from} sends a part at {t}: a second in its round, or before T_gather"));
+        }
+    }
+
+    fn queued(&mut self, pe: u32, queue: Option<u32>) {
+        let held = self.held[pe as usize];
+        if queue != Some(held) {
+            self.bad.push(format!("PE {pe} holds {held} requests, its `recv` logs queue {queue:?}"));
+        }
+        self.held[pe as usize] += 1;
+    }
+
+    fn replied(&mut self, t: u64, pe: u32, rejected: bool) {
+        let pe = pe as usize;
+        if self.out[pe].take().is_none_or(|asked| t > asked + self.rounds.length) {
+            self.bad.push(format!("PE {pe}'s reply at {t} answers no request of its round"));
+        }
+        self.due[pe] = rejected.then(|| self.next(t));
     }
 }
 
