@@ -63,8 +63,6 @@ pub struct SyncRandomPolling<T> {
     queue: Vec<PeId>,
     /// The round whose requests were served.
     served: Option<u64>,
-    /// A request of this PE awaits its reply.
-    outstanding: bool,
     /// The round start a timer is set for.
     alarm: Option<u64>,
 }
@@ -73,21 +71,16 @@ impl<T: Subproblem> SyncRandomPolling<T> {
     /// A PE with no work yet, with rounds `rounds` (length ≥ 1).
     pub fn new(rules: SyncRules, rounds: Rounds) -> Self {
         let rounds = Rounds { length: rounds.length.max(1), ..rounds };
-        SyncRandomPolling {
-            rules,
-            rounds,
-            task: None,
-            queue: Vec::new(),
-            served: None,
-            outstanding: false,
-            alarm: None,
-        }
+        SyncRandomPolling { rules, rounds, task: None, queue: Vec::new(), served: None, alarm: None }
     }
 
     /// Asks a uniformly random other PE if a round starts now, else sets
-    /// a timer for the next round's start.
+    /// a timer for the next round's start. Called only by an idle PE with
+    /// no request out (at the start, on a reject, on running out, at the
+    /// alarm a mid-round call set): one request out at most, without a
+    /// flag to say so (`tests/sim/mutation.rs` watches it).
     fn ask(&mut self, ctx: &mut Ctx<T>) {
-        if ctx.pes < 2 || self.outstanding {
+        if ctx.pes < 2 {
             return;
         }
         let length = self.rounds.length;
@@ -103,7 +96,6 @@ impl<T: Subproblem> SyncRandomPolling<T> {
             true => ctx.rng.random_range(0..ctx.pes - 1),
             false => ctx.me % (ctx.pes - 1),
         };
-        self.outstanding = true;
         ctx.send(v + (v >= ctx.me) as PeId, Msg::Request);
     }
 
@@ -148,12 +140,8 @@ impl<T: Subproblem> Balancer for SyncRandomPolling<T> {
         match msg {
             Msg::Request if self.has_work() => self.queue.push(from),
             Msg::Request => ctx.send(from, Msg::Reject),
-            Msg::Reject => {
-                self.outstanding = false;
-                self.ask(ctx); // the next round's start
-            }
+            Msg::Reject => self.ask(ctx), // the next round's start
             Msg::Work { task, .. } => {
-                self.outstanding = false;
                 assert!(self.task.is_none(), "PE {} received work while holding work", ctx.me);
                 self.task = Some(task);
             }
