@@ -47,6 +47,15 @@ pub fn depth(spec: &RunSpec) -> Option<GenDepth> {
     Some(GenDepth::new(c.pes, h, c.dt + c.t_split + 2 * c.t_rout))
 }
 
+/// One run of `spec` in-process (a reference's), measured as the claims
+/// see it.
+pub fn measure(spec: &RunSpec) -> Run {
+    let mut depth = depth(spec);
+    let report = spec.run_observed(None, &mut |e| depth.iter_mut().for_each(|d| d.observe(e)));
+    let metrics = report.expect("a run without a trace does no I/O").check.metrics;
+    Run { metrics, at_h: depth.and_then(|d| d.time_at_h()) }
+}
+
 /// [`Run::at_h`] of a checked trace of `spec` (the header first).
 pub fn at_h(spec: &RunSpec, events: &[(usize, Event)]) -> Option<u64> {
     let mut d = depth(spec)?;
@@ -133,9 +142,7 @@ mod tests {
         let one = |i| {
             let mut spec = RunSpec { mutant, ..g.spec.clone() };
             spec.driver.set_seed(derive_seed(1, label, i));
-            let mut d = depth(&spec);
-            let report = spec.run_observed(None, &mut |e| d.iter_mut().for_each(|d| d.observe(e))).unwrap();
-            Run { metrics: report.check.metrics, at_h: d.and_then(|d| d.time_at_h()) }
+            measure(&spec)
         };
         (0..20).map(one).collect()
     }

@@ -109,10 +109,7 @@ pub(super) fn reference_runs(group: &Group, kind: Option<BalancerKind>, n: usize
             spec.balancer = BalancerSpec::of(k);
         }
         spec.driver.set_seed(derive_seed(o.seed, &label, i as u32));
-        let mut depth = bounds::depth(&spec);
-        let report = spec.run_observed(None, &mut |e| depth.iter_mut().for_each(|d| d.observe(e)));
-        let metrics = report.expect("a reference run without a trace does no I/O").check.metrics;
-        Run { metrics, at_h: depth.and_then(|d| d.time_at_h()) }
+        bounds::measure(&spec)
     })
 }
 
