@@ -526,3 +526,36 @@ fn sync_service_serves_one_request_a_round() {
     assert_eq!(sync_service(none_of_many, 3), (0, 3));
     assert_eq!(sync_service(none_of_many, 1), (1, 0));
 }
+
+/// What four-counter's PE 0 alone (P = 1, idle) emits while `f` runs:
+/// the waves it completed, the timers it set, whether it announced.
+fn four_counter_out(
+    d: &mut lbcheck::protocol::four_counter::FourCounter,
+    f: impl FnOnce(&mut lbcheck::protocol::four_counter::FourCounter, &mut lbcheck::protocol::Ctx<lbcheck::problem::Task>),
+) -> (Vec<u64>, Vec<u64>, bool) {
+    use lbcheck::protocol::Command;
+    use rand::SeedableRng;
+    let (mut rng, mut out) = (rand_chacha::ChaCha8Rng::seed_from_u64(0), Vec::new());
+    f(d, &mut lbcheck::protocol::Ctx { now: 0, me: 0, pes: 1, rng: &mut rng, out: &mut out });
+    let waves = out.iter().filter_map(|c| if let Command::Wave { wave, .. } = c { Some(*wave) } else { None });
+    let timers = out.iter().filter_map(|c| if let Command::Timer { after } = c { Some(*after) } else { None });
+    (waves.collect(), timers.collect(), out.iter().any(|c| matches!(c, Command::Announce)))
+}
+
+/// The seam of `wave-pause` (`Rules::pause`): PE 0 sets a timer of
+/// `pause` units after each wave and starts the next one only when it
+/// fires; with the paper's rules (no pause) two waves run at once and it
+/// announces. Kills `wave_done`'s `pause > 0` → `< 0`, `== 0`, `>= 0`
+/// (the pause never applied, or a timer of 0 after every wave) and
+/// `FourCounter::on_timer` → `()` (a paused PE 0 never waves again): the
+/// references never pause, so the quick profile's runs could not tell.
+#[test]
+fn a_paused_wave_resumes_when_the_timer_fires() {
+    use lbcheck::protocol::four_counter::{FourCounter, Rules};
+    use lbcheck::protocol::Detector;
+    let mut paper = FourCounter::new(Rules::PAPER);
+    assert_eq!(four_counter_out(&mut paper, |d, ctx| d.start(ctx, false, None)), (vec![1, 2], vec![], true));
+    let mut paused = FourCounter::new(Rules { pause: 7, ..Rules::PAPER });
+    assert_eq!(four_counter_out(&mut paused, |d, ctx| d.start(ctx, false, None)), (vec![1], vec![7], false));
+    assert_eq!(four_counter_out(&mut paused, |d, ctx| d.on_timer(ctx, true)), (vec![2], vec![], true));
+}
