@@ -61,8 +61,6 @@ pub struct SyncRandomPolling<T> {
     task: Option<T>,
     /// Requests waiting for the round's service point.
     queue: Vec<PeId>,
-    /// The round whose requests were served.
-    served: Option<u64>,
     /// The round start a timer is set for.
     alarm: Option<u64>,
 }
@@ -71,7 +69,7 @@ impl<T: Subproblem> SyncRandomPolling<T> {
     /// A PE with no work yet, with rounds `rounds` (length ≥ 1).
     pub fn new(rules: SyncRules, rounds: Rounds) -> Self {
         let rounds = Rounds { length: rounds.length.max(1), ..rounds };
-        SyncRandomPolling { rules, rounds, task: None, queue: Vec::new(), served: None, alarm: None }
+        SyncRandomPolling { rules, rounds, task: None, queue: Vec::new(), alarm: None }
     }
 
     /// Asks a uniformly random other PE if a round starts now, else sets
@@ -102,13 +100,13 @@ impl<T: Subproblem> SyncRandomPolling<T> {
     /// The round's service point (the first poll past T_gather into the
     /// round, so within T_round = Δt + T_poll + 2·T_gather + T_split the
     /// reply has arrived): one request, chosen uniformly, gets a
-    /// split-off part (or a reject if nothing splits off); the rest are rejected.
+    /// split-off part (or a reject if nothing splits off); the rest are
+    /// rejected. Once a round without a flag to say so: every request of
+    /// the round is in by T_gather and the next round's come after its start.
     fn serve_round(&mut self, ctx: &mut Ctx<T>) {
-        let round = ctx.now / self.rounds.length;
-        if self.queue.is_empty() || self.served == Some(round) || ctx.now % self.rounds.length <= self.rounds.gather {
+        if self.queue.is_empty() || ctx.now % self.rounds.length <= self.rounds.gather {
             return;
         }
-        self.served = Some(round);
         let many = self.queue.len() >= 2;
         let chosen = ctx.rng.random_range(0..self.queue.len());
         for (i, from) in std::mem::take(&mut self.queue).into_iter().enumerate() {
