@@ -30,7 +30,7 @@ pub struct Checked {
     /// The run's metrics, when the trace could be checked.
     pub metrics: Option<Metrics>,
     /// When every live subproblem had reached generation h, if it did and
-    /// the trace passed every property ([`super::bounds::at_h`]).
+    /// the trace passed every property (`bounds::at_h`).
     pub at_h: Option<u64>,
 }
 
