@@ -183,18 +183,32 @@ fn victims_print_as_they_parse() {
     }
 }
 
+/// A protocol's context over [`Task`](lbcheck::problem::Task)s.
+type Ctx<'a> = lbcheck::protocol::Ctx<'a, lbcheck::problem::Task>;
+
+/// The commands a protocol at PE `me` of `pes` emits at time `now` while
+/// `f` runs (its random stream seeded with 0).
+fn commands(
+    me: u32,
+    pes: u32,
+    now: u64,
+    f: impl FnOnce(&mut Ctx),
+) -> Vec<lbcheck::protocol::Command<lbcheck::problem::Task>> {
+    use rand::SeedableRng;
+    let (mut rng, mut out) = (rand_chacha::ChaCha8Rng::seed_from_u64(0), Vec::new());
+    f(&mut Ctx { now, me, pes, rng: &mut rng, out: &mut out });
+    out
+}
+
 /// The bounds PE `me` of `pes` sends while `f` runs: (to, bound).
 fn bounds_sent(
     p: &mut lbcheck::protocol::Propagation,
     me: u32,
     pes: u32,
-    f: impl FnOnce(&mut lbcheck::protocol::Propagation, &mut lbcheck::protocol::Ctx<lbcheck::problem::Task>),
+    f: impl FnOnce(&mut lbcheck::protocol::Propagation, &mut Ctx),
 ) -> Vec<(u32, u64)> {
     use lbcheck::protocol::{Command, Msg};
-    use rand::SeedableRng;
-    let (mut rng, mut out) = (rand_chacha::ChaCha8Rng::seed_from_u64(0), Vec::new());
-    f(p, &mut lbcheck::protocol::Ctx { now: 0, me, pes, rng: &mut rng, out: &mut out });
-    let sent = out.into_iter().filter_map(|c| match c {
+    let sent = commands(me, pes, 0, |ctx| f(p, ctx)).into_iter().filter_map(|c| match c {
         Command::Send { to, msg: Msg::Bound(v) } => Some((to, v)),
         _ => None,
     });
@@ -285,14 +299,11 @@ fn energy_sent(
     d: &mut lbcheck::protocol::energy::Energy,
     me: u32,
     pes: u32,
-    f: impl FnOnce(&mut lbcheck::protocol::energy::Energy, &mut lbcheck::protocol::Ctx<lbcheck::problem::Task>),
+    f: impl FnOnce(&mut lbcheck::protocol::energy::Energy, &mut Ctx),
 ) -> (Vec<(u32, String)>, Vec<u64>) {
     use lbcheck::protocol::{Command, Msg};
-    use rand::SeedableRng;
-    let (mut rng, mut out) = (rand_chacha::ChaCha8Rng::seed_from_u64(0), Vec::new());
-    f(d, &mut lbcheck::protocol::Ctx { now: 0, me, pes, rng: &mut rng, out: &mut out });
     let (mut sent, mut timers) = (Vec::new(), Vec::new());
-    for c in out {
+    for c in commands(me, pes, 0, |ctx| f(d, ctx)) {
         match c {
             Command::Send { to, msg: Msg::Energy(e) } => sent.push((to, e.to_string())),
             Command::Timer { after } => timers.push(after),
@@ -495,16 +506,14 @@ fn sync_service(rules: lbcheck::protocol::sync_polling::SyncRules, asks: u32) ->
     use lbcheck::problem::dfs::Strategy;
     use lbcheck::problem::Workload;
     use lbcheck::protocol::sync_polling::{Rounds, SyncRandomPolling};
-    use lbcheck::protocol::{Balancer, Command, Ctx, Msg};
-    use rand::SeedableRng;
+    use lbcheck::protocol::{Balancer, Command, Msg};
     let w: Workload = "synthetic:size=64,split=balanced".parse().unwrap();
     let mut pe = SyncRandomPolling::new(rules, Rounds { length: 100, gather: 10 });
-    let (mut rng, mut out) = (rand_chacha::ChaCha8Rng::seed_from_u64(0), Vec::new());
-    let mut ctx = Ctx { now: 0, me: 0, pes: 8, rng: &mut rng, out: &mut out };
-    pe.start(&mut ctx, Some(w.root(Strategy::BottomHalf)));
-    (1..=asks).for_each(|from| pe.on_message(&mut ctx, from, Msg::Request));
-    ctx.now = 11;
-    pe.on_poll(&mut ctx);
+    commands(0, 8, 0, |ctx| {
+        pe.start(ctx, Some(w.root(Strategy::BottomHalf)));
+        (1..=asks).for_each(|from| pe.on_message(ctx, from, Msg::Request));
+    });
+    let out = commands(0, 8, 11, |ctx| pe.on_poll(ctx));
     let sent = |work: bool| {
         out.iter().filter(|c| matches!(c, Command::Send { msg, .. } if matches!(msg, Msg::Work { .. }) == work)).count()
     };
@@ -531,12 +540,10 @@ fn sync_service_serves_one_request_a_round() {
 /// the waves it completed, the timers it set, whether it announced.
 fn four_counter_out(
     d: &mut lbcheck::protocol::four_counter::FourCounter,
-    f: impl FnOnce(&mut lbcheck::protocol::four_counter::FourCounter, &mut lbcheck::protocol::Ctx<lbcheck::problem::Task>),
+    f: impl FnOnce(&mut lbcheck::protocol::four_counter::FourCounter, &mut Ctx),
 ) -> (Vec<u64>, Vec<u64>, bool) {
     use lbcheck::protocol::Command;
-    use rand::SeedableRng;
-    let (mut rng, mut out) = (rand_chacha::ChaCha8Rng::seed_from_u64(0), Vec::new());
-    f(d, &mut lbcheck::protocol::Ctx { now: 0, me: 0, pes: 1, rng: &mut rng, out: &mut out });
+    let out = commands(0, 1, 0, |ctx| f(d, ctx));
     let waves = out.iter().filter_map(|c| if let Command::Wave { wave, .. } = c { Some(*wave) } else { None });
     let timers = out.iter().filter_map(|c| if let Command::Timer { after } = c { Some(*after) } else { None });
     (waves.collect(), timers.collect(), out.iter().any(|c| matches!(c, Command::Announce)))
