@@ -383,7 +383,7 @@ fn sync_random_polling_follows_its_rounds() {
     for (pes, seed) in [(4, 1), (8, 2), (16, 3)] {
         let sim = SimConfig { pes, seed, ..SimConfig::default() };
         let w = "synthetic:size=20000,split=uniform".parse().unwrap();
-        let s = RunSpec::new(w, BalancerKind::SyncRandomPolling, DetectorKind::Energy, Driver::Sim(sim.clone()));
+        let s = RunSpec::new(w, BalancerKind::SyncRandomPolling, DetectorKind::Energy, Driver::Sim(sim));
         let mut watch = SyncWatch::new(pes, sim.sync_rounds());
         let r = s.run_observed(None, &mut |e| watch.observe(e)).expect("no trace");
         assert!(r.outcome.finished() && r.check.failures().is_empty(), "replay: {}", s.replay());
