@@ -3,7 +3,11 @@
 //! without the online checker, and the peak memory (VmHWM) after each size.
 //!
 //! `cargo bench --bench sim_events` (all sizes) or `-- 10 14` (chosen log2 P);
-//! `-- raw 20` skips the checked run (profiling the simulator alone). Beside
+//! `-- raw 20` skips the checked run (profiling the simulator alone);
+//! `-- checker 14` times the checker alone, inline on this thread, over
+//! the run's events recorded beforehand (the best of three passes, in
+//! nanoseconds per event: the figure the overhead target is about, free
+//! of the simulator's and the other thread's noise). Beside
 //! wall-clock seconds it prints the CPU seconds of the process
 //! (all its threads, the online checker's among them: `CLOCK_PROCESS_CPUTIME_ID`) and events per CPU second (the per-core figure,
 //! fair on a shared machine), and the load average before each size; then
@@ -11,8 +15,9 @@
 
 use std::time::Instant;
 
+use lbcheck::check::Checker;
 use lbcheck::event::Event;
-use lbcheck::harness::{Driver, RunSpec};
+use lbcheck::harness::{reference, Driver, RunSpec};
 use lbcheck::protocol::energy::{self, Energy};
 use lbcheck::protocol::random_polling::{self, RandomPolling};
 use lbcheck::protocol::{BalancerKind, DetectorKind, Pe};
@@ -26,6 +31,9 @@ fn main() {
     let raw_only = args.iter().any(|a| a == "raw");
     let sizes: Vec<u32> = args.iter().filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() { vec![10, 14, 16, 20] } else { sizes };
+    if args.iter().any(|a| a == "checker") {
+        return sizes.into_iter().for_each(checker_alone);
+    }
     println!(
         "{:>5} {:>11} {:>7} {:>7} {:>8} {:>9} {:>9} {:>9} {:>9} {:>6}  load",
         "log2P", "events", "raw s", "cpu s", "Mev/cpu", "checked s", "cpu s", "Mev/cpu", "overhead", "HWM Mi"
@@ -60,6 +68,25 @@ fn scenario(pes: u32) -> RunSpec {
     let workload = format!("synthetic:size={},atomic=1,split=balanced", pes as u64 * 64).parse().expect("workload");
     let sim = SimConfig { pes, seed: 1, dt: 8, t_rout: 4, t_split: 2, ..SimConfig::default() };
     RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, Driver::Sim(sim))
+}
+
+/// The checker alone over the events of the run at P = 2^`k`, recorded
+/// first: CPU nanoseconds per event, the best of three passes.
+fn checker_alone(k: u32) {
+    let s = scenario(1 << k);
+    let mut events = Vec::new();
+    s.run_observed(None, &mut |e| events.push(e.clone())).expect("no trace");
+    let (header, r) = (s.header(), reference(&s.workload, s.split));
+    let pass = || {
+        let (mut checker, cpu0) = (Checker::new(&header, r), cpu_seconds());
+        events.iter().enumerate().for_each(|(i, e)| checker.observe(i + 2, e));
+        let cpu = cpu_seconds() - cpu0;
+        assert!(checker.finish().all_pass());
+        cpu
+    };
+    let best = (0..3).map(|_| pass()).fold(f64::INFINITY, f64::min);
+    let ns = best * 1e9 / events.len() as f64;
+    println!("log2P {k:>2}: {} events, checker alone {best:.3} CPU s, {ns:.1} ns/event", events.len());
 }
 
 /// The simulator alone, counting events: (events, wall seconds, CPU seconds).

@@ -30,8 +30,6 @@
 //! a detector lbcheck does not know. An announcement while work remains
 //! fails here too (it follows `no_early_termination`).
 
-use rustc_hash::FxHashMap as HashMap;
-
 use super::{Book, Metrics, Property, Verdict};
 use crate::base::Topology;
 use crate::event::{Clock, Event, Kind, TraceHeader};
@@ -53,7 +51,6 @@ enum NotApplicable {
 pub(super) struct DetectionDelayBound {
     /// The detector and tree depth D, or why the bound does not apply.
     applies: Result<(DetectorKind, u64), NotApplicable>,
-    sent_at: HashMap<u64, u64>,
     max_latency: u64,
     /// When the computation was last seen over (`None` while it is not).
     over_since: Option<u64>,
@@ -78,13 +75,22 @@ impl DetectionDelayBound {
         };
         DetectionDelayBound {
             applies,
-            sent_at: HashMap::default(),
             max_latency: 0,
             t_phase: header.run_record().map_or(1, |r| r.dt),
             cycle_phases: cycle_phases(header),
             pes: u64::from(header.pes),
             over_since: Some(0),
             announced: None,
+        }
+    }
+
+    /// True if messages of `kind` give L: the detector's, and with local
+    /// synchronisation the polling's (which carry its phases).
+    fn timed(&self, kind: Kind) -> bool {
+        match kind {
+            Kind::Energy | Kind::WaveDown | Kind::WaveUp | Kind::Control => true,
+            Kind::Request | Kind::Reject | Kind::Sync => self.cycle_phases.is_some(),
+            _ => false,
         }
     }
 
@@ -123,17 +129,9 @@ impl Property for DetectionDelayBound {
 
     fn observe(&mut self, _line: usize, e: &Event, book: &Book) {
         match *e {
-            Event::Send { t, id, kind: Kind::Energy | Kind::WaveDown | Kind::WaveUp | Kind::Control, .. } => {
-                self.sent_at.insert(id, t);
-            }
-            Event::Send { t, id, kind: Kind::Request | Kind::Reject | Kind::Sync, .. }
-                if self.cycle_phases.is_some() =>
-            {
-                self.sent_at.insert(id, t);
-            }
-            Event::Recv { t, id, .. } => {
-                if let Some(sent) = self.sent_at.remove(&id) {
-                    self.max_latency = self.max_latency.max(t.saturating_sub(sent));
+            Event::Recv { t, .. } => {
+                if let Some(sent) = book.messages.landed().filter(|s| self.timed(s.kind)) {
+                    self.max_latency = self.max_latency.max(t.saturating_sub(sent.t));
                 }
             }
             Event::Announce { t, .. } if self.announced.is_none() => self.announced = Some((t, self.over_since)),

@@ -10,8 +10,6 @@
 //! Applies to traces in model time (`clock` = `work`) whose header names a
 //! topology; otherwise the verdict says "not applicable".
 
-use rustc_hash::FxHashMap as HashMap;
-
 use super::{Book, Metrics, Property, Verdict};
 use crate::base::topology::{Hops, Topology, TopologyError};
 use crate::event::{Clock, Event, TraceHeader};
@@ -40,8 +38,6 @@ enum NotApplicable {
 pub(super) struct HopLatency {
     /// The distances and the least latency per hop; `Err`: why not applicable.
     net: Result<(Hops, u64), NotApplicable>,
-    /// Send time of each message in flight.
-    sent: HashMap<u64, u64>,
     checked: u64,
     violation: Option<(usize, String)>,
 }
@@ -62,7 +58,7 @@ fn network(header: &TraceHeader) -> Result<(Hops, u64), NotApplicable> {
 impl HopLatency {
     /// For the run of `header`.
     pub(super) fn new(header: &TraceHeader) -> HopLatency {
-        HopLatency { net: network(header), sent: HashMap::default(), checked: 0, violation: None }
+        HopLatency { net: network(header), checked: 0, violation: None }
     }
 
     /// False when the header says the check does not apply (then the
@@ -75,14 +71,11 @@ impl HopLatency {
 impl Property for HopLatency {
     const NAME: &'static str = "hop_latency";
 
-    fn observe(&mut self, line: usize, event: &Event, _: &Book) {
+    fn observe(&mut self, line: usize, event: &Event, book: &Book) {
         let Ok((hops, least)) = &self.net else { return };
         match *event {
-            Event::Send { t, id, .. } => {
-                self.sent.insert(id, t);
-            }
             Event::Recv { t, pe, from, id, .. } => {
-                let Some(sent) = self.sent.remove(&id) else { return };
+                let Some(sent) = book.messages.landed().map(|s| s.t) else { return };
                 self.checked += 1;
                 let (n, min) = (hops.hops(from, pe), hops.hops(from, pe).saturating_mul(*least));
                 if t.saturating_sub(sent) < min && self.violation.is_none() {
@@ -127,17 +120,11 @@ mod tests {
     }
 
     fn check(h: &TraceHeader, took: u64) -> Verdict {
-        let (mut p, book) = (HopLatency::new(h), Book::new(0));
-        p.observe(
-            2,
-            &Event::Send { t: 10, from: 0, to: 7, id: 1, kind: Kind::Request, energy: None, data: None },
-            &book,
-        );
-        p.observe(
-            3,
-            &Event::Recv { t: 10 + took, pe: 7, from: 0, id: 1, kind: Kind::Request, queue: None, data: None },
-            &book,
-        );
+        let (mut p, mut book) = (HopLatency::new(h), Book::new(8));
+        let sent = Event::Send { t: 10, from: 0, to: 7, id: 1, kind: Kind::Request, energy: None, data: None };
+        testutil::feed(&mut p, &mut book, 2, &sent);
+        let got = Event::Recv { t: 10 + took, pe: 7, from: 0, id: 1, kind: Kind::Request, queue: None, data: None };
+        testutil::feed(&mut p, &mut book, 3, &got);
         p.finish(&Metrics::default(), &book)
     }
 

@@ -98,6 +98,7 @@ mod hops;
 mod idset;
 mod inflight;
 mod lower_bound;
+mod messages;
 mod metrics;
 mod optimum;
 mod phase;
@@ -403,7 +404,7 @@ impl Checker {
         if let Some(pe) = energy::acting_pe(event) {
             self.prefetch(pe);
         }
-        self.book.observe(event);
+        self.book.observe(line, event);
         let book = &self.book;
         self.well_formed.observe(line, event, book);
         self.work.observe(line, event, book);

@@ -22,8 +22,6 @@
 //! verdict says "not applicable". A PE that never prunes shows nothing
 //! here (its incumbent is not in the trace).
 
-use rustc_hash::FxHashMap as HashMap;
-
 use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
 use crate::sim::prefetch::huge_vec;
@@ -46,7 +44,6 @@ pub(super) struct BoundDelay {
     off: Option<&'static str>,
     hops: u64,
     pes: u32,
-    sent_at: HashMap<u64, u64>,
     max_latency: u64,
     bounds: u64,
     /// The solutions that improved on all before them: (time, cost,
@@ -73,7 +70,6 @@ impl BoundDelay {
             off,
             hops: if run.bound.as_deref() == Some("broadcast") { 1 } else { 2 * depth },
             pes: header.pes.min(super::MAX_PES),
-            sent_at: HashMap::default(),
             max_latency: 1,
             bounds: 0,
             found: Vec::new(),
@@ -108,18 +104,15 @@ impl BoundDelay {
 impl Property for BoundDelay {
     const NAME: &'static str = "bound_delay";
 
-    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
+    fn observe(&mut self, line: usize, e: &Event, book: &Book) {
         if self.off.is_some() {
             return;
         }
         match *e {
-            Event::Send { t, id, kind: Kind::Bound, .. } => {
-                self.bounds += 1;
-                self.sent_at.insert(id, t);
-            }
-            Event::Recv { t, id, kind: Kind::Bound, .. } => {
-                if let Some(sent) = self.sent_at.remove(&id) {
-                    self.max_latency = self.max_latency.max(t.saturating_sub(sent));
+            Event::Send { kind: Kind::Bound, .. } => self.bounds += 1,
+            Event::Recv { t, kind: Kind::Bound, .. } => {
+                if let Some(sent) = book.messages.landed().filter(|s| s.kind == Kind::Bound) {
+                    self.max_latency = self.max_latency.max(t.saturating_sub(sent.t));
                 }
             }
             Event::Work { t, pe, pruned_with, goal, .. } => self.on_work(line, pe, t, pruned_with, goal),
@@ -161,7 +154,7 @@ impl Property for BoundDelay {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{header, recv, send};
+    use super::super::testutil::{feed, header, recv, send};
     use super::*;
 
     /// A slice of PE `pe` ending at `t` that found `goal` or pruned with `pruned`.
@@ -175,7 +168,7 @@ mod tests {
     fn verdict(prev: u64, pruning: bool) -> Verdict {
         let h = header(4);
         let mut p = BoundDelay::new(&h, pruning);
-        let book = Book::new(4);
+        let mut book = Book::new(4);
         let events = [
             slice(10, 3, Some(10), None),
             send(10, 3, 1, 1, Kind::Bound),
@@ -183,7 +176,7 @@ mod tests {
             slice(prev, 1, None, None),
             slice(prev + 1, 1, None, Some(12)),
         ];
-        events.iter().enumerate().for_each(|(i, e)| p.observe(i + 2, e, &book));
+        events.iter().enumerate().for_each(|(i, e)| feed(&mut p, &mut book, i + 2, e));
         p.finish(&Metrics::default(), &book)
     }
 

@@ -125,7 +125,7 @@ impl Property for RequestsAnswered {
     const NAME: &'static str = "requests_answered";
 
     fn observe(&mut self, line: usize, e: &Event, book: &Book) {
-        self.unread.observe(line, e);
+        self.unread.observe(e, book);
         match *e {
             Event::Recv { pe, from, kind: Kind::Request, .. } => self.on_request(line, pe, from, book),
             Event::Send { from, to, kind: Kind::Reject, .. } => self.on_reject(line, from, to),
@@ -136,11 +136,11 @@ impl Property for RequestsAnswered {
         }
     }
 
-    fn finish(mut self, _: &Metrics, _: &Book) -> Verdict {
+    fn finish(mut self, _: &Metrics, book: &Book) -> Verdict {
         if let Some((line, why)) = self.violation.take() {
             return Verdict::fail(why, Some(line));
         }
-        if let Some((line, why)) = self.unread.finish() {
+        if let Some((line, why)) = self.unread.finish(book) {
             return Verdict::fail(why, Some(line));
         }
         let unanswered = self.unanswered();

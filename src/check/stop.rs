@@ -17,7 +17,6 @@
 //! when times are not model time, the verdict says "not applicable".
 
 use crate::sim::prefetch::huge_vec;
-use rustc_hash::FxHashMap as HashMap;
 
 use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader};
@@ -41,9 +40,10 @@ pub(super) struct StopDelay {
     pes: Vec<Pe>,
     /// The first solution: its time and line.
     found: Option<(u64, usize)>,
-    sent_at: HashMap<u64, u64>,
     max_latency: u64,
     stops: u64,
+    /// A PE heard of a stop.
+    heard_any: bool,
     violation: Option<(usize, String)>,
 }
 
@@ -61,14 +61,15 @@ impl StopDelay {
             depth: u64::from(header.pes.max(1).ilog2()),
             pes: huge_vec(header.pes.min(super::MAX_PES) as usize, |_| Pe::default()),
             found: None,
-            sent_at: Default::default(),
             max_latency: 1,
             stops: 0,
+            heard_any: false,
             violation: None,
         }
     }
 
     fn hear(&mut self, pe: u32, t: u64) {
+        self.heard_any = true;
         if let Some(p) = self.pes.get_mut(pe as usize) {
             p.heard.get_or_insert(t);
         }
@@ -76,6 +77,9 @@ impl StopDelay {
 
     fn on_work(&mut self, line: usize, pe: u32, t: u64, units: u64, goal: Option<u64>) {
         let found = self.found.is_some();
+        if !found && !self.heard_any && goal.is_none() {
+            return; // nothing to note before a stop (issue 30: no per-PE access)
+        }
         let Some(p) = self.pes.get_mut(pe as usize) else { return };
         if units > 0 && found {
             p.last_work = Some((line, t));
@@ -107,15 +111,12 @@ impl StopDelay {
 impl Property for StopDelay {
     const NAME: &'static str = "stop_delay";
 
-    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
+    fn observe(&mut self, line: usize, e: &Event, book: &Book) {
         match *e {
-            Event::Send { t, id, kind: Kind::Stop, .. } => {
-                self.stops += 1;
-                self.sent_at.insert(id, t);
-            }
-            Event::Recv { t, pe, id, kind: Kind::Stop, .. } => {
-                if let Some(sent) = self.sent_at.remove(&id) {
-                    self.max_latency = self.max_latency.max(t.saturating_sub(sent));
+            Event::Send { kind: Kind::Stop, .. } => self.stops += 1,
+            Event::Recv { t, pe, kind: Kind::Stop, .. } => {
+                if let Some(sent) = book.messages.landed().filter(|s| s.kind == Kind::Stop) {
+                    self.max_latency = self.max_latency.max(t.saturating_sub(sent.t));
                 }
                 self.hear(pe, t);
             }

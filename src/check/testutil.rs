@@ -1,9 +1,15 @@
 //! Hand-made event streams for the property tests.
 
-use super::{CheckReport, Checker, Reference, Verdict};
+use super::{Book, CheckReport, Checker, Property, Reference, Verdict};
 use crate::base::Fraction;
 use crate::event::{Event, Kind, TraceHeader, TRACE_VERSION};
 use crate::problem::Fingerprint;
+
+/// Feeds `e` (on `line`) to `book`, then to `p`, as the checker does.
+pub(super) fn feed(p: &mut impl Property, book: &mut Book, line: usize, e: &Event) {
+    book.observe(line, e);
+    p.observe(line, e, book);
+}
 
 /// A header for `pes` PEs with T_split = 1.
 pub fn header(pes: u32) -> TraceHeader {

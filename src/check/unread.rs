@@ -14,35 +14,20 @@
 //! whose target did no work after that tolerance passes (the run may end
 //! with messages unreceived). Only for `clock: work`.
 
-use super::inflight::InFlight;
+use super::messages::Sent;
+use super::Book;
 use crate::event::{Clock, Event, Kind, TraceHeader};
 use crate::sim::prefetch::huge_vec;
 
-/// A message in flight: its line, send time, sender and target, and
-/// whether it is a request.
-#[derive(Clone, Copy)]
-struct Flight {
-    line: usize,
-    sent: u64,
-    from: u32,
-    to: u32,
-    request: bool,
-}
-
 /// The worst request seen: how long after its sending its target started
 /// a slice with it unreceived, and the request.
-type Worst = Option<(u64, Flight, bool)>;
+type Worst = Option<(u64, Sent, bool)>;
 
 /// State of the unreceived-requests rule.
 pub(super) struct Unread {
     applies: bool,
     declared: u64,
     dt: u64,
-    /// Messages in flight, by id: one book for the requests and the
-    /// others (whose latencies give L), so one window op per event (issue
-    /// 30). A `recv` is judged by its `send`'s kind (the two differ only
-    /// in a malformed trace, which `trace_well_formed` reports).
-    messages: InFlight<Flight>,
     latency: u64,
     last_start: Vec<Option<u64>>,
     worst: Worst,
@@ -59,7 +44,6 @@ impl Unread {
             applies: header.clock == Clock::Work,
             declared,
             dt,
-            messages: InFlight::for_pes(header.pes),
             latency: 0,
             last_start: huge_vec(pes, |_| None),
             worst: None,
@@ -71,18 +55,17 @@ impl Unread {
         super::ahead(&self.last_start, pe);
     }
 
-    /// Reads one event.
-    pub(super) fn observe(&mut self, line: usize, e: &Event) {
+    /// Reads one event; the messages in flight are the book's (a `recv`
+    /// is judged by its `send`'s kind: the two differ only in a malformed
+    /// trace, which `trace_well_formed` reports).
+    pub(super) fn observe(&mut self, e: &Event, book: &Book) {
         if !self.applies {
             return;
         }
         match *e {
-            Event::Send { t, from, to, id, kind, .. } => {
-                self.messages.insert(id, Flight { line, sent: t, from, to, request: kind == Kind::Request });
-            }
-            Event::Recv { t, id, .. } => match self.messages.remove(id) {
-                Some(f) if f.request => self.weigh(f, false),
-                Some(f) => self.latency = self.latency.max(t.saturating_sub(f.sent)),
+            Event::Recv { t, .. } => match book.messages.landed() {
+                Some(f) if f.kind == Kind::Request => self.weigh(f, false),
+                Some(f) => self.latency = self.latency.max(t.saturating_sub(f.t)),
                 None => {}
             },
             Event::Work { t, pe, units, .. } => {
@@ -95,10 +78,10 @@ impl Unread {
     }
 
     /// Notes how long after `f` was sent its target started a slice without it.
-    fn weigh(&mut self, f: Flight, never: bool) {
+    fn weigh(&mut self, f: Sent, never: bool) {
         let Some(Some(start)) = self.last_start.get(f.to as usize).copied() else { return };
-        let gap = start.saturating_sub(f.sent);
-        if start >= f.sent && self.worst.map_or(true, |(g, _, _)| gap > g) {
+        let gap = start.saturating_sub(f.t);
+        if start >= f.t && self.worst.map_or(true, |(g, _, _)| gap > g) {
             self.worst = Some((gap, f, never));
         }
     }
@@ -110,8 +93,11 @@ impl Unread {
     }
 
     /// The violation, if a request stayed unreceived too long: (line, why).
-    pub(super) fn finish(&mut self) -> Option<(usize, String)> {
-        let mut left: Vec<Flight> = self.messages.values().filter(|f| f.request).collect();
+    pub(super) fn finish(&mut self, book: &Book) -> Option<(usize, String)> {
+        if !self.applies {
+            return None;
+        }
+        let mut left: Vec<Sent> = book.messages.in_flight().filter(|f| f.kind == Kind::Request).collect();
         left.sort_unstable_by_key(|f| f.line);
         for f in left {
             self.weigh(f, true);
@@ -121,7 +107,7 @@ impl Unread {
         let how = if never { "was never received" } else { "was not received" };
         let why = format!(
             "line {}: PE {}'s request to PE {} (sent at t = {}) {how} while PE {} started a work slice {gap} time units later (tolerance 2·L + Δt = {tol}, L = {l} the largest latency of the trace's other messages or the declared one, Δt = {})",
-            f.line, f.from, f.to, f.sent, f.to, self.dt
+            f.line, f.from, f.to, f.t, f.to, self.dt
         );
         Some((f.line, why))
     }

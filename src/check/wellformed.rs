@@ -6,22 +6,14 @@
 //! busy, becoming busy only with their initial part (the first `busy`) or
 //! with a work message received since they went idle.
 //!
-//! Memory is proportional to the messages in flight (plus the gaps between
-//! the ids of delivered ones), not to the length of the run.
+//! The messages in flight and delivered are the checker's shared book's
+//! ([`super::messages`]): memory proportional to the messages in flight
+//! (plus the gaps between the ids of delivered ones), not to the length
+//! of the run.
 
-use super::inflight::InFlight;
+use super::messages::{Now, Sent};
 use super::{violation_at, Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader, TRACE_VERSION};
-
-/// A message in flight, as far as matching its `recv` needs.
-#[derive(Clone, Copy, Debug)]
-struct Sent {
-    from: u32,
-    to: u32,
-    kind: Kind,
-    /// Line of the send (saturated to `u32::MAX`).
-    line: u32,
-}
 
 /// State of the `trace_well_formed` check.
 pub(super) struct WellFormed {
@@ -31,8 +23,7 @@ pub(super) struct WellFormed {
     header_first: bool,
     last_t: u64,
     end_line: Option<usize>,
-    /// Messages in flight, and the ids sent and received.
-    messages: InFlight<Sent>,
+    /// Messages sent and received.
     sent: u64,
     received: u64,
     /// Per PE: [`BUSY`], [`WAS_BUSY`], [`GOT_WORK`] flags.
@@ -75,7 +66,7 @@ enum Malformed {
     ResentDelivered(u64),
     /// A message id sent again while its first message is in flight.
     #[error("message id {id} sent again (first sent on line {line})")]
-    Resent { id: u64, line: u32 },
+    Resent { id: u64, line: usize },
     /// A message received twice.
     #[error("message {0} received twice")]
     ReceivedTwice(u64),
@@ -115,7 +106,6 @@ impl WellFormed {
             header_first: false,
             last_t: 0,
             end_line: None,
-            messages: InFlight::for_pes(header.pes),
             sent: 0,
             pe_flags: vec![0; header.pes.min(super::MAX_PES) as usize],
             received: 0,
@@ -123,7 +113,8 @@ impl WellFormed {
         }
     }
 
-    fn check(&mut self, line: usize, e: &Event) -> Result<(), Malformed> {
+    /// Checks `e`; `now` is what it did to the messages (the book's).
+    fn check(&mut self, line: usize, e: &Event, now: Now) -> Result<(), Malformed> {
         if let Some(end) = self.end_line {
             return Err(Malformed::AfterEnd(end));
         }
@@ -137,9 +128,9 @@ impl WellFormed {
         self.check_time(e.time())?;
         self.check_pes(e)?;
         match *e {
-            Event::Send { from, to, id, kind, .. } => self.on_send(line, from, to, id, kind),
+            Event::Send { id, .. } => self.on_send(id, now),
             Event::Recv { pe, from, id, kind, .. } => {
-                self.on_recv(pe, from, id, kind)?;
+                self.on_recv(pe, from, id, kind, now)?;
                 self.set(pe, if kind == Kind::Work { GOT_WORK } else { 0 }, 0);
                 Ok(())
             }
@@ -196,25 +187,22 @@ impl WellFormed {
         Ok(())
     }
 
-    fn on_send(&mut self, line: usize, from: u32, to: u32, id: u64, kind: Kind) -> Result<(), Malformed> {
-        let line32 = u32::try_from(line).unwrap_or(u32::MAX);
-        if self.messages.delivered(id) {
-            return Err(Malformed::ResentDelivered(id));
+    fn on_send(&mut self, id: u64, now: Now) -> Result<(), Malformed> {
+        match now {
+            Now::ResentDelivered => Err(Malformed::ResentDelivered(id)),
+            Now::Resent(first) => Err(Malformed::Resent { id, line: first.line }),
+            _ => {
+                self.sent += 1;
+                Ok(())
+            }
         }
-        let new = Sent { from, to, kind, line: line32 };
-        if let Some(first) = self.messages.insert(id, new) {
-            return Err(Malformed::Resent { id, line: first.line });
-        }
-        self.sent += 1;
-        Ok(())
     }
 
-    fn on_recv(&mut self, pe: u32, from: u32, id: u64, kind: Kind) -> Result<(), Malformed> {
-        let Some(sent) = self.messages.remove(id) else {
-            return match self.messages.delivered(id) {
-                true => Err(Malformed::ReceivedTwice(id)),
-                false => Err(Malformed::NeverSent(id)),
-            };
+    fn on_recv(&mut self, pe: u32, from: u32, id: u64, kind: Kind, now: Now) -> Result<(), Malformed> {
+        let sent = match now {
+            Now::Landed(sent) => sent,
+            Now::Twice => return Err(Malformed::ReceivedTwice(id)),
+            _ => return Err(Malformed::NeverSent(id)),
         };
         if (sent.from, sent.to) != (from, pe) {
             return Err(Malformed::Endpoints { id, pe, from, sent });
@@ -222,7 +210,6 @@ impl WellFormed {
         if sent.kind != kind {
             return Err(Malformed::Kind { id, kind, sent });
         }
-        self.messages.deliver(id);
         self.received += 1;
         Ok(())
     }
@@ -254,10 +241,10 @@ impl WellFormed {
 impl Property for WellFormed {
     const NAME: &'static str = "trace_well_formed";
 
-    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
+    fn observe(&mut self, line: usize, e: &Event, book: &Book) {
         self.observed += 1;
         if self.violation.is_none() {
-            self.violation = violation_at(line, self.check(line, e));
+            self.violation = violation_at(line, self.check(line, e, book.messages.now));
         }
     }
 
@@ -284,8 +271,12 @@ mod tests {
 
     /// The first violation of `events` on 2 PEs, as the check types it.
     fn first(events: &[Event]) -> Malformed {
-        let mut w = WellFormed::new(&header(2));
-        events.iter().enumerate().find_map(|(i, e)| w.check(i + 2, e).err()).expect("a violation")
+        let (mut w, mut book) = (WellFormed::new(&header(2)), super::super::messages::Messages::new(2));
+        let mut check = |(i, e)| {
+            book.observe(i + 2, e);
+            w.check(i + 2, e, book.now).err()
+        };
+        events.iter().enumerate().find_map(&mut check).expect("a violation")
     }
 
     #[test]

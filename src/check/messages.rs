@@ -1,0 +1,102 @@
+//! The messages of a run, kept once for every property that matches a
+//! `recv` to its `send` (issue 30): which are in flight, with the line,
+//! time, endpoints and kind of their `send`, and which ids were delivered.
+//! The [`super::Checker`] feeds it each event before the properties, which
+//! read what it found ([`Messages::now`]): the `send` a `recv` lands, or
+//! that a `send` reuses an id. `trace_well_formed` judges those findings;
+//! the latency rules (`requests_answered`'s unread requests,
+//! `detection_delay_bound`, `stop_delay`, `bound_delay`, `hop_latency`)
+//! read the send time of what lands.
+
+use super::inflight::InFlight;
+use crate::event::{Event, Kind};
+
+/// A message's `send`, as the properties read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Sent {
+    /// The trace line (or event number) of the `send`.
+    pub line: usize,
+    /// Its time.
+    pub t: u64,
+    /// Sender.
+    pub from: u32,
+    /// Receiver.
+    pub to: u32,
+    /// Kind.
+    pub kind: Kind,
+}
+
+/// What the current event did to the messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Now {
+    /// Not a `send` or `recv`.
+    Other,
+    /// A `send` of a new id.
+    Sent,
+    /// A `send` reusing the id of a message still in flight, whose `send`
+    /// this is (the new one replaces it).
+    Resent(Sent),
+    /// A `send` reusing the id of a message already delivered (not kept).
+    ResentDelivered,
+    /// A `recv` of a message in flight, sent as this (now out of flight;
+    /// delivered if the endpoints and kind match).
+    Landed(Sent),
+    /// A `recv` of a message delivered already.
+    Twice,
+    /// A `recv` of an id never sent.
+    Never,
+}
+
+/// Messages in flight and delivered, by id.
+pub(super) struct Messages {
+    flight: InFlight<Sent>,
+    /// What the last event fed did.
+    pub now: Now,
+}
+
+impl Messages {
+    /// For a run of `pes` PEs (the window of ids in flight grows with P).
+    pub(super) fn new(pes: u32) -> Messages {
+        Messages { flight: InFlight::for_pes(pes), now: Now::Other }
+    }
+
+    /// Feeds one event (`line` its trace line).
+    pub(super) fn observe(&mut self, line: usize, e: &Event) {
+        self.now = match *e {
+            Event::Send { t, from, to, id, kind, .. } => self.send(id, Sent { line, t, from, to, kind }),
+            Event::Recv { pe, from, id, kind, .. } => self.recv(pe, from, id, kind),
+            _ => Now::Other,
+        };
+    }
+
+    fn send(&mut self, id: u64, sent: Sent) -> Now {
+        if self.flight.delivered(id) {
+            return Now::ResentDelivered;
+        }
+        match self.flight.insert(id, sent) {
+            Some(first) => Now::Resent(first),
+            None => Now::Sent,
+        }
+    }
+
+    fn recv(&mut self, pe: u32, from: u32, id: u64, kind: Kind) -> Now {
+        match self.flight.land(id, |s| (s.from, s.to, s.kind) == (from, pe, kind)) {
+            Some(sent) => Now::Landed(sent),
+            None if self.flight.delivered(id) => Now::Twice,
+            None => Now::Never,
+        }
+    }
+
+    /// The `send` of the message the current `recv` landed, if any.
+    pub(super) fn landed(&self) -> Option<Sent> {
+        match self.now {
+            Now::Landed(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The messages still in flight (in no particular order).
+    pub(super) fn in_flight(&self) -> impl Iterator<Item = Sent> + '_ {
+        self.flight.values()
+    }
+}
