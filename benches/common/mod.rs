@@ -7,9 +7,19 @@
 /// CPU time of this process so far, all its threads (the online
 /// checker's among them, `check::Online`) and those that ended, in seconds.
 pub fn cpu_seconds() -> f64 {
+    clock(libc::CLOCK_PROCESS_CPUTIME_ID)
+}
+
+/// CPU time of the calling thread so far, in seconds.
+pub fn thread_cpu_seconds() -> f64 {
+    clock(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// Clock `id` in seconds (0 if it cannot be read).
+fn clock(id: libc::clockid_t) -> f64 {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `ts` is a valid timespec for the call to fill in.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0;
+    let ok = unsafe { libc::clock_gettime(id, &mut ts) } == 0;
     if ok {
         ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
     } else {
