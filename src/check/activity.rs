@@ -1,15 +1,12 @@
-//! Which PEs hold work and which work messages are in flight, as the
-//! termination properties see it: a PE holds work from a `busy` event — or
-//! from the `recv` of a `work` message, which may come just before the
-//! `busy` — until its next `idle`; a work message is in flight from its
-//! `send` until the `recv` of its id. The computation is over when neither
-//! is left. Which PEs logged `terminated` is kept in the same per-PE
+//! Which PEs hold work, as the termination properties see it: a PE holds
+//! work from a `busy` event — or from the `recv` of a `work` message,
+//! which may come just before the `busy` — until its next `idle`. With the
+//! work messages in flight (from `send` to the `recv` of the id, kept by
+//! the book's [`super::messages`]), the computation is over when neither
+//! is left ([`super::Book::is_over`]). Which PEs logged `terminated` is kept in the same per-PE
 //! record (for `termination_detected` and `requests_answered`): one byte per
 //! PE that every event about the PE touches once.
 
-use rustc_hash::FxHashSet as HashSet;
-
-use super::list_some;
 use crate::event::{Event, Kind};
 
 /// The PE holds work (between `busy` and `idle`, or a work `recv` and `idle`).
@@ -17,12 +14,11 @@ const HOLDS: u8 = 1;
 /// The PE logged `terminated`.
 const TERMINATED: u8 = 2;
 
-/// PEs holding work, work messages in flight, PEs terminated.
+/// PEs holding work, PEs terminated.
 pub(super) struct Activity {
     /// Per PE: [`HOLDS`], [`TERMINATED`].
     pes: Vec<u8>,
     holding: usize,
-    in_flight: HashSet<u64>,
 }
 
 impl Activity {
@@ -34,7 +30,7 @@ impl Activity {
     /// For `pes` PEs, all without work (events about other PEs are ignored).
     pub(super) fn new(pes: u32) -> Activity {
         let pes = vec![0; pes.min(super::MAX_PES) as usize];
-        Activity { pes, holding: 0, in_flight: HashSet::default() }
+        Activity { pes, holding: 0 }
     }
 
     /// Feeds one event.
@@ -42,13 +38,7 @@ impl Activity {
         match *e {
             Event::Busy { pe, .. } => self.set_holds(pe, true),
             Event::Idle { pe, .. } => self.set_holds(pe, false),
-            Event::Send { id, kind: Kind::Work, .. } => {
-                self.in_flight.insert(id);
-            }
-            Event::Recv { pe, id, kind: Kind::Work, .. } => {
-                self.in_flight.remove(&id);
-                self.set_holds(pe, true);
-            }
+            Event::Recv { pe, kind: Kind::Work, .. } => self.set_holds(pe, true),
             Event::Terminated { pe, .. } => self.set_terminated(pe),
             _ => {}
         }
@@ -80,27 +70,13 @@ impl Activity {
         (0..self.pes.len()).filter(|&pe| self.pes[pe] & TERMINATED == 0).collect()
     }
 
-    /// True when no PE holds work and no work message is in flight.
-    pub(super) fn is_over(&self) -> bool {
-        self.holding == 0 && self.in_flight.is_empty()
+    /// True when some PE holds work.
+    pub(super) fn anyone_holds(&self) -> bool {
+        self.holding > 0
     }
 
-    /// What is left: "2 PEs hold work (PE 0, 1) and work message 4 is in flight".
-    pub(super) fn describe(&self) -> String {
-        let pes: Vec<usize> = (0..self.pes.len()).filter(|&pe| self.pes[pe] & HOLDS != 0).collect();
-        let mut ids: Vec<u64> = self.in_flight.iter().copied().collect();
-        ids.sort_unstable();
-        let mut parts = Vec::new();
-        match pes.len() {
-            0 => {}
-            1 => parts.push(format!("PE {} holds work", pes[0])),
-            n => parts.push(format!("{n} PEs hold work (PE {})", list_some(&pes))),
-        }
-        match ids.len() {
-            0 => {}
-            1 => parts.push(format!("work message {} is in flight", ids[0])),
-            n => parts.push(format!("{n} work messages are in flight (ids {})", list_some(&ids))),
-        }
-        parts.join(" and ")
+    /// The PEs (of the header's) holding work, ascending.
+    pub(super) fn holders(&self) -> Vec<usize> {
+        (0..self.pes.len()).filter(|&pe| self.pes[pe] & HOLDS != 0).collect()
     }
 }

@@ -9,6 +9,7 @@
 //! file.
 
 use super::activity::Activity;
+use super::list_some;
 use super::messages::Messages;
 use crate::event::Event;
 
@@ -31,6 +32,28 @@ impl Book {
     pub(super) fn observe(&mut self, line: usize, e: &Event) {
         self.activity.observe(e);
         self.messages.observe(line, e);
+    }
+
+    /// True when no PE holds work and no work message is in flight.
+    pub(super) fn is_over(&self) -> bool {
+        !self.activity.anyone_holds() && !self.messages.work_in_flight()
+    }
+
+    /// What is left: "2 PEs hold work (PE 0, 1) and work message 4 is in flight".
+    pub(super) fn describe_left(&self) -> String {
+        let (pes, ids) = (self.activity.holders(), self.messages.work_ids());
+        let mut parts = Vec::new();
+        match pes.len() {
+            0 => {}
+            1 => parts.push(format!("PE {} holds work", pes[0])),
+            n => parts.push(format!("{n} PEs hold work (PE {})", list_some(&pes))),
+        }
+        match ids.len() {
+            0 => {}
+            1 => parts.push(format!("work message {} is in flight", ids[0])),
+            n => parts.push(format!("{n} work messages are in flight (ids {})", list_some(&ids))),
+        }
+        parts.join(" and ")
     }
 
     /// Prefetches PE `pe`'s records ([`super::Checker::prefetch`]).

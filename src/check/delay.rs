@@ -96,7 +96,7 @@ impl DetectionDelayBound {
 
     /// Notes when the computation becomes over (or busy again) at `t`.
     fn update(&mut self, t: u64, book: &Book) {
-        let over = book.activity.is_over();
+        let over = book.is_over();
         self.over_since = match (over, self.over_since) {
             (true, Some(since)) => Some(since),
             (true, None) => Some(t),

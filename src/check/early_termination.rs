@@ -27,10 +27,10 @@ impl NoEarlyTermination {
     /// Checks the state at `line`, where `what` happened.
     fn check(&mut self, line: usize, what: String, book: &Book) {
         self.checked += 1;
-        if self.violation.is_some() || book.activity.is_over() {
+        if self.violation.is_some() || book.is_over() {
             return;
         }
-        let why = format!("line {line}: {what} while {}", book.activity.describe());
+        let why = format!("line {line}: {what} while {}", book.describe_left());
         self.violation = Some((line, why));
     }
 

@@ -64,6 +64,12 @@ impl<V: Copy> InFlight<V> {
         self.below.values().copied().chain(self.window.iter().filter_map(|e| e.flight))
     }
 
+    /// The messages in flight with their ids, in no particular order.
+    pub(super) fn entries(&self) -> impl Iterator<Item = (u64, V)> + '_ {
+        let window = self.window.iter().enumerate().filter_map(|(i, e)| Some((self.base + i as u64, e.flight?)));
+        self.below.iter().map(|(&id, &v)| (id, v)).chain(window)
+    }
+
     /// True if `id` was delivered ([`InFlight::land`]).
     pub(super) fn delivered(&self, id: u64) -> bool {
         self.slot(id).is_some_and(|s| self.window[s].delivered) || self.delivered.contains(id)
@@ -188,6 +194,10 @@ mod tests {
                 }
                 prop_assert_eq!(book.len(), map.len());
                 let (mut have, mut want): (Vec<_>, Vec<_>) = (book.values().collect(), map.values().copied().collect());
+                have.sort_unstable();
+                want.sort_unstable();
+                prop_assert_eq!(have, want);
+                let (mut have, mut want): (Vec<_>, Vec<_>) = (book.entries().collect(), map.iter().map(|(&k, &v)| (k, v)).collect());
                 have.sort_unstable();
                 want.sort_unstable();
                 prop_assert_eq!(have, want);

@@ -6,7 +6,8 @@
 //! that a `send` reuses an id. `trace_well_formed` judges those findings;
 //! the latency rules (`requests_answered`'s unread requests,
 //! `detection_delay_bound`, `stop_delay`, `bound_delay`, `hop_latency`)
-//! read the send time of what lands.
+//! read the send time of what lands; the termination properties, whether
+//! work messages are in flight.
 
 use super::inflight::InFlight;
 use crate::event::{Event, Kind};
@@ -50,6 +51,8 @@ pub(super) enum Now {
 /// Messages in flight and delivered, by id.
 pub(super) struct Messages {
     flight: InFlight<Sent>,
+    /// Work messages in flight (by their `send`'s kind).
+    work: usize,
     /// What the last event fed did.
     pub now: Now,
 }
@@ -57,7 +60,7 @@ pub(super) struct Messages {
 impl Messages {
     /// For a run of `pes` PEs (the window of ids in flight grows with P).
     pub(super) fn new(pes: u32) -> Messages {
-        Messages { flight: InFlight::for_pes(pes), now: Now::Other }
+        Messages { flight: InFlight::for_pes(pes), work: 0, now: Now::Other }
     }
 
     /// Feeds one event (`line` its trace line).
@@ -67,6 +70,15 @@ impl Messages {
             Event::Recv { pe, from, id, kind, .. } => self.recv(pe, from, id, kind),
             _ => Now::Other,
         };
+        let work = |s: &Sent| usize::from(s.kind == Kind::Work);
+        match (self.now, e) {
+            (Now::Sent, Event::Send { kind: Kind::Work, .. }) => self.work += 1,
+            (Now::Resent(first), Event::Send { kind, .. }) => {
+                self.work = self.work + usize::from(*kind == Kind::Work) - work(&first)
+            }
+            (Now::Landed(sent), _) => self.work -= work(&sent),
+            _ => {}
+        }
     }
 
     fn send(&mut self, id: u64, sent: Sent) -> Now {
@@ -93,6 +105,18 @@ impl Messages {
             Now::Landed(s) => Some(s),
             _ => None,
         }
+    }
+
+    /// True if a work message is in flight.
+    pub(super) fn work_in_flight(&self) -> bool {
+        self.work > 0
+    }
+
+    /// The ids of the work messages in flight, ascending.
+    pub(super) fn work_ids(&self) -> Vec<u64> {
+        let mut ids: Vec<u64> = self.flight.entries().filter(|(_, s)| s.kind == Kind::Work).map(|(id, _)| id).collect();
+        ids.sort_unstable();
+        ids
     }
 
     /// The messages still in flight (in no particular order).

@@ -39,7 +39,11 @@
 //! who holds work and which work messages are in flight, for
 //! `no_early_termination` and `detection_delay_bound`, and which PEs
 //! terminated, for `termination_detected` and `requests_answered` (one
-//! byte per PE for all four). A property whose header says it does not
+//! byte per PE for all four); and every message's `send`, which its `recv`
+//! finds there (`messages.rs`: one window of ids in flight for
+//! `trace_well_formed`'s matching and the latency rules of
+//! `requests_answered`, `detection_delay_bound`, `stop_delay`,
+//! `bound_delay` and `hop_latency`, where each kept its own map before). A property whose header says it does not
 //! apply (`atomic_conformance` off the atomic machine, `round_robin` off
 //! Pacheco's round robins, `hop_latency` without a topology,
 //! `simd_matching` off `simd-phase`) is not built: no event could change
