@@ -124,3 +124,51 @@ impl Messages {
         self.flight.values()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::{recv, send};
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    proptest! {
+        /// Against a map of the messages in flight, whatever the trace
+        /// (ids reused, received twice or never sent, endpoints and kinds
+        /// that do not match): what each event did, and the work messages
+        /// in flight.
+        #[test]
+        fn agrees_with_a_map(ops in proptest::collection::vec((any::<bool>(), 0..12u64, 0..2u32, 0..2u8), 1..200)) {
+            let (mut m, mut flight, mut delivered) = (Messages::new(2), HashMap::new(), Vec::new());
+            for (line, (is_send, id, pe, k)) in ops.into_iter().enumerate() {
+                let kind = [Kind::Work, Kind::Request][k as usize];
+                let e = if is_send { send(line as u64, pe, 1 - pe, id, kind) } else { recv(line as u64, pe, 1 - pe, id, kind) };
+                m.observe(line, &e);
+                let want = if is_send {
+                    let sent = Sent { line, t: line as u64, from: pe, to: 1 - pe, kind };
+                    match delivered.contains(&id) {
+                        true => Now::ResentDelivered,
+                        false => flight.insert(id, sent).map_or(Now::Sent, Now::Resent),
+                    }
+                } else {
+                    match flight.remove(&id) {
+                        Some(s) => {
+                            if (s.from, s.to, s.kind) == (1 - pe, pe, kind) {
+                                delivered.push(id);
+                            }
+                            Now::Landed(s)
+                        }
+                        None if delivered.contains(&id) => Now::Twice,
+                        None => Now::Never,
+                    }
+                };
+                prop_assert_eq!(m.now, want);
+                let mut work: Vec<u64> = flight.iter().filter(|(_, s)| s.kind == Kind::Work).map(|(&id, _)| id).collect();
+                work.sort_unstable();
+                prop_assert_eq!(m.work_in_flight(), !work.is_empty());
+                prop_assert_eq!(m.work, work.len());
+                prop_assert_eq!(m.work_ids(), work);
+            }
+        }
+    }
+}
