@@ -73,21 +73,17 @@ impl Property for HopLatency {
 
     fn observe(&mut self, line: usize, event: &Event, book: &Book) {
         let Ok((hops, least)) = &self.net else { return };
-        match *event {
-            Event::Recv { t, pe, from, id, .. } => {
-                let Some(sent) = book.messages.landed().map(|s| s.t) else { return };
-                self.checked += 1;
-                let (n, min) = (hops.hops(from, pe), hops.hops(from, pe).saturating_mul(*least));
-                if t.saturating_sub(sent) < min && self.violation.is_none() {
-                    let why = format!(
-                        "line {line}: message {id} from PE {from} to PE {pe} ({n} hops of {}) took {} < {n} × {least}",
-                        hops.topology(),
-                        t.saturating_sub(sent)
-                    );
-                    self.violation = Some((line, why));
-                }
-            }
-            _ => {}
+        let Event::Recv { t, pe, from, id, .. } = *event else { return };
+        let Some(sent) = book.messages.landed().map(|s| s.t) else { return };
+        self.checked += 1;
+        let (n, min) = (hops.hops(from, pe), hops.hops(from, pe).saturating_mul(*least));
+        if t.saturating_sub(sent) < min && self.violation.is_none() {
+            let why = format!(
+                "line {line}: message {id} from PE {from} to PE {pe} ({n} hops of {}) took {} < {n} × {least}",
+                hops.topology(),
+                t.saturating_sub(sent)
+            );
+            self.violation = Some((line, why));
         }
     }
 

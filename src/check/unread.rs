@@ -81,7 +81,7 @@ impl Unread {
     fn weigh(&mut self, f: Sent, never: bool) {
         let Some(Some(start)) = self.last_start.get(f.to as usize).copied() else { return };
         let gap = start.saturating_sub(f.t);
-        if start >= f.t && self.worst.map_or(true, |(g, _, _)| gap > g) {
+        if start >= f.t && self.worst.is_none_or(|(g, _, _)| gap > g) {
             self.worst = Some((gap, f, never));
         }
     }
