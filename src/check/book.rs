@@ -1,12 +1,12 @@
 //! What several properties read, kept once for all of them (issue 30):
-//! who holds work, which work messages are in flight and which PEs
-//! terminated ([`super::activity`]), which `no_early_termination`,
-//! `detection_delay_bound`, `termination_detected` and `requests_answered`
-//! judge by; and every message's `send`, matched to its `recv`
-//! ([`super::messages`]), for `trace_well_formed` and the latency rules. The [`super::Checker`] feeds the
-//! book each event before the properties, which get it read-only
-//! ([`super::Property::observe`]); each property's own logic stays in its
-//! file.
+//! who holds work and which PEs terminated ([`super::activity`]), which
+//! `no_early_termination`, `detection_delay_bound`, `termination_detected`
+//! and `requests_answered` judge by; and every message's `send`, matched
+//! to its `recv` ([`super::messages`]), for `trace_well_formed`, the
+//! latency rules and whether work messages are in flight. The
+//! [`super::Checker`] feeds the book each event before the properties,
+//! which get it read-only ([`super::Property::observe`]); each property's
+//! own logic stays in its file.
 
 use super::activity::Activity;
 use super::list_some;
@@ -15,7 +15,7 @@ use crate::event::Event;
 
 /// The shared records of a run's events.
 pub(super) struct Book {
-    /// PEs holding work, work messages in flight, PEs terminated.
+    /// PEs holding work, PEs terminated.
     pub activity: Activity,
     /// Messages in flight and delivered, and what the current event did
     /// to them.
