@@ -566,3 +566,30 @@ fn a_paused_wave_resumes_when_the_timer_fires() {
     assert_eq!(four_counter_out(&mut paused, |d, ctx| d.start(ctx, false, None)), (vec![1], vec![7], false));
     assert_eq!(four_counter_out(&mut paused, |d, ctx| d.on_timer(ctx, true)), (vec![2], vec![], true));
 }
+
+/// 001 §2 at P = 1 with a work message in flight to itself: a wave would
+/// complete at once with the same totals (S ≠ R) forever, so after two
+/// such waves PE 0 waits until it goes idle again (after the message
+/// arrived), then two waves with S = R announce. Kills `wave_done`'s
+/// stall guard `prev == Some(totals)` → `!=` (the first wave already
+/// waits: one wave, not two) and `totals.0 != totals.1` → `==` (the
+/// guard never holds: waves without end, the test's stack overflows);
+/// no reference run reaches the stall (001's balancers never send work
+/// to themselves), so the quick profile could not tell.
+#[test]
+fn a_lone_pe_waits_for_its_own_work_message() {
+    use lbcheck::protocol::four_counter::{FourCounter, Rules};
+    use lbcheck::protocol::Detector;
+    let mut d = FourCounter::new(Rules::PAPER);
+    let sent = |d: &mut FourCounter, ctx: &mut Ctx| {
+        d.start(ctx, true, None);
+        assert_eq!(d.on_work_sent(ctx, 1), None);
+        d.on_idle(ctx);
+    };
+    assert_eq!(four_counter_out(&mut d, sent), (vec![1, 2], vec![], false));
+    let arrived = |d: &mut FourCounter, ctx: &mut Ctx| {
+        d.on_work_received(ctx, 0, None);
+        d.on_idle(ctx);
+    };
+    assert_eq!(four_counter_out(&mut d, arrived), (vec![3, 4], vec![], true));
+}
