@@ -76,7 +76,6 @@ fn scenario(pes: u32) -> RunSpec {
 /// thread's CPU clock), the best of five runs: nanoseconds per event.
 fn checker_alone(k: u32) {
     let s = scenario(1 << k);
-    let Driver::Sim(cfg) = &s.driver else { unreachable!("a simulated run") };
     let (header, r) = (s.header(), reference(&s.workload, s.split));
     let pass = || {
         let (mut checker, mut batch, mut cpu, mut events) = (Checker::new(&header, r), Vec::new(), 0.0, 0u64);
@@ -95,9 +94,7 @@ fn checker_alone(k: u32) {
                 check(&mut batch);
             }
         };
-        let (rules, energy) = (random_polling::Rules::paper(), energy::Rules::PAPER);
-        let pe = |_| Pe::new(RandomPolling::new(rules, None), Energy::new(false, energy));
-        run(cfg, s.workload.root(s.split), pe, &mut sink);
+        simulate(&s, &mut sink);
         check(&mut batch);
         assert!(checker.finish().all_pass());
         (cpu, events)
@@ -109,16 +106,17 @@ fn checker_alone(k: u32) {
 
 /// The simulator alone, counting events: (events, wall seconds, CPU seconds).
 fn raw_run(s: &RunSpec) -> (u64, f64, f64) {
-    let Driver::Sim(cfg) = &s.driver else { unreachable!("a simulated run") };
     let mut events = 0u64;
-    let mut sink = |_: Event| events += 1;
     let (cpu0, start) = (cpu_seconds(), Instant::now());
-    let (rules, energy) = (random_polling::Rules::paper(), energy::Rules::PAPER);
-    run(
-        cfg,
-        s.workload.root(s.split),
-        |_| Pe::new(RandomPolling::new(rules, None), Energy::new(false, energy)),
-        &mut sink,
-    );
+    simulate(s, &mut |_| events += 1);
     (events, start.elapsed().as_secs_f64(), cpu_seconds() - cpu0)
+}
+
+/// The simulator alone on `s` (random polling with energy, the paper's
+/// rules), every event to `sink`.
+fn simulate(s: &RunSpec, sink: &mut impl FnMut(Event)) {
+    let Driver::Sim(cfg) = &s.driver else { unreachable!("a simulated run") };
+    let (rules, energy) = (random_polling::Rules::paper(), energy::Rules::PAPER);
+    let pe = |_| Pe::new(RandomPolling::new(rules, None), Energy::new(false, energy));
+    run(cfg, s.workload.root(s.split), pe, sink);
 }

@@ -48,6 +48,11 @@ pub(super) enum Now {
     Never,
 }
 
+/// 1 for a work message, else 0 (the count of work messages in flight).
+fn is_work(s: &Sent) -> usize {
+    usize::from(s.kind == Kind::Work)
+}
+
 /// Messages in flight and delivered, by id.
 pub(super) struct Messages {
     flight: InFlight<Sent>,
@@ -70,30 +75,28 @@ impl Messages {
             Event::Recv { pe, from, id, kind, .. } => self.recv(pe, from, id, kind),
             _ => Now::Other,
         };
-        let work = |s: &Sent| usize::from(s.kind == Kind::Work);
-        match (self.now, e) {
-            (Now::Sent, Event::Send { kind: Kind::Work, .. }) => self.work += 1,
-            (Now::Resent(first), Event::Send { kind, .. }) => {
-                self.work = self.work + usize::from(*kind == Kind::Work) - work(&first)
-            }
-            (Now::Landed(sent), _) => self.work -= work(&sent),
-            _ => {}
-        }
     }
 
     fn send(&mut self, id: u64, sent: Sent) -> Now {
         if self.flight.delivered(id) {
             return Now::ResentDelivered;
         }
+        self.work += is_work(&sent);
         match self.flight.insert(id, sent) {
-            Some(first) => Now::Resent(first),
+            Some(first) => {
+                self.work -= is_work(&first);
+                Now::Resent(first)
+            }
             None => Now::Sent,
         }
     }
 
     fn recv(&mut self, pe: u32, from: u32, id: u64, kind: Kind) -> Now {
         match self.flight.land(id, |s| (s.from, s.to, s.kind) == (from, pe, kind)) {
-            Some(sent) => Now::Landed(sent),
+            Some(sent) => {
+                self.work -= is_work(&sent);
+                Now::Landed(sent)
+            }
             None if self.flight.delivered(id) => Now::Twice,
             None => Now::Never,
         }
