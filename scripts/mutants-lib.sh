@@ -16,12 +16,12 @@ sync_tree() {
 
 # cargo-mutants' baseline and timeout arguments: after one baseline in this
 # scratch dir ($1/baseline-test-seconds), skip it and time the tests out at
-# 3 x its wall time (at least 120 s); builds at 3,600 s (a loaded machine).
+# 3 x its wall time (at least 60 s: the quick profile takes 5-15 s); builds at 3,600 s (a loaded machine).
 baseline_args() {
   local f=$1/baseline-test-seconds
   if [ -s "$f" ]; then
     local t
-    t=$(awk '{ t = 3 * $1; if (t < 120) t = 120; printf "%d", t }' "$f")
+    t=$(awk '{ t = 3 * $1; if (t < 60) t = 60; printf "%d", t }' "$f")
     echo "--baseline skip --timeout $t --build-timeout 3600"
   else
     echo "--baseline run --build-timeout 3600"

@@ -20,7 +20,7 @@
 # once into DIR/out-AREA-shard-K-N. --background runs the same command
 # under nohup (nice: the run itself is), prints its PID and log, returns.
 # The baseline (unmutated) tests run once per scratch dir; later runs skip
-# them and use 3 x its test time (at least 120 s) as the timeout.
+# them and use 3 x its test time (at least 60 s) as the timeout.
 # Each cargo call's CPU seconds go to OUT/cargo-times.log
 # (scripts/mutants-cargo.sh); the score: scripts/mutants-score.sh.
 # Needs cargo-mutants 27.x (cargo install --locked cargo-mutants) and git;
