@@ -88,7 +88,7 @@ impl Property for CriticalExpanded {
 
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if let (Ok((_, sum)), Event::Work { critical: Some(c), .. }) = (&mut self.pruned, e) {
-            *sum += *c;
+            *sum += **c;
         }
         let (Some(c), Event::Work { fp, cost, .. }) = (self.expected.critical, e) else { return };
         match cost {

@@ -623,7 +623,7 @@ mod tests {
 
     #[test]
     fn check_events_reads_a_whole_trace() {
-        let mut events = vec![Event::Header(header(2))];
+        let mut events = vec![Event::Header(Box::new(header(2)))];
         events.extend(two_pes());
         let want = reference_of(&events);
         let r = check_events(&numbered(events.clone()), |h| {

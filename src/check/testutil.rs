@@ -139,7 +139,7 @@ pub fn reference_of(events: &[Event]) -> Reference {
 /// Checks `events` after `header`, with the header fed as line 1.
 pub fn run_with_header(h: &TraceHeader, reference: Reference, events: Vec<Event>) -> CheckReport {
     let mut c = Checker::new(h, reference);
-    c.observe(1, &Event::Header(h.clone()));
+    c.observe(1, &Event::Header(Box::new(h.clone())));
     for (i, e) in events.iter().enumerate() {
         c.observe(line_of(i), e);
     }

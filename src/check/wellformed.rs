@@ -375,7 +375,7 @@ mod tests {
         let v = assert_fails(NAME, &run(2, events), Some(line_of(i + 1)));
         assert!(v.detail.contains("sent again"), "{}", v.detail);
         let mut events = single_pe();
-        events.insert(1, Event::Header(header(1)));
+        events.insert(1, Event::Header(Box::new(header(1))));
         assert_fails(NAME, &run(1, events), Some(line_of(1)));
         let mut events = single_pe();
         events.push(Event::End { t: 10 });

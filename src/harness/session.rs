@@ -25,7 +25,7 @@ impl<'w> Session<'w> {
         mut trace: Option<&'w mut dyn Write>,
     ) -> io::Result<Self> {
         if let Some(w) = trace.as_deref_mut() {
-            write_event(w, &Event::Header(header.clone()))?;
+            write_event(w, &Event::Header(Box::new(header.clone())))?;
         }
         Ok(Session { checker: Online::new(Checker::new(header, reference)), trace, line: 1, io_err: None })
     }

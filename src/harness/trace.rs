@@ -56,7 +56,7 @@ pub fn check_trace<R: BufRead>(
     max_units: u64,
 ) -> Result<TraceCheck, TraceCheckError> {
     let header = match reader.next().transpose()? {
-        Some((_, Event::Header(h))) => h,
+        Some((_, Event::Header(h))) => *h,
         _ => {
             let none = |_: &TraceHeader| -> Result<Reference, String> { unreachable!("no header") };
             let report = crate::check::check_events(&[], none)?;
@@ -69,7 +69,7 @@ pub fn check_trace<R: BufRead>(
     }
     let plan = HeaderReference::of(&header, expected).map_err(TraceCheckError::Reference)?;
     let mut checker = Checker::new(&header, plan.online());
-    checker.observe(1, &Event::Header(header.clone()));
+    checker.observe(1, &Event::Header(Box::new(header.clone())));
     let mut units = 0u64;
     for event in reader.by_ref() {
         let (line, event) = event?;

@@ -142,7 +142,7 @@ impl Timeline {
         for (line, e) in &events[1..] {
             b.event(*line, e, header.pes)?;
         }
-        Ok(b.finish(header.clone()))
+        Ok(b.finish((**header).clone()))
     }
 
     /// Work messages with both ends, in order of sending.

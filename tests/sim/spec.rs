@@ -145,7 +145,7 @@ fn printed_spec(args: &[String]) -> RunSpec {
 /// The spec through a trace header written and read back as a trace line.
 fn through_header(spec: &RunSpec) -> RunSpec {
     let mut line = Vec::new();
-    write_event(&mut line, &Event::Header(spec.header())).unwrap();
+    write_event(&mut line, &Event::Header(Box::new(spec.header()))).unwrap();
     let read = read_trace(&line[..]).unwrap();
     let Event::Header(h) = &read[0].1 else { panic!("a header") };
     RunSpec::from_header(h).unwrap().expect("lbcheck's header has its spec")
