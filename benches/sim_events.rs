@@ -5,7 +5,8 @@
 //! `cargo bench --bench sim_events` (all sizes) or `-- 10 14` (chosen log2 P);
 //! `-- raw 20` skips the checked run (profiling the simulator alone);
 //! `-- checker 14` times the checker alone, inline on this thread, on
-//! the run's events in batches (the best of five runs, in nanoseconds per
+//! the run's events in batches as the piped checker gets them
+//! ([`Checker::observe_batch`]; the best of five runs, in nanoseconds per
 //! event: the figure the overhead target is about, without the piping to
 //! the checker's thread). Beside
 //! wall-clock seconds it prints the CPU seconds of the process
@@ -79,17 +80,15 @@ fn checker_alone(k: u32) {
     let (header, r) = (s.header(), reference(&s.workload, s.split));
     let pass = || {
         let (mut checker, mut batch, mut cpu, mut events) = (Checker::new(&header, r), Vec::new(), 0.0, 0u64);
-        let mut check = |batch: &mut Vec<Event>| {
+        let mut check = |batch: &mut Vec<(usize, Event)>| {
             let cpu0 = thread_cpu_seconds();
-            batch.iter().for_each(|e| {
-                events += 1;
-                checker.observe(events as usize + 1, e)
-            });
+            checker.observe_batch(batch);
             batch.clear();
             cpu += thread_cpu_seconds() - cpu0;
         };
         let mut sink = |e: Event| {
-            batch.push(e);
+            events += 1;
+            batch.push((events as usize + 1, e));
             if batch.len() == 4096 {
                 check(&mut batch);
             }

@@ -159,7 +159,7 @@ impl Piped {
 /// The checker's thread: every batch in order, then the verdicts.
 fn check_batches(mut checker: Checker, batches: Receiver<Batch>, give_back: SyncSender<Batch>) -> CheckReport {
     for mut batch in batches {
-        batch.iter().for_each(|(line, e)| checker.observe(*line, e));
+        checker.observe_batch(&batch);
         batch.clear();
         let _ = give_back.try_send(batch); // kept only if the run wants it
     }
