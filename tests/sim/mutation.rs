@@ -593,3 +593,118 @@ fn a_lone_pe_waits_for_its_own_work_message() {
     };
     assert_eq!(four_counter_out(&mut d, arrived), (vec![3, 4], vec![], true));
 }
+
+/// Of a random polling run on 16 PEs with Δt = 64 (requests pile up at the
+/// few busy PEs between their polls) under `params`: the longest queue a
+/// request found on arrival (its `recv`'s `queue`), and the most parts one
+/// PE sent at one instant (one poll's answers).
+fn queues_and_bursts(params: lbcheck::protocol::random_polling::RandomPollingParams) -> (u32, u32) {
+    use lbcheck::event::{Event, Kind};
+    let mut s = super::scenario("synthetic:size=50000,split=uniform", lbcheck::protocol::DetectorKind::Energy, 16, 1);
+    *s.balancer.polling_mut().expect("random polling") = params;
+    super::sim(&mut s).dt = 64;
+    let (mut longest, mut last, mut burst, mut most) = (0, None, 0, 0);
+    let observe = &mut |e: &Event| match *e {
+        Event::Recv { kind: Kind::Request, queue: Some(q), .. } => longest = longest.max(q),
+        Event::Send { t, from, kind: Kind::Work, .. } => {
+            burst = if last == Some((t, from)) { burst + 1 } else { 1 };
+            (last, most) = (Some((t, from)), most.max(burst));
+        }
+        _ => {}
+    };
+    let r = s.run_observed(None, observe).unwrap();
+    assert!(r.check.all_pass(), "{params:?}: {:?}; replay: {}", r.check.failures(), s.replay());
+    (longest, most)
+}
+
+/// 001 Fig. 1 answers one request a poll, 003 §14.7.2's Service_requests
+/// (`--serve all`) every queued one; queue trimming (001 §4) rejects a
+/// request that finds `--queue-limit` queued, so none finds more (and,
+/// requests piling up, some find exactly that many); `sqrt` is ⌈√16⌉ = 4.
+/// Kills `RandomPollingParams::serves_all` → `true`, `false`, `==` → `!=`;
+/// `queue_limit` → `None`, `Some(0)`, `Some(1)`; `QueueLimit::of`'s
+/// ⌈√P⌉ (→ 0, 1, `*` → `+`, `/`, `>=` → `<`); `on_request`'s `full` and
+/// queueing guards (`&&` → `||`, `>=` → `<`, `!` deleted): the
+/// properties hold under each (a balancer that serves more, or trims
+/// more, less or never, is still correct), and only `run_cli`'s slower
+/// tests ran these flags.
+#[test]
+fn random_polling_serves_and_trims_as_its_flags_say() {
+    use lbcheck::protocol::random_polling::{QueueLimit, RandomPollingParams, Serve};
+    let with = |serve, queue_limit| RandomPollingParams { serve, queue_limit, ..Default::default() };
+    let (longest, most) = queues_and_bursts(with(None, None));
+    assert!(longest > 4 && most == 1, "serve one, no limit: longest queue {longest}, most parts at once {most}");
+    assert_eq!(queues_and_bursts(with(Some(Serve::One), None)).1, 1);
+    assert!(queues_and_bursts(with(Some(Serve::All), None)).1 >= 2, "--serve all answers several at a poll");
+    assert_eq!(queues_and_bursts(with(None, Some(QueueLimit::Fixed(3)))).0, 3);
+    assert_eq!(queues_and_bursts(with(None, Some(QueueLimit::Sqrt))).0, 4);
+    for (pes, root) in [(1, 1), (2, 2), (4, 2), (5, 3), (16, 4), (17, 5), (1 << 20, 1 << 10)] {
+        assert_eq!(QueueLimit::Sqrt.of(pes), root, "⌈√{pes}⌉");
+    }
+}
+
+/// `--queue-limit` prints as it parses (the replay line and the run
+/// specification carry it as text). Kills `QueueLimit`'s `Display` →
+/// `Ok(Default::default())` (an empty limit in the replay) and `FromStr`
+/// without its `"sqrt"` arm.
+#[test]
+fn queue_limits_print_as_they_parse() {
+    use lbcheck::protocol::random_polling::QueueLimit;
+    for (text, limit) in [("sqrt", QueueLimit::Sqrt), ("3", QueueLimit::Fixed(3))] {
+        assert_eq!(text.parse::<QueueLimit>().ok(), Some(limit), "{text}");
+        assert_eq!(limit.to_string(), text);
+    }
+    assert!("root".parse::<QueueLimit>().is_err());
+}
+
+/// 001 Fig. 1 event by event on 2 and 5 PEs (one slot): an idle PE asks a
+/// uniformly random *other* PE, at once (when it goes idle, and again when
+/// a reject reaches it idle), one request out at a time; every PE is asked
+/// by someone, and on 2 PEs work moves. Kills the victim rule's
+/// `v + (v >= me)` → `*`, `>=` → `<` (PEs ask themselves), `victim` → 0,
+/// `ask`'s `pes < 2` → `<=` (2 PEs never poll), `on_exhausted`'s and the
+/// reject arm's `!` deleted (a PE that stops asking): every property
+/// holds under each, slower.
+#[test]
+fn random_polling_asks_another_pe_at_once_when_idle() {
+    use lbcheck::event::{Event, Kind};
+    for (pes, seed) in [(2, 1), (2, 2), (5, 1), (5, 2), (5, 3)] {
+        let s =
+            super::scenario("synthetic:size=50000,split=uniform", lbcheck::protocol::DetectorKind::Energy, pes, seed);
+        let n = pes as usize;
+        let (mut asked, mut out, mut idle, mut due, mut moved) =
+            (vec![0; n], vec![false; n], vec![false; n], vec![None; n], 0);
+        let mut announced = false; // then PEs stop asking
+        let observe = &mut |e: &Event| {
+            if announced {
+                return;
+            }
+            if let Some(late) = due.iter().position(|d: &Option<u64>| d.is_some_and(|t| t < e.time())) {
+                panic!("P = {pes}, seed {seed}: PE {late} idle since {:?} without asking", due[late]);
+            }
+            match *e {
+                Event::Send { from, to, kind: Kind::Request, .. } => {
+                    assert!(from != to && !out[from as usize], "P = {pes}, seed {seed}: PE {from} asks {to}");
+                    (asked[to as usize], out[from as usize], due[from as usize]) = (asked[to as usize] + 1, true, None);
+                }
+                Event::Send { kind: Kind::Work, .. } => moved += 1,
+                Event::Recv { pe, kind: Kind::Reject | Kind::Work, .. } => {
+                    out[pe as usize] = false;
+                    if idle[pe as usize] {
+                        due[pe as usize] = Some(e.time()); // a reject (work makes it busy first)
+                    }
+                }
+                Event::Busy { pe, .. } => (idle[pe as usize], due[pe as usize]) = (false, None),
+                Event::Idle { pe, t } => {
+                    idle[pe as usize] = true;
+                    due[pe as usize] = (!out[pe as usize]).then_some(t);
+                }
+                Event::Announce { .. } => announced = true,
+                _ => {}
+            }
+        };
+        let r = s.run_observed(None, observe).unwrap();
+        assert!(r.check.all_pass(), "{:?}; replay: {}", r.check.failures(), s.replay());
+        assert!(asked.iter().all(|&k| k > 0) && moved > 0, "P = {pes}, seed {seed}: asked {asked:?}, {moved} parts");
+    }
+}
