@@ -708,3 +708,41 @@ fn random_polling_asks_another_pe_at_once_when_idle() {
         assert!(asked.iter().all(|&k| k > 0) && moved > 0, "P = {pes}, seed {seed}: asked {asked:?}, {moved} parts");
     }
 }
+
+/// Two slots (002 §3): a request is served from the nonempty slot of
+/// smallest generation (the larger parts). PE 0 holds a root (generation
+/// 0) and receives a part of generation 2 into its second slot; at its
+/// next poll it splits the root (a part of generation 1); when the young
+/// part is worked out, it asks at its next poll (it still holds the root).
+/// Kills `give`'s `!oldest` with its `!` deleted (the newest slot split:
+/// the seam of `split-deepest-slot`, whose run the quick profile does not
+/// hold) and `slot_emptied` → `false` (a PE then asks only when work
+/// arrives into an empty slot: work still reaches busy PEs).
+#[test]
+fn a_second_slot_is_served_from_the_oldest_subproblem() {
+    use lbcheck::problem::{dfs::Strategy, Subproblem, WorkLog, Workload};
+    use lbcheck::protocol::random_polling::{RandomPolling, Rules};
+    use lbcheck::protocol::{Balancer, Command, Msg};
+    let w: Workload = "synthetic:size=1000,split=uniform".parse().unwrap();
+    let (root, mut young) = (w.root(Strategy::BottomHalf), w.root(Strategy::BottomHalf));
+    young.split().expect("a part");
+    let young = young.split().expect("another part");
+    assert_eq!((root.generation(), young.generation()), (0, 2));
+    let mut pe = RandomPolling::new(Rules::paper(), None).with_slots(2);
+    let out = commands(0, 2, 0, |ctx| {
+        pe.start(ctx, Some(root));
+        pe.on_message(ctx, 1, Msg::Work { task: young, energy: None });
+        pe.on_message(ctx, 1, Msg::Request);
+        pe.on_poll(ctx);
+    });
+    let splits: Vec<u32> =
+        out.iter().filter_map(|c| if let Command::Split { gen } = c { Some(*gen) } else { None }).collect();
+    assert_eq!(splits, [1]);
+    let young = pe.task_mut().expect("the slot worked on: the youngest");
+    assert_eq!(young.generation(), 2);
+    young.work(u64::MAX, &mut WorkLog::default());
+    let asks = commands(0, 2, 1, |ctx| pe.on_poll(ctx));
+    assert!(matches!(asks[..], [Command::Send { to: 1, msg: Msg::Request }]), "a slot emptied: asks at once");
+}
+
+mod check;

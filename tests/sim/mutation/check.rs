@@ -1,0 +1,52 @@
+//! Kills for cargo-mutants' survivors in src/check/ (`bash
+//! scripts/mutants.sh check`): hand-written event streams, each a case a
+//! property must judge and the simulator's runs do not produce; in the
+//! quick test profile by the filter `mutation::`.
+
+use lbcheck::check::{check_events, Reference};
+use lbcheck::event::{Event, Kind, TraceHeader};
+use lbcheck::problem::Fingerprint;
+
+/// The properties a stream of events on `pes` PEs fails (a header first;
+/// no work to conserve).
+fn failures(pes: u32, events: Vec<Event>) -> Vec<String> {
+    let header = TraceHeader { pes, workload: "custom".into(), ..TraceHeader::default() };
+    let lines = std::iter::once(Event::Header(Box::new(header))).chain(events).enumerate();
+    let events: Vec<(usize, Event)> = lines.map(|(i, e)| (i + 1, e)).collect();
+    let reference = |_: &TraceHeader| {
+        Ok::<_, String>(Reference {
+            fp: Fingerprint::EMPTY,
+            t_seq: 0,
+            critical: None,
+            pruning: None,
+            pruned_critical: None,
+        })
+    };
+    let report = check_events(&events, reference).expect("a report");
+    report.failures().into_iter().map(|(name, _)| name.to_string()).collect()
+}
+
+fn send(t: u64, from: u32, to: u32, id: u64, kind: Kind) -> Event {
+    Event::Send { t, from, to, id, kind, energy: None, data: None }
+}
+
+fn recv(t: u64, pe: u32, from: u32, id: u64, kind: Kind) -> Event {
+    Event::Recv { t, pe, from, id, kind, queue: None, data: None }
+}
+
+/// A PE holds work from the `recv` of a work message, which may come
+/// just before its `busy` (`check::activity`): an announcement between the
+/// two is early. Kills `Activity::observe` without its `recv` arm (the
+/// work counted neither in flight nor held).
+#[test]
+fn work_received_before_its_busy_is_held() {
+    let early = |announce_at: usize| {
+        let mut events = vec![Event::Busy { t: 0, pe: 0 }, send(1, 0, 1, 0, Kind::Work), Event::Idle { t: 1, pe: 0 }];
+        events.extend([recv(2, 1, 0, 0, Kind::Work), Event::Busy { t: 2, pe: 1 }, Event::Idle { t: 3, pe: 1 }]);
+        events.insert(announce_at, Event::Announce { t: events[announce_at - 1].time(), pe: 0 });
+        failures(2, events).contains(&"no_early_termination".to_string())
+    };
+    assert!(early(4), "announced between the recv of the work and its busy");
+    assert!(early(5), "announced while PE 1 is busy");
+    assert!(!early(6), "announced once PE 1 is idle");
+}
