@@ -35,18 +35,23 @@ fn recv(t: u64, pe: u32, from: u32, id: u64, kind: Kind) -> Event {
 }
 
 /// A PE holds work from the `recv` of a work message, which may come
-/// just before its `busy` (`check::activity`): an announcement between the
-/// two is early. Kills `Activity::observe` without its `recv` arm (the
-/// work counted neither in flight nor held).
+/// just before its `busy` (`check::activity`), until its `idle`: an
+/// announcement between the `recv` and the `idle` is early, even with no
+/// `busy` or `work` after it (an empty part). Kills `Activity::observe`
+/// without its `recv` arm (the work then counted neither in flight nor
+/// held; with a `busy` after the announcement the property sees it anyway).
 #[test]
 fn work_received_before_its_busy_is_held() {
-    let early = |announce_at: usize| {
+    let early = |announce_at: usize, busy: bool| {
         let mut events = vec![Event::Busy { t: 0, pe: 0 }, send(1, 0, 1, 0, Kind::Work), Event::Idle { t: 1, pe: 0 }];
-        events.extend([recv(2, 1, 0, 0, Kind::Work), Event::Busy { t: 2, pe: 1 }, Event::Idle { t: 3, pe: 1 }]);
+        events.push(recv(2, 1, 0, 0, Kind::Work));
+        events.extend(busy.then_some(Event::Busy { t: 2, pe: 1 }));
+        events.push(Event::Idle { t: 3, pe: 1 });
         events.insert(announce_at, Event::Announce { t: events[announce_at - 1].time(), pe: 0 });
         failures(2, events).contains(&"no_early_termination".to_string())
     };
-    assert!(early(4), "announced between the recv of the work and its busy");
-    assert!(early(5), "announced while PE 1 is busy");
-    assert!(!early(6), "announced once PE 1 is idle");
+    assert!(early(4, false), "announced between the recv of the work and the idle");
+    assert!(!early(5, false), "announced once PE 1 is idle");
+    assert!(early(4, true) && early(5, true), "announced before or while PE 1 is busy");
+    assert!(!early(6, true), "announced once PE 1 is idle");
 }
