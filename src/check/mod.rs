@@ -450,7 +450,7 @@ impl Checker {
 
     /// Feeds a batch of `(line, event)` in order, as [`Checker::observe`]
     /// does one by one, asking for the PE records of the event
-    /// [`LOOKAHEAD`] places on while checking this one: at large P they are
+    /// four places on (`LOOKAHEAD`) while checking this one: at large P they are
     /// cache misses, and asked for early they have arrived when needed
     /// (issue 30; the simulator does the same, [`crate::sim::agenda`]). The
     /// verdicts are those of one-by-one feeding: a prefetch changes no value.

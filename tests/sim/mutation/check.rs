@@ -4,13 +4,13 @@
 //! quick test profile by the filter `mutation::`.
 
 use lbcheck::check::{check_events, Reference};
-use lbcheck::event::{Event, Kind, TraceHeader};
+use lbcheck::event::{Event, Kind, TraceHeader, TRACE_VERSION};
 use lbcheck::problem::Fingerprint;
 
 /// The properties a stream of events on `pes` PEs fails (a header first;
 /// no work to conserve).
 fn failures(pes: u32, events: Vec<Event>) -> Vec<String> {
-    let header = TraceHeader { pes, workload: "custom".into(), ..TraceHeader::default() };
+    let header = TraceHeader { version: TRACE_VERSION, pes, workload: "custom".into(), ..TraceHeader::default() };
     let lines = std::iter::once(Event::Header(Box::new(header))).chain(events).enumerate();
     let events: Vec<(usize, Event)> = lines.map(|(i, e)| (i + 1, e)).collect();
     let reference = |_: &TraceHeader| {
@@ -54,4 +54,31 @@ fn work_received_before_its_busy_is_held() {
     assert!(!early(5, false), "announced once PE 1 is idle");
     assert!(early(4, true) && early(5, true), "announced before or while PE 1 is busy");
     assert!(!early(6, true), "announced once PE 1 is idle");
+}
+
+/// The end of a run on 2 PEs: PE 0 announces at 1 and terminates; PE 1
+/// terminates at 2 if `both`; `late` adds a request from PE 1 that reaches
+/// PE 0 after PE 0 terminated, never answered.
+fn ending(both: bool, late: bool) -> Vec<String> {
+    let mut events = vec![Event::Busy { t: 0, pe: 0 }, Event::Idle { t: 1, pe: 0 }];
+    events.extend([Event::Announce { t: 1, pe: 0 }, Event::Terminated { t: 1, pe: 0 }]);
+    if late {
+        events.extend([send(1, 1, 0, 0, Kind::Request), recv(2, 0, 1, 0, Kind::Request)]);
+    }
+    events.extend(both.then_some(Event::Terminated { t: 2, pe: 1 }));
+    events.push(Event::End { t: 2 });
+    failures(2, events)
+}
+
+/// Every PE must log `terminated` (`termination_detected`), and a request
+/// that reaches a PE after it terminated needs no answer
+/// (`requests_answered`: the run is over). Kills `Activity::not_terminated`
+/// → `vec![]` and its `&` → `|` (a PE that never terminated goes
+/// unnoticed), and `has_terminated` → `false` (a late request counted
+/// unanswered).
+#[test]
+fn who_terminated_is_read_by_the_end_and_the_requests() {
+    assert_eq!(ending(true, false), Vec::<String>::new());
+    assert_eq!(ending(false, false), ["termination_detected"]);
+    assert_eq!(ending(true, true), Vec::<String>::new());
 }
