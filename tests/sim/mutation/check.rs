@@ -10,6 +10,11 @@ use lbcheck::problem::Fingerprint;
 /// The properties a stream of events on `pes` PEs fails (a header first;
 /// no work to conserve).
 fn failures(pes: u32, events: Vec<Event>) -> Vec<String> {
+    failed(pes, events).into_iter().map(|(name, _)| name).collect()
+}
+
+/// The properties `events` fail with what each says ([`failures`]).
+fn failed(pes: u32, events: Vec<Event>) -> Vec<(String, String)> {
     let header = TraceHeader { version: TRACE_VERSION, pes, workload: "custom".into(), ..TraceHeader::default() };
     let lines = std::iter::once(Event::Header(Box::new(header))).chain(events).enumerate();
     let events: Vec<(usize, Event)> = lines.map(|(i, e)| (i + 1, e)).collect();
@@ -23,7 +28,7 @@ fn failures(pes: u32, events: Vec<Event>) -> Vec<String> {
         })
     };
     let report = check_events(&events, reference).expect("a report");
-    report.failures().into_iter().map(|(name, _)| name.to_string()).collect()
+    report.failures().into_iter().map(|(name, v)| (name.to_string(), v.detail.clone())).collect()
 }
 
 fn send(t: u64, from: u32, to: u32, id: u64, kind: Kind) -> Event {
@@ -81,4 +86,48 @@ fn who_terminated_is_read_by_the_end_and_the_requests() {
     assert_eq!(ending(true, false), Vec::<String>::new());
     assert_eq!(ending(false, false), ["termination_detected"]);
     assert_eq!(ending(true, true), Vec::<String>::new());
+}
+
+/// An early announcement names what was left (`Book::describe_left`):
+/// the PEs holding work, ascending, and the work messages in flight.
+/// Kills `Activity::holders` → `vec![]`, `vec![0]`, `vec![1]`, its `!=` →
+/// `==` and its `&` → `|`, `^` (every PE, or the idle ones, named).
+#[test]
+fn an_early_announcement_names_the_pes_that_hold_work() {
+    let mut events: Vec<Event> = (0..4).map(|pe| Event::Busy { t: 0, pe }).collect();
+    events.extend([Event::Idle { t: 1, pe: 1 }, send(1, 0, 1, 7, Kind::Work), Event::Idle { t: 1, pe: 3 }]);
+    events.push(Event::Announce { t: 1, pe: 1 });
+    let early: Vec<(String, String)> =
+        failed(4, events).into_iter().filter(|(name, _)| name == "no_early_termination").collect();
+    assert_eq!(early.len(), 1, "the announcement is early");
+    let detail = &early[0].1;
+    assert!(detail.contains("2 PEs hold work (PE 0, 2)"), "{detail}");
+    assert!(detail.contains("work message 7 is in flight"), "{detail}");
+}
+
+/// What `trace_well_formed` says of requests 0 and 10 from PE 0 to PE 1,
+/// each received, then `again` (a `send` or `recv` of an id).
+fn after_two_deliveries(again: Event) -> String {
+    let mut events = vec![send(0, 0, 1, 0, Kind::Request), recv(1, 1, 0, 0, Kind::Request)];
+    events.extend([send(1, 0, 1, 10, Kind::Request), recv(2, 1, 0, 10, Kind::Request), again]);
+    let failed = failed(2, events).into_iter().find(|(name, _)| name == "trace_well_formed");
+    failed.map(|(_, detail)| detail).unwrap_or_default()
+}
+
+/// Delivered ids leave the checker's window for its interval set
+/// (`check::idset`): id 0 is then in an inner interval, 10 in the top
+/// one. A second `recv` of either is "received twice", not "never sent",
+/// and a new `send` of either reuses a delivered id. Kills `IdSet::contains`
+/// → `false` and its `||` → `&&`, `IdSet::run_of` → `None`, and
+/// `IdSet::insert` → `true` (the set forgets what it was given).
+#[test]
+fn ids_delivered_long_ago_are_remembered() {
+    for id in [0, 10] {
+        let twice = after_two_deliveries(recv(3, 1, 0, id, Kind::Request));
+        assert!(twice.contains(&format!("message {id} received twice")), "{twice}");
+        let resent = after_two_deliveries(send(3, 0, 1, id, Kind::Request));
+        assert!(resent.contains(&format!("message id {id} sent again (the first one was received")), "{resent}");
+    }
+    let never = after_two_deliveries(recv(3, 1, 0, 5, Kind::Request));
+    assert!(never.contains("recv of message 5, which was never sent"), "{never}");
 }
