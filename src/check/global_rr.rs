@@ -11,12 +11,18 @@
 //! request reveals a target: the targets handed out before are kept as
 //! their requesters, in order, and the first revealed target gives the
 //! starts consistent with it (worked backwards through the skips: nearly
-//! always one, at most [`MAX_STARTS`]). Each candidate start then runs
-//! forward; a request fails when no candidate expected it.
+//! always one, a few when PE 0 handed out hundreds of targets first). Each
+//! candidate start then runs forward; a request fails when no candidate
+//! expected it. More than [`max_starts`] candidates (each keeps a target
+//! per PE) and the rule is not judged from there on, saying so: dropping
+//! the true start would fail a correct run (it did: P = 1,024, 840
+//! targets before the first revealed one, 15 starts fit it).
 
-/// The most candidate starts kept (each skip may double them; past this
-/// the earliest are kept).
-const MAX_STARTS: usize = 8;
+/// The most candidate starts kept for `pes` PEs: 64, fewer from P = 2^16
+/// on (each keeps a target per PE), at least 8.
+fn max_starts(pes: u32) -> usize {
+    ((1usize << 22) / pes.max(1) as usize).clamp(8, 64)
+}
 
 /// The rank after `v`'s turn for requester `pe`: `v` itself unless it is `pe`.
 pub(super) fn skip(pe: u32, v: u32, pes: u32) -> u32 {
@@ -52,12 +58,14 @@ pub(super) struct Global {
     /// Requesters handed a target before any was revealed (`None`: revealed).
     unrevealed: Option<Vec<u32>>,
     candidates: Vec<Counter>,
+    /// Why the rule is no longer judged (too many candidate starts).
+    pub(super) unjudged: Option<String>,
 }
 
 impl Global {
     /// For `pes` PEs, the start unknown.
     pub(super) fn new(pes: u32) -> Global {
-        Global { pes, unrevealed: Some(Vec::new()), candidates: Vec::new() }
+        Global { pes, unrevealed: Some(Vec::new()), candidates: Vec::new(), unjudged: None }
     }
 
     /// PE 0 sent requester `to` a target.
@@ -82,8 +90,18 @@ impl Global {
                 self.unrevealed = Some(order);
                 return Err(format!("PE {from} asked PE {to} without a target from PE 0"));
             };
-            self.candidates =
-                starts(&order[..=k], to, self.pes).into_iter().map(|s| forward(s, &order, self.pes)).collect();
+            let Some(starts) = starts(&order[..=k], to, self.pes) else {
+                let n = max_starts(self.pes);
+                self.unjudged = Some(format!(
+                    "not judged from PE {from}'s request on: more than {n} starts of PE 0's counter fit the {} targets handed out before it",
+                    k + 1
+                ));
+                return Ok(());
+            };
+            self.candidates = starts.into_iter().map(|s| forward(s, &order, self.pes)).collect();
+        }
+        if self.unjudged.is_some() {
+            return Ok(());
         }
         let expected: Vec<Option<u32>> = self.candidates.iter().map(|c| c.given[from as usize]).collect();
         if expected.iter().all(Option::is_none) {
@@ -102,8 +120,9 @@ impl Global {
 
 /// The counter's starts under which handing out `order` in turn gives its
 /// last requester `to`: worked backwards, the counter before a hand-out of
-/// value v to r was v (if v ≠ r) or r (if v = r + 1).
-fn starts(order: &[u32], to: u32, pes: u32) -> Vec<u32> {
+/// value v to r was v (if v ≠ r) or r (if v = r + 1). `None` if more than
+/// [`max_starts`] fit at some step (going back, the set only grows).
+fn starts(order: &[u32], to: u32, pes: u32) -> Option<Vec<u32>> {
     let mut values = vec![to];
     for (i, &r) in order.iter().enumerate().rev() {
         let mut before = Vec::new();
@@ -111,14 +130,16 @@ fn starts(order: &[u32], to: u32, pes: u32) -> Vec<u32> {
             before.extend((v != r).then_some(v));
             before.extend((v == (r + 1) % pes).then_some(r));
         }
-        before.truncate(MAX_STARTS);
+        if before.len() > max_starts(pes) {
+            return None;
+        }
         if i == 0 {
-            return before;
+            return Some(before);
         }
         // The counter before this hand-out is the previous value + 1.
         values = before.into_iter().map(|c| (c + pes - 1) % pes).filter(|&v| v != order[i - 1]).collect();
     }
-    values
+    Some(values)
 }
 
 /// The counter from `start` after handing out `order`.

@@ -108,6 +108,9 @@ impl Property for RoundRobin {
         match (self.mode, self.violation) {
             (_, Some((line, why))) => Verdict::fail(why, Some(line)),
             (Mode::Off(what), None) => Verdict::pass(format!("not applicable: {what} is not a round robin")),
+            (Mode::Global(Global { unjudged: Some(why), .. }), None) => {
+                Verdict::pass(format!("{} requests; global round robin {why}", self.requests))
+            }
             (_, None) => Verdict::pass(format!("each of {} requests went to the PE whose turn it was", self.requests)),
         }
     }
@@ -172,6 +175,40 @@ mod tests {
         let out_of_turn = [(0, 1, t), (0, 2, t), (2, 0, r), (1, 2, r)];
         let v = assert_fails(NAME, &check(&h, &out_of_turn), Some(line_of(3)));
         assert!(v.detail.contains("PE 1 asked PE 2; round robin's turn was PE 3"), "{}", v.detail);
+    }
+
+    /// PE 0's counter from 8 hands out 35 targets on 16 PEs (some
+    /// requesters twice) before its own request reveals one: 10 starts fit
+    /// that, and a backward search's first 8 miss the true one. Every start
+    /// that fits must be kept: the check once kept 8 and failed a correct
+    /// run (P = 1,024, 840 targets before the first revealed one). A
+    /// request out of turn after them still fails.
+    #[test]
+    fn global_round_robin_keeps_every_start_that_fits() {
+        const PES: u32 = 16;
+        let requesters = [
+            15, 10, 15, 13, 11, 9, 3, 15, 12, 6, 3, 5, 11, 2, 2, 3, 11, 13, 8, 4, 12, 7, 4, 1, 10, 10, 15, 4, 9, 11,
+            13, 7, 2, 5, 12,
+        ];
+        let mut counter = 8;
+        let mut hand = |r: u32| {
+            let t = skip(r, counter, PES);
+            counter = (t + 1) % PES;
+            t
+        };
+        let mut given = [None; PES as usize];
+        let mut sends = Vec::new();
+        for r in requesters {
+            given[r as usize] = Some(hand(r));
+            sends.push((0, r, Kind::Target));
+        }
+        sends.push((0, hand(0), Kind::Request));
+        sends.extend((1..PES).filter_map(|r| Some((r, given[r as usize]?, Kind::Request))));
+        let h = pacheco(PES, "global-rr");
+        assert!(check(&h, &sends).properties[NAME].pass, "{:?}", check(&h, &sends).properties[NAME]);
+        let next = hand(15);
+        sends.extend([(0, 15, Kind::Target), (15, (next + 1) % PES, Kind::Request)]);
+        assert_fails(NAME, &check(&h, &sends), Some(line_of(sends.len() - 1)));
     }
 
     #[test]
