@@ -56,7 +56,8 @@ use shard::Shard;
 pub enum Profile {
     /// The CI profile: a few minutes at most on 2 cores.
     Quick,
-    /// Ten times the swarm, larger P and workloads, the full bounds suite.
+    /// Ten times the swarm, larger P and workloads; the bounds suites stay
+    /// quick ([`bounds::SUITE_PROFILE`]).
     Full,
 }
 

@@ -25,7 +25,7 @@ pub struct CheckArgs {
     /// The quick profile (the default; a few minutes at most on 2 cores).
     #[arg(long, conflicts_with = "full")]
     quick: bool,
-    /// The full profile: ten times the swarm, larger P, the full bounds suite.
+    /// The full profile: ten times the swarm, P up to 1024, more seeds explored (the bounds suites stay quick: their full profiles are `lbcheck bounds --full`, scripts/nightly.sh).
     #[arg(long)]
     full: bool,
     /// Only cases whose LAYER/NAME contains one of these (comma-separated;

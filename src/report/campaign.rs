@@ -8,7 +8,7 @@ use std::path::Path;
 use super::paper::{self, Setting};
 use super::{columns, html, junit, runs};
 use crate::bounds::listing::{suites_of, PAPERS};
-use crate::campaign::bounds::suite_profile;
+use crate::campaign::bounds::SUITE_PROFILE;
 use crate::campaign::{Report, Verdict};
 use crate::reproduce::papers::SuiteRun;
 
@@ -84,8 +84,7 @@ fn suite_documents(r: &Report, dir: &Path) -> io::Result<()> {
     }
     std::fs::create_dir_all(dir.join("bounds"))?;
     for run in &r.suites {
-        let doc = serde_json::to_string_pretty(&run.document(suite_profile(r.profile, r.mutant.is_some()), r.seed))
-            .map_err(io::Error::other)?;
+        let doc = serde_json::to_string_pretty(&run.document(SUITE_PROFILE, r.seed)).map_err(io::Error::other)?;
         std::fs::write(dir.join("bounds").join(format!("{}.json", run.suite)), doc)?;
     }
     Ok(())
@@ -96,7 +95,7 @@ pub type PaperPage = (&'static str, &'static str, bool);
 
 /// Writes the page of each paper whose suites all ran in this process.
 fn paper_pages(r: &Report, dir: &Path) -> io::Result<Vec<PaperPage>> {
-    let s = Setting { profile: suite_profile(r.profile, r.mutant.is_some()), seed: r.seed };
+    let s = Setting { profile: SUITE_PROFILE, seed: r.seed };
     let mut out = vec![];
     for (p, title) in PAPERS {
         let mine: Vec<&SuiteRun> = r.suites.iter().filter(|x| suites_of(p).contains(&x.suite)).collect();

@@ -131,3 +131,38 @@ fn ids_delivered_long_ago_are_remembered() {
     let never = after_two_deliveries(recv(3, 1, 0, 5, Kind::Request));
     assert!(never.contains("recv of message 5, which was never sent"), "{never}");
 }
+
+/// Requests 0 … 7 from PE 0 to PE 1 in flight, then one with id 2^30 (a
+/// jump past the checker's window: the eight go to its map of messages
+/// below the window), the eight received in the order `order`, then
+/// `again`: what `trace_well_formed` says.
+fn delivered_out_of_order(order: &[u64], again: Event) -> String {
+    let mut events: Vec<Event> = (0..8).map(|id| send(0, 0, 1, id, Kind::Request)).collect();
+    events.push(send(0, 0, 1, 1 << 30, Kind::Request));
+    events.extend(order.iter().map(|&id| recv(1, 1, 0, id, Kind::Request)));
+    events.push(again);
+    let failed = failed(2, events).into_iter().find(|(name, _)| name == "trace_well_formed");
+    failed.map(|(_, detail)| detail).unwrap_or_default()
+}
+
+/// Ids delivered out of order join, extend and merge the intervals of the
+/// delivered set (`check::idset`): every one is remembered, and no other.
+/// Kills `IdSet::insert`'s comparisons and arithmetic (`>` → `==`, `<`,
+/// `>=`; `-`, `+` → `+`, `-`, `*`; `==` → `!=`) and `insert` → `false`.
+#[test]
+fn ids_delivered_out_of_order_are_remembered() {
+    for order in
+        [[3, 1, 5, 0, 2, 4, 7, 6], [7, 6, 5, 4, 3, 2, 1, 0], [0, 2, 4, 6, 1, 3, 5, 7], [6, 0, 7, 2, 1, 5, 3, 4]]
+    {
+        for id in 0..8 {
+            let twice = delivered_out_of_order(&order, recv(2, 1, 0, id, Kind::Request));
+            assert!(twice.contains(&format!("message {id} received twice")), "{order:?}: {twice}");
+        }
+        let first = delivered_out_of_order(&order[..7], recv(2, 1, 0, order[7], Kind::Request));
+        assert_eq!(first, "", "{order:?}: the last id received once");
+        for never in [8, (1 << 30) - 1, (1 << 30) + 1] {
+            let detail = delivered_out_of_order(&order, recv(2, 1, 0, never, Kind::Request));
+            assert!(detail.contains("never sent"), "{order:?}, id {never}: {detail}");
+        }
+    }
+}
