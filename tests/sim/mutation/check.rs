@@ -13,6 +13,12 @@ fn failures(pes: u32, events: Vec<Event>) -> Vec<String> {
     failed(pes, events).into_iter().map(|(name, _)| name).collect()
 }
 
+/// What `trace_well_formed` says of `events` on 2 PEs ("" if it holds).
+fn malformed(events: Vec<Event>) -> String {
+    let failed = failed(2, events).into_iter().find(|(name, _)| name == "trace_well_formed");
+    failed.map(|(_, detail)| detail).unwrap_or_default()
+}
+
 /// The properties `events` fail with what each says ([`failures`]).
 fn failed(pes: u32, events: Vec<Event>) -> Vec<(String, String)> {
     let header = TraceHeader { version: TRACE_VERSION, pes, workload: "custom".into(), ..TraceHeader::default() };
@@ -110,8 +116,7 @@ fn an_early_announcement_names_the_pes_that_hold_work() {
 fn after_two_deliveries(again: Event) -> String {
     let mut events = vec![send(0, 0, 1, 0, Kind::Request), recv(1, 1, 0, 0, Kind::Request)];
     events.extend([send(1, 0, 1, 10, Kind::Request), recv(2, 1, 0, 10, Kind::Request), again]);
-    let failed = failed(2, events).into_iter().find(|(name, _)| name == "trace_well_formed");
-    failed.map(|(_, detail)| detail).unwrap_or_default()
+    malformed(events)
 }
 
 /// Delivered ids leave the checker's window for its interval set
@@ -141,8 +146,7 @@ fn delivered_out_of_order(order: &[u64], again: Event) -> String {
     events.push(send(0, 0, 1, 1 << 30, Kind::Request));
     events.extend(order.iter().map(|&id| recv(1, 1, 0, id, Kind::Request)));
     events.push(again);
-    let failed = failed(2, events).into_iter().find(|(name, _)| name == "trace_well_formed");
-    failed.map(|(_, detail)| detail).unwrap_or_default()
+    malformed(events)
 }
 
 /// Ids delivered out of order join, extend and merge the intervals of the
