@@ -99,6 +99,11 @@ pub(in crate::sim) struct Slot<B, D> {
     pub(in crate::sim) debt: u64,
     /// The earliest time this PE's next message may leave (the gap g).
     next_send: u64,
+    /// The time this PE's CPU is taken by its handlers until: a PE pays o
+    /// per message received or sent and T_split per split one after
+    /// another (001 §1.1), so a handler starts no earlier and what it
+    /// sends leaves after it. A flooded PE's replies slow down with it.
+    free_at: u64,
     /// Busy, but deactivated: no slice until it wakes.
     pub(in crate::sim) parked: bool,
 }
@@ -162,7 +167,7 @@ where
         let speeds = speeds(cfg);
         let slots = huge_vec(cfg.pes as usize, |i| {
             let pe = make(i as PeId);
-            Slot { pe, speed: speeds[i], busy: false, debt: 0, next_send: 0, parked: false }
+            Slot { pe, speed: speeds[i], busy: false, debt: 0, next_send: 0, free_at: 0, parked: false }
         });
         Machine {
             cfg: *cfg,
@@ -195,7 +200,7 @@ where
             if let Some((_, to)) = self.slots[i].pe.inactive_window() {
                 self.env.schedule(to, Item::Wake { pe: i as PeId });
             }
-            self.maybe_busy(i as PeId, delay);
+            self.maybe_busy(i as PeId, delay, 0);
         }
     }
 
@@ -207,8 +212,9 @@ where
             Item::Deliver { to, from, id, mail } => self.deliver(to, from, id, mail),
             Item::SliceEnd { pe } => self.slice_end(pe),
             Item::Timer { pe } => {
+                let wait = self.wait(pe);
                 let cost = self.call(pe, |p, ctx| p.on_timer(ctx));
-                self.maybe_busy(pe, cost);
+                self.maybe_busy(pe, cost, wait);
             }
             Item::Wake { pe } => self.wake(pe),
         }
@@ -246,8 +252,9 @@ where
         if self.slots[pe as usize].pe.has_work() {
             return 0;
         }
+        let wait = self.wait(pe);
         match self.more.get_mut(pe as usize).and_then(Vec::pop) {
-            Some(next) => self.call(pe, |p, ctx| p.resume(ctx, next)),
+            Some(next) => self.call(pe, |p, ctx| p.resume(ctx, next)) - wait,
             None => 0,
         }
     }
@@ -258,9 +265,16 @@ where
         self.call_after(me, 0, f)
     }
 
-    /// [`Self::call`] for a PE already busy for `start` (its messages leave
-    /// after that); returns `start` plus what the handler charged.
+    /// How long PE `pe`'s CPU is still taken by its earlier handlers.
+    fn wait(&self, pe: PeId) -> u64 {
+        self.slots[pe as usize].free_at.saturating_sub(self.now)
+    }
+
+    /// [`Self::call`] for a PE already busy for `start` (at least its
+    /// [`Self::wait`]; its messages leave after that); returns that plus
+    /// what the handler charged, and the PE's CPU is taken until then.
     fn call_after(&mut self, me: PeId, start: u64, f: impl FnOnce(&mut Pe<B, D>, &mut Ctx<T>)) -> u64 {
+        let start = start.max(self.wait(me));
         let rng = &mut self.rngs[me as usize];
         let mut ctx = Ctx { now: self.now, me, pes: self.cfg.pes, rng, out: &mut self.out };
         f(&mut self.slots[me as usize].pe, &mut ctx);
@@ -270,6 +284,7 @@ where
         let cost = out.iter_mut().fold(start, |cost, cmd| cost + self.apply(me, cmd, cost));
         out.clear();
         self.out = out;
+        self.slots[me as usize].free_at = self.now.saturating_add(cost);
         cost
     }
 
@@ -345,7 +360,8 @@ where
         self.work_in_flight -= (kind == Kind::Work) as u64;
         let queue = (kind == Kind::Request).then(|| self.slots[to as usize].pe.balancer.queued_requests());
         self.env.emit(mail.recv_event(self.now, to, from, id, queue));
-        let mut cost = self.call_after(to, self.cfg.o, |pe, ctx| pe.on_message(ctx, from, mail.into()));
+        let wait = self.wait(to);
+        let mut cost = self.call_after(to, wait + self.cfg.o, |pe, ctx| pe.on_message(ctx, from, mail.into()));
         if self.slots[to as usize].parked {
             cost += self.refill(to); // a deactivated PE gave its piece away
         }
@@ -353,9 +369,9 @@ where
         if slot.parked && !slot.pe.has_work() {
             slot.parked = false; // a deactivated PE gave all its work away
             let debt = std::mem::take(&mut slot.debt);
-            return self.go_idle(to, debt + cost);
+            return self.go_idle(to, debt + cost - wait);
         }
-        self.maybe_busy(to, cost);
+        self.maybe_busy(to, cost, wait);
     }
 
     /// The end of a deactivated PE's window: its parked work resumes (or
@@ -380,16 +396,18 @@ where
             // now, mid-slice, let a reply meet the next initial piece.
             return;
         }
+        let wait = self.wait(pe);
         let cost = self.call(pe, |p, ctx| p.on_wake(ctx));
-        self.maybe_busy(pe, cost);
+        self.maybe_busy(pe, cost, wait);
     }
 
-    /// Emits `busy` and starts working if the PE just got work; a PE busy
-    /// already owes `delay` before its next slice.
-    fn maybe_busy(&mut self, pe: PeId, delay: u64) {
+    /// Emits `busy` and starts working after `delay` if the PE just got
+    /// work; a PE busy already owes `delay` less the `waited` part (time
+    /// its earlier handlers, owed already, took) before its next slice.
+    fn maybe_busy(&mut self, pe: PeId, delay: u64, waited: u64) {
         let slot = &mut self.slots[pe as usize];
         if slot.busy {
-            slot.debt += delay;
+            slot.debt += delay - waited;
         } else if slot.pe.has_work() {
             slot.busy = true;
             self.holding += 1;
@@ -420,7 +438,8 @@ where
         self.env.emit(Event::work(self.now, pe, s.units, s.gen, &s.log));
         let debt = std::mem::take(&mut self.slots[pe as usize].debt) + self.refill(pe);
         if self.slots[pe as usize].pe.has_work() {
-            let cost = self.call_after(pe, debt + self.cfg.t_poll, |p, ctx| p.on_poll(ctx));
+            let owed = debt.max(self.wait(pe)) + self.cfg.t_poll;
+            let cost = self.call_after(pe, owed, |p, ctx| p.on_poll(ctx));
             let at = self.later(self.now, Some(cost));
             self.start_slice(pe, at);
         } else {
@@ -435,7 +454,7 @@ where
         self.holding -= 1;
         self.env.emit(Event::Idle { t: self.now, pe });
         let cost = self.call_after(pe, debt, |p, ctx| p.on_exhausted(ctx));
-        self.maybe_busy(pe, cost);
+        self.maybe_busy(pe, cost, 0);
     }
 }
 
@@ -500,5 +519,52 @@ mod tests {
             [("send", 0, 1, data(1)), ("recv", 0, 1, data(1)), ("send", 1, 0, data(2)), ("recv", 1, 0, data(2))]
         );
         assert!(events.iter().any(|e| matches!(e, Event::Announce { pe: 0, .. })));
+    }
+
+    /// Every PE but 0 sends PE 0 `{"n": 1}` at the start; PE 0 answers
+    /// each with `{"n": 2}`.
+    #[derive(Clone, Debug)]
+    struct Flood;
+
+    impl<T> Detector<T> for Flood {
+        fn start(&mut self, ctx: &mut Ctx<T>, _: bool, _: Option<Fraction>) {
+            if ctx.me != 0 {
+                ctx.send(0, Msg::Control(Box::new(json!({"n": 1}))));
+            }
+        }
+        fn on_work_sent(&mut self, _: &mut Ctx<T>, _: u32) -> Option<Fraction> {
+            None
+        }
+        fn on_work_received(&mut self, _: &mut Ctx<T>, _: PeId, _: Option<Fraction>) {}
+        fn on_idle(&mut self, _: &mut Ctx<T>) {}
+        fn on_message(&mut self, ctx: &mut Ctx<T>, from: PeId, _: Msg<T>, _: bool) {
+            if ctx.me == 0 {
+                ctx.send(from, Msg::Control(Box::new(json!({"n": 2}))));
+            }
+        }
+    }
+
+    /// Under LogP a PE pays o per message received and per message sent,
+    /// one after another (001 §1.1): eight requests reaching PE 0 (busy
+    /// working) at once are answered 2·o apart, not all after o. (The
+    /// replies used to leave together while the overhead piled up as debt
+    /// for the next slice, so a flooded PE's late messages waited for it.)
+    #[test]
+    fn a_flooded_pe_answers_one_message_after_another() {
+        let root = "synthetic:size=64".parse::<Workload>().unwrap().root(Strategy::default());
+        let (o, t_rout) = (3, 5);
+        let cfg = SimConfig { pes: 9, o, t_rout, max_time: Some(200), ..SimConfig::default() };
+        let mut events = Vec::new();
+        let make = |_| Pe::new(RandomPolling::<Task>::new(Rules::paper(), None), Flood);
+        run(&cfg, root, make, &mut |e| events.push(e));
+        let replies: Vec<u64> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Recv { t, from: 0, kind: Kind::Control, .. } => Some(*t),
+                _ => None,
+            })
+            .collect();
+        let gaps: Vec<u64> = replies.windows(2).map(|w| w[1] - w[0]).collect();
+        assert_eq!((replies.len(), gaps), (8, vec![2 * o; 7]), "replies received at {replies:?}");
     }
 }
