@@ -6,10 +6,10 @@
 # Re-recorded for `rp-knap` alone on 2026-11-26: the reference's bound
 # propagation was fixed (protocol/bound.rs, found by `bound_delay`), a
 # change of the protocol, not of the simulator.
-# Re-recorded on 2026-11-27: `rp-bimodal` (o = 1): under o > 0 the LogP
-# machine now runs a PE's handlers one after another (001 §1.1; `free_at`
-# and the inbox in sim/logp/machine.rs), a modelling fix; runs with o = 0
-# are unchanged. `sync` had changed earlier that day (a sync-random-polling
+# Re-recorded on 2026-11-27: `rp-bimodal` (o = 1): under o > 0 what a
+# LogP PE's handler sends leaves after the CPU time the PE owes (001 §1.1;
+# `free_at` in sim/logp/machine.rs), a modelling fix; runs with o = 0 are
+# unchanged. `sync` had changed earlier that day (a sync-random-polling
 # commit; the code before the fix gives the new hash too).
 #   bash scripts/same-stream.sh            # compare (exit 0 same, 1 differ)
 #   bash scripts/same-stream.sh --record   # rewrite the stored list

@@ -150,3 +150,54 @@ fn forward(start: u32, order: &[u32], pes: u32) -> Counter {
     }
     c
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hand-outs of PE 0's counter under which `starts` consecutive
+    /// start values all give requester 7 the same target, with that
+    /// target: each hand-out to r merges counters r and r + 1 (both give
+    /// r + 1), so the trace cannot tell the starts apart.
+    fn merging(pes: u32, starts: u32) -> (Vec<u32>, u32) {
+        let mut counters: Vec<u32> = (100..100 + starts).collect();
+        let mut order = Vec::new();
+        while counters.len() > 1 {
+            let r = counters[0]; // the lowest two merge, the rest stay consecutive
+            order.push(r);
+            counters = counters.iter().map(|&c| (skip(r, c, pes) + 1) % pes).collect();
+            counters.sort_unstable();
+            counters.dedup();
+        }
+        order.push(7);
+        (order, skip(7, counters[0], pes))
+    }
+
+    /// More fitting starts than [`max_starts`] (8 at P = 2^19) and the rule
+    /// is not judged from the revealing request on, saying why, rather than
+    /// failing a correct run or keeping a guess; as many as it keeps and
+    /// a request out of turn still fails.
+    #[test]
+    fn too_many_fitting_starts_leave_the_rule_unjudged() {
+        const PES: u32 = 1 << 19;
+        assert_eq!(max_starts(PES), 8);
+        let run = |starts: u32, out_of_turn: bool| {
+            let (order, to) = merging(PES, starts);
+            let mut g = Global::new(PES);
+            order.iter().for_each(|&r| g.on_target(r));
+            assert_eq!(g.on_request(7, to), Ok(()));
+            g.on_target(7);
+            let next = match out_of_turn {
+                true => to + 5,
+                false => to + 1,
+            };
+            (g.on_request(7, next), g.unjudged)
+        };
+        let (verdict, unjudged) = run(9, true);
+        assert_eq!(verdict, Ok(()));
+        let why = unjudged.expect("not judged");
+        assert!(why.contains("more than 8 starts"), "{why}");
+        assert_eq!(run(8, false), (Ok(()), None));
+        assert!(run(8, true).0.is_err());
+    }
+}

@@ -39,7 +39,6 @@ impl<T: Clone + fmt::Debug> Pending<T> {
             Item::SliceEnd { pe } => digest_of(&(at, 1u8, pe)),
             Item::Timer { pe } => digest_of(&(at, 2u8, pe)),
             Item::Wake { pe } => digest_of(&(at, 3u8, pe)),
-            Item::Drain { pe } => digest_of(&(at, 4u8, pe)),
         };
         Pending { at, key: key as u64, item }
     }

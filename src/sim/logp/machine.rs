@@ -5,9 +5,9 @@
 //! Model choices: a work slice of `u` units takes `u × speed` time and is
 //! followed by a poll, which costs T_poll; every message sent or received
 //! costs its PE o (owed until its next slice when it arrives mid-slice;
-//! under o > 0 a PE's handlers run one after another, and a message, timer
-//! or wake-up that comes while its CPU is taken waits in its inbox), and
-//! a PE's messages leave at least g apart (001 §1.1's full machine costs:
+//! under o > 0 a PE's handlers take its CPU one after another, and what
+//! one sends leaves after the time its CPU owes: a slot's `free_at`),
+//! and a PE's messages leave at least g apart (001 §1.1's full machine costs:
 //! T_rout = L + o + g; all 0 by default); a split charges T_split to the splitter, whose next
 //! slice starts T_split later, and the part sent arrives T_split + latency
 //! after the poll; a busy PE queues requests until its next poll, while
@@ -23,8 +23,6 @@
 //! seeded stream and runs simultaneous items in the order they were
 //! scheduled; the explorer ([`crate::sim::explore`]) takes every latency
 //! and every order. Both drive this one machine through [`Machine::handle`].
-
-use std::collections::VecDeque;
 
 use rand::seq::index::sample;
 use rand_chacha::ChaCha8Rng;
@@ -50,8 +48,6 @@ pub(in crate::sim) enum Item<T> {
     Timer { pe: PeId },
     /// `pe`'s inactive window ends.
     Wake { pe: PeId },
-    /// `pe`'s CPU is free: it takes the first item of its inbox.
-    Drain { pe: PeId },
 }
 
 impl<T> Item<T> {
@@ -60,7 +56,7 @@ impl<T> Item<T> {
     pub(in crate::sim) fn pe(&self) -> PeId {
         match *self {
             Item::Deliver { to, .. } => to,
-            Item::SliceEnd { pe } | Item::Timer { pe } | Item::Wake { pe } | Item::Drain { pe } => pe,
+            Item::SliceEnd { pe } | Item::Timer { pe } | Item::Wake { pe } => pe,
         }
     }
 }
@@ -107,10 +103,10 @@ pub(in crate::sim) struct Slot<B, D> {
     next_send: u64,
     /// Under LogP's overhead (o > 0), the time this PE's CPU is taken by
     /// its handlers until: it pays o per message received or sent and
-    /// T_split per split one after another (001 §1.1), so a message, timer
-    /// or wake-up that comes earlier waits in its inbox. A flooded PE's
-    /// replies slow down with it. (With o = 0 a handler takes no time and
-    /// what it splits is owed to the slice, 001's basic machine.)
+    /// T_split per split one after another (001 §1.1), so what a handler
+    /// sends leaves no earlier. A flooded PE's replies slow down with it.
+    /// (With o = 0 a handler takes no time and what it splits is owed to
+    /// the slice, 001's basic machine.)
     free_at: u64,
     /// Busy, but deactivated: no slice until it wakes.
     pub(in crate::sim) parked: bool,
@@ -135,9 +131,6 @@ pub(in crate::sim) struct Machine<T, B, D, E> {
     pub(in crate::sim) quiet_since: Option<u64>,
     pub(in crate::sim) announced: bool,
     overflow: bool,
-    /// Per PE under o > 0 (else empty), what came while its CPU was taken,
-    /// in the order it came ([`Slot::free_at`]).
-    inbox: Vec<VecDeque<Item<T>>>,
     /// Per PE, its further initial pieces (000 §1.2's randomised
     /// initialisation), the next one last; empty if no PE has one.
     more: Vec<Vec<T>>,
@@ -193,10 +186,6 @@ where
             quiet_since: None,
             announced: false,
             overflow: false,
-            inbox: match cfg.o {
-                0 => Vec::new(),
-                _ => huge_vec(cfg.pes as usize, |_| VecDeque::new()),
-            },
             more: Vec::new(),
             env,
         }
@@ -215,7 +204,7 @@ where
             if let Some((_, to)) = self.slots[i].pe.inactive_window() {
                 self.env.schedule(to, Item::Wake { pe: i as PeId });
             }
-            self.maybe_busy(i as PeId, delay);
+            self.maybe_busy(i as PeId, delay, 0);
         }
     }
 
@@ -224,59 +213,16 @@ where
     pub(in crate::sim) fn handle(&mut self, time: u64, item: Item<T>) {
         self.now = time;
         match item {
-            Item::SliceEnd { pe } => self.slice_end(pe),
-            Item::Drain { pe } => self.drain(pe),
-            item if self.must_wait(item.pe()) => self.hold(item),
-            item => self.happen(item),
-        }
-        self.note_quiet();
-    }
-
-    /// A message, timer or wake-up reaches a PE whose CPU is free.
-    fn happen(&mut self, item: Item<T>) {
-        match item {
             Item::Deliver { to, from, id, mail } => self.deliver(to, from, id, mail),
+            Item::SliceEnd { pe } => self.slice_end(pe),
             Item::Timer { pe } => {
+                let wait = self.wait(pe);
                 let cost = self.call(pe, |p, ctx| p.on_timer(ctx));
-                self.maybe_busy(pe, cost);
+                self.maybe_busy(pe, cost, wait);
             }
             Item::Wake { pe } => self.wake(pe),
-            Item::SliceEnd { .. } | Item::Drain { .. } => unreachable!("handled by `handle`"),
         }
-    }
-
-    /// True if what comes to `pe` now must wait: its CPU is taken, or
-    /// earlier items wait already.
-    fn must_wait(&self, pe: PeId) -> bool {
-        self.wait(pe) > 0 || self.inbox.get(pe as usize).is_some_and(|q| !q.is_empty())
-    }
-
-    /// `item` waits in its PE's inbox until the CPU is free.
-    fn hold(&mut self, item: Item<T>) {
-        let pe = item.pe();
-        let queue = &mut self.inbox[pe as usize];
-        queue.push_back(item);
-        if queue.len() == 1 {
-            self.drain_later(pe);
-        }
-    }
-
-    /// `pe`'s next [`Item::Drain`], when its CPU is free.
-    fn drain_later(&mut self, pe: PeId) {
-        let at = self.slots[pe as usize].free_at.max(self.now);
-        self.env.schedule(at, Item::Drain { pe });
-    }
-
-    /// `pe`'s CPU is free (unless a slice's end took it since): the first
-    /// item of its inbox happens.
-    fn drain(&mut self, pe: PeId) {
-        if self.wait(pe) == 0 {
-            let item = self.inbox[pe as usize].pop_front().expect("a drain has an item to take");
-            self.happen(item);
-        }
-        if !self.inbox[pe as usize].is_empty() {
-            self.drain_later(pe);
-        }
+        self.note_quiet();
     }
 
     /// Why the run stops before an item due at `time`, if it does: the
@@ -420,7 +366,8 @@ where
         self.work_in_flight -= (kind == Kind::Work) as u64;
         let queue = (kind == Kind::Request).then(|| self.slots[to as usize].pe.balancer.queued_requests());
         self.env.emit(mail.recv_event(self.now, to, from, id, queue));
-        let mut cost = self.call_after(to, self.cfg.o, |pe, ctx| pe.on_message(ctx, from, mail.into()));
+        let wait = self.wait(to);
+        let mut cost = self.call_after(to, wait + self.cfg.o, |pe, ctx| pe.on_message(ctx, from, mail.into()));
         if self.slots[to as usize].parked {
             cost += self.refill(to); // a deactivated PE gave its piece away
         }
@@ -428,9 +375,9 @@ where
         if slot.parked && !slot.pe.has_work() {
             slot.parked = false; // a deactivated PE gave all its work away
             let debt = std::mem::take(&mut slot.debt);
-            return self.go_idle(to, debt + cost);
+            return self.go_idle(to, debt + cost - wait);
         }
-        self.maybe_busy(to, cost);
+        self.maybe_busy(to, cost, wait);
     }
 
     /// The end of a deactivated PE's window: its parked work resumes (or
@@ -455,16 +402,18 @@ where
             // now, mid-slice, let a reply meet the next initial piece.
             return;
         }
+        let wait = self.wait(pe);
         let cost = self.call(pe, |p, ctx| p.on_wake(ctx));
-        self.maybe_busy(pe, cost);
+        self.maybe_busy(pe, cost, wait);
     }
 
-    /// Emits `busy` and starts working if the PE just got work; a PE busy
-    /// already owes `delay` before its next slice.
-    fn maybe_busy(&mut self, pe: PeId, delay: u64) {
+    /// Emits `busy` and starts working after `delay` if the PE just got
+    /// work; a PE busy already owes `delay` less the `waited` part (time
+    /// its earlier handlers, owed already, took) before its next slice.
+    fn maybe_busy(&mut self, pe: PeId, delay: u64, waited: u64) {
         let slot = &mut self.slots[pe as usize];
         if slot.busy {
-            slot.debt += delay;
+            slot.debt += delay - waited;
         } else if slot.pe.has_work() {
             slot.busy = true;
             self.holding += 1;
@@ -511,7 +460,7 @@ where
         self.holding -= 1;
         self.env.emit(Event::Idle { t: self.now, pe });
         let cost = self.call_after(pe, debt, |p, ctx| p.on_exhausted(ctx));
-        self.maybe_busy(pe, cost);
+        self.maybe_busy(pe, cost, 0);
     }
 }
 
@@ -604,7 +553,7 @@ mod tests {
     /// Under LogP a PE pays o per message received and per message sent,
     /// one after another (001 §1.1): eight requests reaching PE 0 (busy
     /// working) at once are answered at least 2·o apart (other PEs' work
-    /// requests come between), not all after o. (The
+    /// requests may come between), not all after o. (The
     /// replies used to leave together while the overhead piled up as debt
     /// for the next slice, so a flooded PE's late messages waited for it.)
     #[test]
@@ -618,11 +567,11 @@ mod tests {
         let replies: Vec<u64> = events
             .iter()
             .filter_map(|e| match e {
-                Event::Send { t, from: 0, kind: Kind::Control, .. } => Some(*t),
+                Event::Recv { t, from: 0, kind: Kind::Control, .. } => Some(*t),
                 _ => None,
             })
             .collect();
         let apart = replies.windows(2).all(|w| w[1] >= w[0] + 2 * o);
-        assert!(replies.len() == 8 && apart, "replies sent at {replies:?}");
+        assert!(replies.len() == 8 && apart, "replies received at {replies:?}");
     }
 }
