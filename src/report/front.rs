@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::junit::layers;
 use super::svg::escape;
 use crate::base::Registered;
-use crate::campaign::{Case, Report, Verdict};
+use crate::campaign::{Case, Profile, Report, Verdict};
 use crate::protocol::{BalancerKind, DetectorKind};
 
 /// Where the page shows the first failing run's timeline, if it does.
@@ -44,10 +44,13 @@ fn headline(r: &Report) -> String {
         0 => format!("All {pass} cases that ran passed"),
         _ => format!("<b>{fail} of {} cases failed</b>, {pass} passed", pass + fail),
     };
-    let profile = format!("{:?}", r.profile).to_lowercase();
+    let profile = match r.profile {
+        Profile::Full => "full profile; the bounds suites quick: theirs is <code>lbcheck bounds --full</code>".into(),
+        p => format!("{p:?} profile").to_lowercase(),
+    };
     let mutant = r.mutant.as_deref().map(|m| format!(", checking mutant <code>{m}</code>")).unwrap_or_default();
     format!(
-        "<p class=\"headline\">{what}, {skip} skipped, in {} ({profile} profile, seed {}{mutant}). Rerun: <code>{}</code></p>\n",
+        "<p class=\"headline\">{what}, {skip} skipped, in {} ({profile}, seed {}{mutant}). Rerun: <code>{}</code></p>\n",
         duration(r.seconds),
         r.seed,
         escape(&r.replay)
@@ -168,7 +171,6 @@ fn pair_of(c: &Case) -> Option<(BalancerKind, DetectorKind, Verdict)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::Profile;
 
     fn case(layer: &'static str, name: &str, v: Verdict, failed: &[&str]) -> Case {
         let failed = failed.iter().map(|s| s.to_string()).collect();
@@ -223,6 +225,29 @@ mod tests {
         assert!(html.contains("<td class=\"fail\">1 of 2 failed</td>") && html.contains("<th>safra</th>"), "{html}");
         assert!(html.contains("<span class=\"fail\">bounds 0/1</span>"), "{html}");
         assert!(html.contains("<th>simd-phase</th><td></td><td></td><td class=\"skip\">skipped</td>"), "{html}");
+    }
+
+    /// A full campaign's headline says its bounds suites ran quick (their
+    /// full profiles are `lbcheck bounds --full`, too long for it).
+    #[test]
+    fn a_full_campaign_says_its_bounds_ran_quick() {
+        let r = Report {
+            profile: Profile::Full,
+            seed: 1,
+            mutant: None,
+            replay: "lbcheck check --full".into(),
+            seconds: 580.0,
+            cases: vec![case("simulate", "random-polling/energy/#0", Verdict::Pass, &[])],
+            bounds: None,
+            suites: vec![],
+        };
+        let line = headline(&r);
+        assert!(
+            line.contains(
+                "(full profile; the bounds suites quick: theirs is <code>lbcheck bounds --full</code>, seed 1)"
+            ),
+            "{line}"
+        );
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! followed by a poll, which costs T_poll; every message sent or received
 //! costs its PE o (owed until its next slice when it arrives mid-slice;
 //! under o > 0 a PE's handlers take its CPU one after another, and what
-//! one sends leaves after the time its CPU owes: a slot's `free_at`),
+//! one sends leaves after the time its CPU owes, a slot's `free_at`; its
+//! timers and wake-ups wait for its CPU),
 //! and a PE's messages leave at least g apart (001 §1.1's full machine costs:
 //! T_rout = L + o + g; all 0 by default); a split charges T_split to the splitter, whose next
 //! slice starts T_split later, and the part sent arrives T_split + latency
@@ -215,10 +216,15 @@ where
         match item {
             Item::Deliver { to, from, id, mail } => self.deliver(to, from, id, mail),
             Item::SliceEnd { pe } => self.slice_end(pe),
+            Item::Timer { pe } | Item::Wake { pe } if self.wait(pe) > 0 => {
+                // A PE's own timer or wake-up waits for its CPU, so that what
+                // it sends is stamped when the PE gets to it.
+                let at = self.slots[pe as usize].free_at;
+                self.env.schedule(at, item);
+            }
             Item::Timer { pe } => {
-                let wait = self.wait(pe);
                 let cost = self.call(pe, |p, ctx| p.on_timer(ctx));
-                self.maybe_busy(pe, cost, wait);
+                self.maybe_busy(pe, cost, 0);
             }
             Item::Wake { pe } => self.wake(pe),
         }
@@ -402,9 +408,8 @@ where
             // now, mid-slice, let a reply meet the next initial piece.
             return;
         }
-        let wait = self.wait(pe);
         let cost = self.call(pe, |p, ctx| p.on_wake(ctx));
-        self.maybe_busy(pe, cost, wait);
+        self.maybe_busy(pe, cost, 0);
     }
 
     /// Emits `busy` and starts working after `delay` if the PE just got
@@ -528,15 +533,22 @@ mod tests {
     }
 
     /// Every PE but 0 sends PE 0 `{"n": 1}` at the start; PE 0 answers
-    /// each with `{"n": 2}`.
+    /// each with `{"n": 2}`, and sends PE 1 `{"n": 3}` when its timer, set
+    /// at the start, expires at `TICK`.
     #[derive(Clone, Debug)]
     struct Flood;
 
+    const TICK: u64 = 9;
+
     impl<T> Detector<T> for Flood {
         fn start(&mut self, ctx: &mut Ctx<T>, _: bool, _: Option<Fraction>) {
-            if ctx.me != 0 {
-                ctx.send(0, Msg::Control(Box::new(json!({"n": 1}))));
+            match ctx.me {
+                0 => ctx.out.push(Command::Timer { after: TICK }),
+                _ => ctx.send(0, Msg::Control(Box::new(json!({"n": 1})))),
             }
+        }
+        fn on_timer(&mut self, ctx: &mut Ctx<T>, _: bool) {
+            ctx.send(1, Msg::Control(Box::new(json!({"n": 3}))));
         }
         fn on_work_sent(&mut self, _: &mut Ctx<T>, _: u32) -> Option<Fraction> {
             None
@@ -556,6 +568,7 @@ mod tests {
     /// requests may come between), not all after o. (The
     /// replies used to leave together while the overhead piled up as debt
     /// for the next slice, so a flooded PE's late messages waited for it.)
+    /// A timer that expires meanwhile waits for the CPU too.
     #[test]
     fn a_flooded_pe_answers_one_message_after_another() {
         let root = "synthetic:size=64".parse::<Workload>().unwrap().root(Strategy::default());
@@ -564,14 +577,34 @@ mod tests {
         let mut events = Vec::new();
         let make = |_| Pe::new(RandomPolling::<Task>::new(Rules::paper(), None), Flood);
         run(&cfg, root, make, &mut |e| events.push(e));
+        let sent = |n: u64| {
+            events.iter().filter_map(move |e| match e {
+                Event::Send { t, from: 0, kind: Kind::Control, data, .. }
+                    if *data == Some(Box::new(json!({"n": n}))) =>
+                {
+                    Some(*t)
+                }
+                _ => None,
+            })
+        };
         let replies: Vec<u64> = events
             .iter()
             .filter_map(|e| match e {
-                Event::Recv { t, from: 0, kind: Kind::Control, .. } => Some(*t),
+                Event::Recv { t, from: 0, kind: Kind::Control, data, .. }
+                    if *data == Some(Box::new(json!({"n": 2}))) =>
+                {
+                    Some(*t)
+                }
                 _ => None,
             })
             .collect();
         let apart = replies.windows(2).all(|w| w[1] >= w[0] + 2 * o);
         assert!(replies.len() == 8 && apart, "replies received at {replies:?}");
+        // The timer expired while PE 0 handled the eight: what it sends is
+        // stamped once the PE got to it, after the eight (2·o each).
+        let handled: Vec<u64> = sent(2).collect();
+        let ticked: Vec<u64> = sent(3).collect();
+        assert!(handled.iter().all(|&t| t < TICK), "the eight came before the timer: {handled:?}");
+        assert!(ticked.len() == 1 && ticked[0] >= handled[0] + 8 * 2 * o, "timer's send at {ticked:?}");
     }
 }
