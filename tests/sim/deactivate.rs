@@ -41,7 +41,7 @@ fn a_deactivated_root_holder_gives_everything_away() {
     }
 }
 
-/// A PE deactivated mid-run finishes its slice, then neither works nor
+/// A PE deactivated mid-run ends its slice there, then neither works nor
 /// asks until its window ends; it still answers every request.
 #[test]
 fn a_deactivated_pe_is_silent_but_answers() {
@@ -53,6 +53,27 @@ fn a_deactivated_pe_is_silent_but_answers() {
     assert!(!window.iter().any(|e| e["ev"] == "send" && e["kind"] == "request"), "PE {pe} asked in its window");
     let asked = ev.iter().filter(|e| e["ev"] == "recv" && e["pe"] == pe && e["kind"] == "request");
     assert!(asked.filter(|e| (from..to).contains(&at(e))).count() > 0, "no request reached PE {pe} in its window");
+}
+
+/// No slice of a deactivated PE runs into its window (it is cut short,
+/// to one unit at least): a slice is worked when it starts, so a part
+/// given away in the window mid-slice would carry what the slice found
+/// later (an incumbent before its solution; `check --full` found one).
+#[test]
+fn a_slice_ends_where_the_window_begins() {
+    let (pe, from, speed) = (0, 43, 3);
+    for seed in ["1", "2", "3"] {
+        let window = format!("{pe}:{from}..200");
+        let ev = events(&["--deactivate", &window, "--slow", &format!("16:{speed}"), "--seed", seed], "cut");
+        let slices: Vec<(u64, u64)> = ev
+            .iter()
+            .filter(|e| e["ev"] == "work" && e["pe"] == pe)
+            .map(|e| (at(e) - e["units"].as_u64().unwrap() * speed, at(e)))
+            .collect();
+        assert!(slices.iter().any(|&(_, end)| end <= from), "PE {pe} worked before its window (seed {seed})");
+        let across = slices.iter().find(|&&(start, end)| start < from && end > from + speed);
+        assert!(across.is_none(), "PE {pe}'s slice {across:?} runs into its window from {from} (seed {seed})");
+    }
 }
 
 #[test]

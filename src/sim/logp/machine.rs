@@ -428,12 +428,21 @@ where
         }
     }
 
+    /// Starts a slice of Δt units at `at`, or of fewer if that would run into
+    /// the PE's inactive window (at least one unit): a deactivated PE gives
+    /// its work away (002 §3), and a part given mid-slice would carry what
+    /// the slice, worked at its start and reported at its end, found later
+    /// (an incumbent before its solution, `prune_sound`).
     fn start_slice(&mut self, pe: PeId, at: u64) {
-        let (dt, slot) = (self.cfg.dt, &mut self.slots[pe as usize]);
-        if slot.pe.inactive_window().is_some_and(|(from, to)| (from..to).contains(&at)) {
-            slot.parked = true;
-            return;
-        }
+        let slot = &mut self.slots[pe as usize];
+        let dt = match slot.pe.inactive_window() {
+            Some((from, to)) if (from..to).contains(&at) => {
+                slot.parked = true;
+                return;
+            }
+            Some((from, _)) if from > at => self.cfg.dt.min((from - at) / slot.speed).max(1),
+            _ => self.cfg.dt,
+        };
         let task = slot.pe.task_mut().expect("a busy PE has a task");
         let mut log = WorkLog::default();
         let gen = task.generation();
