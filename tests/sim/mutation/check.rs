@@ -170,3 +170,27 @@ fn ids_delivered_out_of_order_are_remembered() {
         }
     }
 }
+
+/// A request still in flight at the end while its target worked on fails
+/// `requests_answered` ("never received", judged from the messages left
+/// in flight). Kills `InFlight::values` → empty (the unread request then
+/// goes unseen).
+#[test]
+fn a_request_left_in_flight_while_its_target_works_fails() {
+    let work = |t| Event::Work {
+        t,
+        pe: 0,
+        units: 10,
+        gen: 0,
+        fp: Fingerprint::EMPTY,
+        cost: None,
+        goal: None,
+        pruned_with: None,
+        critical: None,
+    };
+    let mut events = vec![Event::Busy { t: 0, pe: 0 }, send(1, 1, 0, 1, Kind::Request), work(10), work(20), work(30)];
+    events.extend([Event::Idle { t: 32, pe: 0 }, Event::End { t: 34 }]);
+    let said = failed(2, events).into_iter().find(|(name, _)| name == "requests_answered");
+    let said = said.map(|(_, detail)| detail).unwrap_or_default();
+    assert!(said.contains("PE 1's request to PE 0 (sent at t = 1) was never received"), "{said:?}");
+}
