@@ -194,3 +194,13 @@ fn a_request_left_in_flight_while_its_target_works_fails() {
     let said = said.map(|(_, detail)| detail).unwrap_or_default();
     assert!(said.contains("PE 1's request to PE 0 (sent at t = 1) was never received"), "{said:?}");
 }
+
+/// An id sent again while its first message is still in flight is
+/// malformed. Kills `InFlight::reach`'s `&&` → `||` (the window then starts
+/// afresh at the id, so the second send replaces nothing and the first,
+/// moved below the window, is never told of).
+#[test]
+fn an_id_sent_twice_while_in_flight_is_malformed() {
+    let said = malformed(vec![send(1, 0, 1, 5, Kind::Control), send(2, 0, 1, 5, Kind::Control)]);
+    assert!(said.contains("line 3") && said.contains("id 5"), "{said:?}");
+}
