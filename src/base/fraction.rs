@@ -16,11 +16,20 @@
 //! big-integer form (`big::Big`, also the reference the word form is
 //! tested against). Which form a value takes depends only on the value, so
 //! equality stays structural.
+//!
+//! On a big tree a holding's binary expansion is long and dense: its PE
+//! halves it at every send, so its lowest bit falls by about one per work
+//! message (≈ 1.3·10^5 bits at p = 4 on a 541,787-node UTS tree), and the
+//! pieces it receives fill the bits between. Every operation on it costs its
+//! length, so the detector and the checker add and subtract in place
+//! (`+=`, `-=`, `clone_from`: no copy of the digits but the event's). A
+//! run-length form was tried (issue 30): there a holding of 8,000 bits had
+//! 2,000 runs, a loss.
 
 mod big;
 
 use std::fmt;
-use std::ops::{Add, Sub};
+use std::ops::{Add, AddAssign, Sub, SubAssign};
 use std::str::FromStr;
 
 use num_bigint::BigUint;
@@ -30,11 +39,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use big::Big;
 
 /// A non-negative rational `mant / (odd · 2^exp)`, `odd` odd.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct Fraction(Repr);
 
 /// The two forms of a [`Fraction`]; a value has exactly one.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 enum Repr {
     /// `mant / 2^exp`, normalised (`mant` odd or `exp` 0; zero is `0/2^0`).
     Word { exp: u32, mant: u64 },
@@ -60,16 +69,19 @@ impl Fraction {
 
     /// Half of this value (exact).
     pub fn half(&self) -> Fraction {
-        match self.0 {
-            Repr::Word { mant: 0, .. } => Fraction::zero(),
-            Repr::Word { exp, mant } if exp < u32::MAX => Fraction(Repr::Word { exp: exp + 1, mant }),
-            _ => Fraction::from_big(self.big().half()),
-        }
+        self.div(2)
     }
 
-    /// This value divided by `k` ≥ 1 (exact; 003 §14.7.4 rule 3's 1/p).
+    /// This value divided by `k` ≥ 1 (exact; 003 §14.7.4 rule 3's 1/p,
+    /// rule 4's 1/2).
     pub fn div(&self, k: u32) -> Fraction {
-        Fraction::from_big(self.big().div(k))
+        match self.0 {
+            Repr::Word { mant: 0, .. } => Fraction::zero(),
+            Repr::Word { exp, mant } if k.is_power_of_two() && exp <= u32::MAX - k.trailing_zeros() => {
+                Fraction::word(u128::from(mant), exp + k.trailing_zeros()) // an even integer's twos cancel
+            }
+            _ => Fraction::from_big(self.big().div(k)),
+        }
     }
 
     /// The nearest `f64` (what a floating-point implementation would hold;
@@ -143,6 +155,15 @@ impl Fraction {
         }
     }
 
+    /// A big value that now fits machine words takes their form.
+    fn settle(&mut self) {
+        if let Repr::Big(b) = &mut self.0 {
+            if b.odd.is_one() && b.mant.bits() <= 64 && b.exp <= u64::from(u32::MAX) {
+                *self = Fraction::from_big(std::mem::replace(b, Big::zero()));
+            }
+        }
+    }
+
     /// A normalised big value in its one form: words if it has them.
     fn from_big(b: Big) -> Fraction {
         let word = (b.odd.is_one()).then(|| (b.mant.to_u64(), u32::try_from(b.exp).ok()));
@@ -156,6 +177,23 @@ impl Fraction {
 /// A `u128` as a big integer.
 fn big_of(m: u128) -> BigUint {
     BigUint::from(m)
+}
+
+impl Clone for Fraction {
+    fn clone(&self) -> Fraction {
+        Fraction(match &self.0 {
+            Repr::Word { exp, mant } => Repr::Word { exp: *exp, mant: *mant },
+            Repr::Big(b) => Repr::Big(b.clone()),
+        })
+    }
+
+    /// Reuses a big value's digits (the checker's copy of each holding).
+    fn clone_from(&mut self, o: &Fraction) {
+        match (&mut self.0, &o.0) {
+            (Repr::Big(a), Repr::Big(b)) => a.clone_from(b),
+            (a, _) => *a = o.clone().0,
+        }
+    }
 }
 
 impl fmt::Debug for Fraction {
@@ -183,6 +221,29 @@ impl Add for Fraction {
     }
 }
 
+impl AddAssign<&Fraction> for Fraction {
+    /// In place: a big holding is not copied (issue 30).
+    fn add_assign(&mut self, o: &Fraction) {
+        match &mut self.0 {
+            Repr::Big(b) => b.add_assign(&o.big()),
+            _ => return *self = &*self + o,
+        }
+        self.settle();
+    }
+}
+
+impl SubAssign<&Fraction> for Fraction {
+    /// In place; panics if the result would be negative (energy is never
+    /// negative).
+    fn sub_assign(&mut self, o: &Fraction) {
+        match &mut self.0 {
+            Repr::Big(b) => assert!(b.sub_assign(&o.big()), "energy would become negative"),
+            _ => return *self = &*self - o,
+        }
+        self.settle();
+    }
+}
+
 impl Sub for &Fraction {
     type Output = Fraction;
     /// Panics if the result would be negative (energy is never negative).
@@ -204,9 +265,12 @@ impl fmt::Display for Fraction {
 }
 
 /// The largest power of two `e` a parsed energy's denominator may have,
-/// 2^18. A run's energy halves once per split it travels through without
-/// coming back (003 §14.7.4 rule 4); lbcheck's runs stay below 2^8. The
-/// limit bounds the work of one addition (an exponent of 2^64 − 1 once
+/// 2^18. A PE's energy halves at every work message it sends (003 §14.7.4
+/// rule 4), so the exponents of a holding grow by about one per message
+/// its PE sends: random-destination search over UTS `-t 0 -b 2000 -q 0.499
+/// -m 2 -r 7` (541,787 nodes) at p = 4 reaches ≈ 1.3·10^5; a tree of 10^6
+/// nodes at p = 4 can pass the limit, and its trace is then refused (exit 2).
+/// The limit bounds the work of one addition (an exponent of 2^64 − 1 once
 /// needed 2^61 bytes, and wrapped round to a wrong value).
 pub const MAX_EXPONENT: u64 = 1 << 18;
 /// The most decimal digits of a parsed energy's numerator or denominator,
@@ -391,7 +455,14 @@ mod tests {
                 proptest::prop_assert_eq!(f.is_one(), big.is_one());
             }
             let sub = (&a + &h).checked_sub(&b);
-            proptest::prop_assert_eq!(sub, (&ba + &bh).checked_sub(&bb).map(Fraction::from_big));
+            proptest::prop_assert_eq!(sub.clone(), (&ba + &bh).checked_sub(&bb).map(Fraction::from_big));
+            let mut in_place = a.clone();
+            in_place += &h;
+            proptest::prop_assert_eq!(in_place.clone(), &a + &h);
+            if let Some(sub) = sub {
+                in_place -= &b;
+                proptest::prop_assert_eq!(in_place, sub);
+            }
             proptest::prop_assert_eq!(a.to_f64(), ba.to_f64());
         }
     }
@@ -407,6 +478,8 @@ mod tests {
         let deep = Fraction::pow2_neg(u64::from(u32::MAX) + 1);
         assert!(matches!(deep.0, Repr::Big(_)));
         assert_eq!(Fraction::pow2_neg(64).half(), Fraction::pow2_neg(65));
+        assert_eq!("6".parse::<Fraction>().unwrap().half().to_string(), "3", "an even integer's twos cancel");
+        assert_eq!((&over + &over).half(), over, "in the big form too");
         assert_eq!(
             &Fraction::pow2_neg(1) + &Fraction::pow2_neg(100),
             "633825300114114700748351602689/2^100".parse().unwrap()

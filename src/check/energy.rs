@@ -64,7 +64,7 @@ impl EnergyConserved {
             held: vec![Fraction::zero(); header.pes.min(super::MAX_PES) as usize],
             held_beyond: HashMap::default(),
             in_flight: HashMap::default(),
-            held_total: Fraction::one(),
+            held_total: Fraction::zero(),
             flight_total: Fraction::zero(),
             active: false,
             step_t: 0,
@@ -75,7 +75,8 @@ impl EnergyConserved {
             steps_checked: 0,
             violation: None,
         };
-        check.put(header.announcer(), Fraction::one());
+        check.set_held(header.announcer(), &Fraction::one());
+        check.active = false; // no energy seen yet
         check
     }
 
@@ -109,21 +110,25 @@ impl EnergyConserved {
         }
     }
 
+    /// Sets `pe`'s holding, its slot's digits reused (issue 30: a holding
+    /// spans up to n/p bits on a big tree).
     fn set_held(&mut self, pe: u32, held: &Fraction) {
         self.active = true;
-        let old = self.put(pe, held.clone());
-        self.held_total = &self.held_total + held;
-        if let Some(old) = old {
-            self.held_total = &self.held_total - &old;
-        }
-    }
-
-    /// Sets `pe`'s holding; the former one, if it was not zero.
-    fn put(&mut self, pe: u32, held: Fraction) -> Option<Fraction> {
+        self.held_total += held;
         match self.held.get_mut(pe as usize) {
-            Some(slot) => Some(std::mem::replace(slot, held)).filter(|old| !old.is_zero()),
-            None if held.is_zero() => self.held_beyond.remove(&pe),
-            None => self.held_beyond.insert(pe, held),
+            Some(slot) => {
+                self.held_total -= slot;
+                slot.clone_from(held);
+            }
+            None => {
+                let old = match held.is_zero() {
+                    true => self.held_beyond.remove(&pe),
+                    false => self.held_beyond.insert(pe, held.clone()),
+                };
+                if let Some(old) = old {
+                    self.held_total -= &old;
+                }
+            }
         }
     }
 
@@ -134,15 +139,15 @@ impl EnergyConserved {
 
     fn launch(&mut self, id: u64, energy: &Fraction) {
         self.active = true;
-        self.flight_total = &self.flight_total + energy;
+        self.flight_total += energy;
         if let Some(old) = self.in_flight.insert(id, energy.clone()) {
-            self.flight_total = &self.flight_total - &old; // a reused id: trace_well_formed reports it
+            self.flight_total -= &old; // a reused id: trace_well_formed reports it
         }
     }
 
     fn land(&mut self, id: u64) {
         if let Some(energy) = self.in_flight.remove(&id) {
-            self.flight_total = &self.flight_total - &energy;
+            self.flight_total -= &energy;
         }
     }
 }

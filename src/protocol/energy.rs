@@ -77,6 +77,13 @@ impl Energy {
         ctx.out.push(Command::Energy(self.held.clone()));
     }
 
+    /// Adds `e` to the holding in place (a big holding is not copied but
+    /// for its event).
+    fn add<T>(&mut self, ctx: &mut Ctx<T>, e: &Fraction) {
+        self.held += e;
+        ctx.out.push(Command::Energy(self.held.clone()));
+    }
+
     /// Where returned energy goes from this PE.
     fn sink(&self, me: PeId) -> PeId {
         if self.tree {
@@ -129,9 +136,7 @@ impl<T> Detector<T> for Energy {
 
     fn on_work_received(&mut self, ctx: &mut Ctx<T>, _from: PeId, energy: Option<Fraction>) {
         self.busy = true;
-        let e = energy.unwrap_or_else(Fraction::zero);
-        let held = &self.held + &e;
-        self.set(ctx, held);
+        self.add(ctx, &energy.unwrap_or_else(Fraction::zero));
     }
 
     fn on_idle(&mut self, ctx: &mut Ctx<T>) {
@@ -156,8 +161,7 @@ impl<T> Detector<T> for Energy {
             ctx.send(self.sink(ctx.me), Msg::Energy(e)); // forward up the tree
             return;
         }
-        let held = &self.held + &e;
-        self.set(ctx, held);
+        self.add(ctx, &e);
         self.maybe_announce(ctx);
     }
 }

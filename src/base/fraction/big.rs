@@ -16,7 +16,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use super::{ParseFractionError, MAX_DIGITS, MAX_EXPONENT};
 
 /// A non-negative rational `mant / (odd · 2^exp)`, `odd` odd.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Big {
     pub(super) mant: BigUint,
     pub(super) odd: BigUint,
@@ -34,12 +34,13 @@ impl Big {
         Big { mant: BigUint::one(), odd: BigUint::one(), exp: k }
     }
 
-    /// Half of this value (exact).
+    /// Half of this value (exact; the reference for the word form's).
+    #[cfg(test)]
     pub(crate) fn half(&self) -> Big {
         if self.mant.is_zero() {
             return Big::zero();
         }
-        Big { exp: self.exp + 1, ..self.clone() }
+        Big::normalised(self.mant.clone(), self.odd.clone(), self.exp + 1)
     }
 
     /// This value divided by `k` ≥ 1 (exact; 003 §14.7.4 rule 3's 1/p).
@@ -93,38 +94,106 @@ impl Big {
 
     /// `self - o`, or `None` if that would be negative.
     pub(crate) fn checked_sub(&self, o: &Big) -> Option<Big> {
-        let (a, b, odd, e) = self.common(o);
-        (a >= b).then(|| Big::normalised(a - b, odd, e))
+        let mut r = self.clone();
+        r.sub_assign(o).then_some(r)
+    }
+
+    /// `self += o`, in place: no copy of `self`'s digits (issue 30: a
+    /// holding spans up to n/p bits on a big tree).
+    pub(crate) fn add_assign(&mut self, o: &Big) {
+        if self.odd != o.odd {
+            let (a, b, odd, e) = self.common(o);
+            *self = Big::normalised(a + b, odd, e);
+            return;
+        }
+        let d = self.align(o.exp);
+        match d {
+            0 => self.mant += &o.mant,
+            _ => self.mant += &o.mant << d,
+        }
+        self.normalise();
+    }
+
+    /// `self -= o` in place, or `false` (the value unchanged) if that would
+    /// be negative.
+    pub(crate) fn sub_assign(&mut self, o: &Big) -> bool {
+        if self.odd != o.odd {
+            let (a, b, odd, e) = self.common(o);
+            let ok = a >= b;
+            if ok {
+                *self = Big::normalised(a - b, odd, e);
+            }
+            return ok;
+        }
+        let d = self.align(o.exp);
+        let shifted = (d > 0).then(|| &o.mant << d);
+        let b = shifted.as_ref().unwrap_or(&o.mant);
+        let ok = self.mant >= *b;
+        if ok {
+            self.mant -= b;
+        }
+        self.normalise();
+        ok
+    }
+
+    /// Brings `self` to exponent `e` or above (shifting its mantissa up in
+    /// place); returns how far `o`'s mantissa, at exponent `e`, must shift.
+    fn align(&mut self, e: u64) -> u64 {
+        if e > self.exp {
+            self.mant <<= e - self.exp;
+            self.exp = e;
+        }
+        self.exp - e
     }
 
     /// Both mantissas over one denominator `odd · 2^e`.
     fn common(&self, o: &Big) -> (BigUint, BigUint, BigUint, u64) {
         let e = self.exp.max(o.exp);
         let (a, b) = (&self.mant << (e - self.exp), &o.mant << (e - o.exp));
-        if self.odd == o.odd {
-            (a, b, self.odd.clone(), e)
-        } else {
-            (a * &o.odd, b * &self.odd, &self.odd * &o.odd, e)
-        }
+        (a * &o.odd, b * &self.odd, &self.odd * &o.odd, e)
     }
 
     pub(super) fn normalised(mant: BigUint, odd: BigUint, exp: u64) -> Big {
-        let Some(z) = mant.trailing_zeros() else { return Big::zero() };
-        let z = z.min(exp);
-        let mant = mant >> z;
-        if odd.is_one() {
-            return Big { mant, odd, exp: exp - z };
+        let mut b = Big { mant, odd, exp };
+        b.normalise();
+        b
+    }
+
+    /// Mantissa odd or exponent 0, mantissa and `odd` coprime, zero `0/1`.
+    fn normalise(&mut self) {
+        let Some(z) = self.mant.trailing_zeros() else { return *self = Big::zero() };
+        let z = z.min(self.exp);
+        if z > 0 {
+            self.mant >>= z;
+            self.exp -= z;
         }
-        let g = mant.gcd(&odd);
-        Big { mant: mant / &g, odd: odd / g, exp: exp - z }
+        if !self.odd.is_one() {
+            let g = self.mant.gcd(&self.odd);
+            self.mant /= &g;
+            self.odd /= g;
+        }
+    }
+}
+
+impl Clone for Big {
+    fn clone(&self) -> Big {
+        Big { mant: self.mant.clone(), odd: self.odd.clone(), exp: self.exp }
+    }
+
+    /// Reuses `self`'s digits.
+    fn clone_from(&mut self, o: &Big) {
+        self.mant.clone_from(&o.mant);
+        self.odd.clone_from(&o.odd);
+        self.exp = o.exp;
     }
 }
 
 impl Add for &Big {
     type Output = Big;
     fn add(self, o: &Big) -> Big {
-        let (a, b, odd, e) = self.common(o);
-        Big::normalised(a + b, odd, e)
+        let mut r = self.clone();
+        r.add_assign(o);
+        r
     }
 }
 
