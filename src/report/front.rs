@@ -45,7 +45,7 @@ fn headline(r: &Report) -> String {
         _ => format!("<b>{fail} of {} cases failed</b>, {pass} passed", pass + fail),
     };
     let profile = match r.profile {
-        Profile::Full => "full profile; the bounds suites quick: theirs is <code>lbcheck bounds --full</code>".into(),
+        Profile::Full => "full profile, the bounds suites at their quick profile: <code>lbcheck bounds --full</code> runs theirs".into(),
         p => format!("{p:?} profile").to_lowercase(),
     };
     let mutant = r.mutant.as_deref().map(|m| format!(", checking mutant <code>{m}</code>")).unwrap_or_default();
@@ -244,7 +244,7 @@ mod tests {
         let line = headline(&r);
         assert!(
             line.contains(
-                "(full profile; the bounds suites quick: theirs is <code>lbcheck bounds --full</code>, seed 1)"
+                "(full profile, the bounds suites at their quick profile: <code>lbcheck bounds --full</code> runs theirs, seed 1)"
             ),
             "{line}"
         );
