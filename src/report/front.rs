@@ -45,7 +45,10 @@ fn headline(r: &Report) -> String {
         _ => format!("<b>{fail} of {} cases failed</b>, {pass} passed", pass + fail),
     };
     let profile = match r.profile {
-        Profile::Full => "full profile, the bounds suites at their quick profile: <code>lbcheck bounds --full</code> runs theirs".into(),
+        Profile::Full => {
+            "full profile, the bounds suites at their quick profile: <code>lbcheck bounds --full</code> runs theirs"
+                .into()
+        }
         p => format!("{p:?} profile").to_lowercase(),
     };
     let mutant = r.mutant.as_deref().map(|m| format!(", checking mutant <code>{m}</code>")).unwrap_or_default();
