@@ -171,6 +171,26 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::{HashMap as Map, HashSet};
 
+    /// The window spans the ids from the oldest in flight on, not every id
+    /// sent (the memory `for_pes` promises): delivering its front moves it
+    /// on. Mutation testing found nothing else would tell (issue 31).
+    #[test]
+    fn the_window_spans_only_the_ids_in_flight() {
+        let mut book = InFlight::new(1 << 16);
+        for id in 0..100 {
+            book.insert(id, ());
+        }
+        for id in (0..90).rev() {
+            assert_eq!(book.land(id, |_| true), Some(()));
+        }
+        assert_eq!((book.base, book.window.len()), (90, 10));
+        for id in 90..100 {
+            book.land(id, |_| true);
+        }
+        assert_eq!((book.base, book.window.len()), (100, 0));
+        assert!((0..100).all(|id| book.delivered(id)));
+    }
+
     proptest! {
         /// The same answers as a hash map and a hash set, for ids near each
         /// other, far apart and repeated, with a small window (ids landed as
