@@ -111,6 +111,25 @@ fn an_early_announcement_names_the_pes_that_hold_work() {
     assert!(detail.contains("work message 7 is in flight"), "{detail}");
 }
 
+/// An announcement while no PE holds work but a work message is in flight
+/// is early; with a request in flight instead it is not (`Messages` counts
+/// work messages by their `send`'s kind). Kills `messages::is_work` → 0
+/// (and → 1, its `==` → `!=`).
+#[test]
+fn only_a_work_message_in_flight_makes_an_announcement_early() {
+    let early = |kind: Kind| {
+        let events = vec![
+            Event::Busy { t: 0, pe: 0 },
+            send(1, 0, 1, 7, kind),
+            Event::Idle { t: 1, pe: 0 },
+            Event::Announce { t: 1, pe: 0 },
+        ];
+        failures(2, events).contains(&"no_early_termination".to_string())
+    };
+    assert!(early(Kind::Work), "work message 7 is in flight");
+    assert!(!early(Kind::Request), "only a request is in flight");
+}
+
 /// What `trace_well_formed` says of requests 0 and 10 from PE 0 to PE 1,
 /// each received, then `again` (a `send` or `recv` of an id).
 fn after_two_deliveries(again: Event) -> String {
