@@ -130,6 +130,27 @@ fn only_a_work_message_in_flight_makes_an_announcement_early() {
     assert!(!early(Kind::Request), "only a request is in flight");
 }
 
+/// A work message sent again under the id of one still in flight replaces
+/// it (`trace_well_formed` fails): once it is received nothing is in
+/// flight, and an announcement then is not early. Kills `Messages::send`'s
+/// `-=` → `+=` (the replaced message counted twice).
+#[test]
+fn a_work_message_resent_under_its_id_is_counted_once() {
+    let events = vec![
+        Event::Busy { t: 0, pe: 0 },
+        send(1, 0, 1, 7, Kind::Work),
+        send(2, 0, 1, 7, Kind::Work),
+        Event::Idle { t: 2, pe: 0 },
+        recv(3, 1, 0, 7, Kind::Work),
+        Event::Busy { t: 3, pe: 1 },
+        Event::Idle { t: 4, pe: 1 },
+        Event::Announce { t: 4, pe: 0 },
+    ];
+    let failed = failures(2, events);
+    assert!(failed.contains(&"trace_well_formed".to_string()), "{failed:?}");
+    assert!(!failed.contains(&"no_early_termination".to_string()), "{failed:?}");
+}
+
 /// What `trace_well_formed` says of requests 0 and 10 from PE 0 to PE 1,
 /// each received, then `again` (a `send` or `recv` of an id).
 fn after_two_deliveries(again: Event) -> String {
