@@ -157,21 +157,26 @@ impl Fraction {
 
     /// A big value that now fits machine words takes their form.
     fn settle(&mut self) {
-        if let Repr::Big(b) = &mut self.0 {
-            if b.odd.is_one() && b.mant.bits() <= 64 && b.exp <= u64::from(u32::MAX) {
-                *self = Fraction::from_big(std::mem::replace(b, Big::zero()));
+        if let Repr::Big(b) = &self.0 {
+            if let Some((exp, mant)) = word_of(b) {
+                self.0 = Repr::Word { exp, mant };
             }
         }
     }
 
     /// A normalised big value in its one form: words if it has them.
     fn from_big(b: Big) -> Fraction {
-        let word = (b.odd.is_one()).then(|| (b.mant.to_u64(), u32::try_from(b.exp).ok()));
-        match word {
-            Some((Some(mant), Some(exp))) => Fraction(Repr::Word { exp, mant }),
-            _ => Fraction(Repr::Big(Box::new(b))),
+        match word_of(&b) {
+            Some((exp, mant)) => Fraction(Repr::Word { exp, mant }),
+            None => Fraction(Repr::Big(Box::new(b))),
         }
     }
+}
+
+/// The machine-word form `(exp, mant)` of a normalised big value, if it has one.
+fn word_of(b: &Big) -> Option<(u32, u64)> {
+    let exp = u32::try_from(b.exp).ok().filter(|_| b.odd.is_one())?;
+    Some((exp, b.mant.to_u64()?))
 }
 
 /// A `u128` as a big integer.

@@ -121,9 +121,10 @@ impl EnergyConserved {
                 slot.clone_from(held);
             }
             None => {
-                let old = match held.is_zero() {
-                    true => self.held_beyond.remove(&pe),
-                    false => self.held_beyond.insert(pe, held.clone()),
+                let old = if held.is_zero() {
+                    self.held_beyond.remove(&pe)
+                } else {
+                    self.held_beyond.insert(pe, held.clone())
                 };
                 if let Some(old) = old {
                     self.held_total -= &old;
