@@ -34,6 +34,7 @@ impl Activity {
     }
 
     /// Feeds one event.
+    #[inline(always)]
     pub(super) fn observe(&mut self, e: &Event) {
         match *e {
             Event::Busy { pe, .. } => self.set_holds(pe, true),

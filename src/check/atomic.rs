@@ -190,6 +190,7 @@ fn data_network(kind: Kind) -> bool {
 impl Property for AtomicConformance {
     const NAME: &'static str = "atomic_conformance";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if self.violation.is_some() || matches!(self.model, Model::Other(_)) {
             return;

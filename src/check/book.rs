@@ -29,6 +29,7 @@ impl Book {
     }
 
     /// Feeds one event (before the properties see it).
+    #[inline(always)]
     pub(super) fn observe(&mut self, line: usize, e: &Event) {
         self.activity.observe(e);
         self.messages.observe(line, e);

@@ -86,6 +86,7 @@ impl CriticalExpanded {
 impl Property for CriticalExpanded {
     const NAME: &'static str = "critical_expanded";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if let (Ok((_, sum)), Event::Work { critical: Some(c), .. }) = (&mut self.pruned, e) {
             *sum += **c;

@@ -127,6 +127,7 @@ fn bound(detector: DetectorKind, depth: u64, pes: u64) -> (u64, &'static str) {
 impl Property for DetectionDelayBound {
     const NAME: &'static str = "detection_delay_bound";
 
+    #[inline(always)]
     fn observe(&mut self, _line: usize, e: &Event, book: &Book) {
         match *e {
             Event::Recv { t, .. } => {

@@ -272,6 +272,7 @@ impl DetectorConformance {
 impl Property for DetectorConformance {
     const NAME: &'static str = "detector_conformance";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if self.violation.is_none() {
             self.violation = violation_at(line, self.check(line, e));

@@ -45,6 +45,7 @@ impl NoEarlyTermination {
 impl Property for NoEarlyTermination {
     const NAME: &'static str = "no_early_termination";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, book: &Book) {
         match *e {
             Event::Work { t, pe, .. } => self.active(line, pe, "did work", t),

@@ -172,6 +172,7 @@ pub(super) fn acting_pe(e: &Event) -> Option<u32> {
 impl Property for EnergyConserved {
     const NAME: &'static str = "energy_conserved";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if let Event::Header(_) = e {
             return;

@@ -106,6 +106,7 @@ fn show(at: Option<At>) -> String {
 impl Property for SamePhaseExchange {
     const NAME: &'static str = "same_phase_exchange";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, event: &Event, _: &Book) {
         // After the first violation (in a run that is not phased: its first
         // request) nothing more is checked: only the first is reported.

@@ -58,6 +58,7 @@ impl Fig3Transfers {
 impl Property for Fig3Transfers {
     const NAME: &'static str = "fig3_transfers";
 
+    #[inline(always)]
     fn observe(&mut self, _line: usize, e: &Event, _: &Book) {
         self.splits += u64::from(matches!(e, Event::Split { .. }));
     }

@@ -71,6 +71,7 @@ impl HopLatency {
 impl Property for HopLatency {
     const NAME: &'static str = "hop_latency";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, event: &Event, book: &Book) {
         let Ok((hops, least)) = &self.net else { return };
         let Event::Recv { t, pe, from, id, .. } = *event else { return };

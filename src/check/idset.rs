@@ -24,9 +24,13 @@ impl IdSet {
         (e >= x).then_some((s, e))
     }
 
-    /// True if `x` is in the set.
+    /// True if `x` is in the set. An id above the top interval (a new
+    /// message's, as nearly always) is answered without the tree.
     pub(super) fn contains(&self, x: u64) -> bool {
-        self.top.is_some_and(|(s, e)| (s..=e).contains(&x)) || self.run_of(x).is_some()
+        match self.top {
+            Some((s, e)) => (s..=e).contains(&x) || (x < s && self.run_of(x).is_some()),
+            None => false,
+        }
     }
 
     /// Adds `x`; false if it was there already.

@@ -53,6 +53,7 @@ fn relation(holds: bool) -> &'static str {
 impl Property for LowerBound {
     const NAME: &'static str = "lower_bound";
 
+    #[inline(always)]
     fn observe(&mut self, _line: usize, e: &Event, _: &Book) {
         self.expansions += matches!(e, Event::Work { .. }) as u64;
     }

@@ -69,6 +69,7 @@ impl Messages {
     }
 
     /// Feeds one event (`line` its trace line).
+    #[inline(always)]
     pub(super) fn observe(&mut self, line: usize, e: &Event) {
         self.now = match *e {
             Event::Send { t, from, to, id, kind, .. } => self.send(id, Sent { line, t, from, to, kind }),

@@ -125,6 +125,7 @@ impl Collector {
     }
 
     /// Feeds one event.
+    #[inline(always)]
     pub(super) fn observe(&mut self, e: &Event) {
         if let Event::Header(_) = e {
             return;

@@ -39,6 +39,7 @@ impl OptimumFound {
 impl Property for OptimumFound {
     const NAME: &'static str = "optimum_found";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         let Event::Work { cost, goal, .. } = e else { return };
         self.costs |= cost.is_some();

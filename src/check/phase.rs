@@ -156,6 +156,7 @@ impl PhaseDiscipline {
 impl Property for PhaseDiscipline {
     const NAME: &'static str = "phase_discipline";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, event: &Event, _: &Book) {
         let cycle = self.clock.cycle;
         if self.clock.observe(event) {

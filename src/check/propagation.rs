@@ -104,6 +104,7 @@ impl BoundDelay {
 impl Property for BoundDelay {
     const NAME: &'static str = "bound_delay";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, book: &Book) {
         if self.off.is_some() {
             return;

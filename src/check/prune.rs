@@ -27,6 +27,7 @@ pub(super) struct PruneSound {
 impl Property for PruneSound {
     const NAME: &'static str = "prune_sound";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         let Event::Work { pe, goal, pruned_with, .. } = e else { return };
         self.best = least(self.best, *goal);

@@ -124,6 +124,7 @@ impl RequestsAnswered {
 impl Property for RequestsAnswered {
     const NAME: &'static str = "requests_answered";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, book: &Book) {
         self.unread.observe(e, book);
         match *e {

@@ -91,6 +91,7 @@ impl RoundRobin {
 impl Property for RoundRobin {
     const NAME: &'static str = "round_robin";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if self.violation.is_some() {
             return;

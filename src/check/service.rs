@@ -109,6 +109,7 @@ impl ServiceLatency {
 impl Property for ServiceLatency {
     const NAME: &'static str = "service_latency";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         if self.violation.is_some() {
             return;

@@ -79,6 +79,7 @@ fn first(pairs: &[(PeId, PeId)]) -> &[(PeId, PeId)] {
 impl Property for SimdMatching {
     const NAME: &'static str = "simd_matching";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, event: &Event, _: &Book) {
         if !self.declared {
             return;

@@ -111,6 +111,7 @@ impl StopDelay {
 impl Property for StopDelay {
     const NAME: &'static str = "stop_delay";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, book: &Book) {
         match *e {
             Event::Send { kind: Kind::Stop, .. } => self.stops += 1,

@@ -37,6 +37,7 @@ impl TerminationDetected {
 impl Property for TerminationDetected {
     const NAME: &'static str = "termination_detected";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         match *e {
             Event::Announce { t, .. } if self.announce.is_none() => self.announce = Some((line, t)),

@@ -58,6 +58,7 @@ impl Unread {
     /// Reads one event; the messages in flight are the book's (a `recv`
     /// is judged by its `send`'s kind: the two differ only in a malformed
     /// trace, which `trace_well_formed` reports).
+    #[inline(always)]
     pub(super) fn observe(&mut self, e: &Event, book: &Book) {
         if !self.applies {
             return;

@@ -241,6 +241,7 @@ impl WellFormed {
 impl Property for WellFormed {
     const NAME: &'static str = "trace_well_formed";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, book: &Book) {
         self.observed += 1;
         if self.violation.is_none() {

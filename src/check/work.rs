@@ -47,6 +47,7 @@ impl WorkConserved {
 impl Property for WorkConserved {
     const NAME: &'static str = "work_conserved";
 
+    #[inline(always)]
     fn observe(&mut self, line: usize, e: &Event, _: &Book) {
         let Event::Work { units, fp, .. } = e else { return };
         self.units = self.units.saturating_add(*units);
