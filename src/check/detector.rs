@@ -160,6 +160,7 @@ impl DetectorConformance {
         }
     }
 
+    #[inline(always)]
     fn check(&mut self, line: usize, e: &Event) -> Result<(), Breach> {
         match *e {
             Event::Announce { pe, .. } => self.on_announce(line, pe),

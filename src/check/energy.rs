@@ -101,6 +101,7 @@ impl EnergyConserved {
         }
     }
 
+    #[inline(always)]
     fn apply(&mut self, e: &Event) {
         match e {
             Event::Energy { pe, held, .. } => self.set_held(*pe, held),
@@ -154,6 +155,7 @@ impl EnergyConserved {
 }
 
 /// The PE an event is an action of (`None` for waves and the end).
+#[inline(always)]
 pub(super) fn acting_pe(e: &Event) -> Option<u32> {
     match *e {
         Event::Send { from, .. } => Some(from),

@@ -410,9 +410,6 @@ impl Checker {
 
     /// Feed one event; `line` identifies it in error messages.
     pub fn observe(&mut self, line: usize, event: &Event) {
-        if let Some(pe) = energy::acting_pe(event) {
-            self.prefetch(pe);
-        }
         // One arm per kind of event, each feeding every property: within
         // an arm the event's kind is known, so each property's own match
         // on it is resolved at compile time and the properties it does
@@ -430,9 +427,13 @@ impl Checker {
         }
     }
 
-    /// Feeds `event` to the book, then to every property.
+    /// Asks for the acting PE's records, feeds `event` to the book, then
+    /// to every property.
     #[inline(always)]
     fn observe_each(&mut self, line: usize, event: &Event) {
+        if let Some(pe) = energy::acting_pe(event) {
+            self.prefetch(pe);
+        }
         self.book.observe(line, event);
         let book = &self.book;
         self.well_formed.observe(line, event, book);

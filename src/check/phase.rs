@@ -58,6 +58,7 @@ pub(super) struct PhaseClock {
 
 impl PhaseClock {
     /// Notes `e` if it is a barrier; true if it was.
+    #[inline(always)]
     pub fn observe(&mut self, e: &Event) -> bool {
         let Event::Phase { t, cycle, phase, pe } = *e else { return false };
         self.count += 1;

@@ -114,6 +114,7 @@ impl WellFormed {
     }
 
     /// Checks `e`; `now` is what it did to the messages (the book's).
+    #[inline(always)]
     fn check(&mut self, line: usize, e: &Event, now: Now) -> Result<(), Malformed> {
         if let Some(end) = self.end_line {
             return Err(Malformed::AfterEnd(end));
@@ -178,6 +179,7 @@ impl WellFormed {
         Ok(())
     }
 
+    #[inline(always)]
     fn check_pes(&self, e: &Event) -> Result<(), Malformed> {
         for (field, pe) in pes_of(e).into_iter().flatten() {
             if pe >= self.pes {
@@ -216,6 +218,7 @@ impl WellFormed {
 }
 
 /// The PE numbers an event names, with their field names.
+#[inline(always)]
 fn pes_of(e: &Event) -> [Option<(&'static str, u32)>; 2] {
     match *e {
         Event::Send { from, to, .. } => [Some(("from", from)), Some(("to", to))],
