@@ -113,8 +113,9 @@ pub struct SimulateArgs {
     /// once their T_par can only be above the claim's limit.
     #[arg(long)]
     max_time: Option<u64>,
-    /// Time the detector may take to announce after the computation is over
-    /// (0..=10^15; 0 = automatic: 1000·(Δt + T_split + latency + 1)·(⌈log2 P⌉ + 2)).
+    /// Time the detector may take to announce after the computation is over,
+    /// and half the time every PE may take to learn of it (0..=10^15; 0 =
+    /// automatic: 1000·(Δt + T_split + latency + 1)·(⌈log2 P⌉ + 2)).
     #[arg(long, default_value_t = 0)]
     detect_horizon: u64,
 }

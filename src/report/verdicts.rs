@@ -38,6 +38,9 @@ pub fn stop_note(outcome: &Outcome, max_steps: u64, horizon: u64) -> Option<Stri
         Stop::NotAnnounced { quiet_since } => Some(format!(
             "stopped at time {end}: the computation was over at time {quiet_since} but termination was not announced within the detection horizon of {horizon} time units"
         )),
+        Stop::NotTerminated { quiet_since } => Some(format!(
+            "stopped at time {end}: the computation was over at time {quiet_since} and termination was announced, but not every PE had learnt of it (logged `terminated`) within twice the detection horizon of {horizon} time units"
+        )),
         Stop::Assertion => Some(format!("stopped by a protocol assertion ({PROTOCOL_ASSERTION})")),
         Stop::Deadline => Some(format!("stopped after the deadline at time {end}: termination had not spread to every PE")),
         Stop::TimeOverflow => Some(format!(

@@ -208,7 +208,9 @@ pub struct SimConfig {
     pub max_time: Option<u64>,
     /// How long after the computation is over (no work held or in flight)
     /// the detector may take to announce before the run is stopped as a
-    /// `termination_detected` failure; 0 = automatic ([`SimConfig::detect_horizon`]).
+    /// `termination_detected` failure (and twice that for every PE to
+    /// learn of the announcement, [`Stop::NotTerminated`]); 0 = automatic
+    /// ([`SimConfig::detect_horizon`]).
     #[serde(default, rename = "detect_horizon", skip_serializing_if = "is_default")]
     pub horizon: u64,
 }

@@ -455,3 +455,50 @@ fn a_tripped_protocol_assertion_is_a_failed_property() {
     assert!(failures[1..].iter().all(|(_, v)| v.follows == Some("protocol_assertion")), "{failures:?}");
     assert_eq!(result.outcome.stop, lbcheck::sim::Stop::Assertion);
 }
+
+/// A user's detector that announces at the last PE once it is idle,
+/// although the announcer is PE 0: the news goes down the tree from PE 3,
+/// which has no children there, so PEs 0–2 never learn of it.
+#[derive(Clone, Debug, Default)]
+struct AnnouncesAlone {
+    announced: bool,
+}
+
+impl lbcheck::protocol::Detector<lbcheck::problem::Task> for AnnouncesAlone {
+    fn start(&mut self, _: &mut Ctx<'_>, _: bool, _: Option<lbcheck::base::Fraction>) {}
+    fn on_work_sent(&mut self, _: &mut Ctx<'_>, _: u32) -> Option<lbcheck::base::Fraction> {
+        None
+    }
+    fn on_work_received(&mut self, _: &mut Ctx<'_>, _: u32, _: Option<lbcheck::base::Fraction>) {}
+    fn on_idle(&mut self, ctx: &mut Ctx<'_>) {
+        if ctx.me + 1 == ctx.pes && !std::mem::replace(&mut self.announced, true) {
+            ctx.out.push(lbcheck::protocol::Command::Announce);
+        }
+    }
+    fn on_message(&mut self, _: &mut Ctx<'_>, _: u32, _: lbcheck::protocol::Msg<lbcheck::problem::Task>, _: bool) {}
+}
+
+/// A detector that announces but never spreads the news left the PEs that
+/// did not learn of it polling each other until the step cap (2·10^9
+/// steps: hours; cargo-mutants' broken reduction trees timed out on it).
+/// Now the run stops twice the detection horizon after the computation is
+/// over, failing (shown: without `Stop::NotTerminated` the run below
+/// reaches its step cap of 10^7 instead).
+#[test]
+fn an_announcement_that_never_spreads_stops_the_run() {
+    use lbcheck::harness::{Driver, RunSpec, UserDetector};
+    use lbcheck::protocol::{BalancerKind, DetectorKind};
+    let sim = lbcheck::sim::SimConfig { pes: 4, seed: 1, max_steps: 10_000_000, ..Default::default() };
+    let workload = "synthetic:size=200".parse().unwrap();
+    let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, Driver::Sim(sim));
+    let mine = UserDetector { name: "announces-alone".into(), make: |_| AnnouncesAlone::default() };
+    let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+    assert!(
+        matches!(result.outcome.stop, lbcheck::sim::Stop::NotTerminated { .. }),
+        "{:?} after {} steps",
+        result.outcome.stop,
+        result.outcome.steps
+    );
+    let failed: Vec<_> = result.check.failures().into_iter().map(|(name, _)| name).collect();
+    assert!(failed.contains(&"termination_detected") && failed.contains(&"detector_conformance"), "{failed:?}");
+}

@@ -131,6 +131,8 @@ pub(in crate::sim) struct Machine<T, B, D, E> {
     pub(in crate::sim) work_in_flight: u64,
     pub(in crate::sim) quiet_since: Option<u64>,
     pub(in crate::sim) announced: bool,
+    /// PEs that learnt of termination (each logs `terminated` once).
+    terminated: u32,
     overflow: bool,
     /// Per PE, its further initial pieces (000 §1.2's randomised
     /// initialisation), the next one last; empty if no PE has one.
@@ -186,6 +188,7 @@ where
             work_in_flight: 0,
             quiet_since: None,
             announced: false,
+            terminated: 0,
             overflow: false,
             more: Vec::new(),
             env,
@@ -233,17 +236,27 @@ where
 
     /// Why the run stops before an item due at `time`, if it does: the
     /// clock overflowed, or the computation has been over for longer than
-    /// `horizon` and termination is still not announced.
+    /// `horizon` and termination is still not announced, or for longer
+    /// than twice `horizon` and some PE has still not learnt of it (its
+    /// PEs would otherwise poll each other for ever: a detector that
+    /// announces but does not spread the news hung the run until the step
+    /// cap, 2·10^9 steps).
     #[inline]
     pub(in crate::sim) fn halts_before(&self, time: u64, horizon: u64) -> Option<Stop> {
         if self.overflow {
             return Some(Stop::TimeOverflow);
         }
-        if self.quiet_since.is_none() && self.cfg.max_time.is_some_and(|cap| time > cap) {
-            return Some(Stop::TimeCap);
+        let quiet_since = match self.quiet_since {
+            None if self.cfg.max_time.is_some_and(|cap| time > cap) => return Some(Stop::TimeCap),
+            None => return None,
+            Some(q) => q,
+        };
+        let past = |h: u64| time > quiet_since.saturating_add(h);
+        match self.announced {
+            false => past(horizon).then_some(Stop::NotAnnounced { quiet_since }),
+            true => (self.terminated < self.cfg.pes && past(horizon.saturating_mul(2)))
+                .then_some(Stop::NotTerminated { quiet_since }),
         }
-        let quiet_since = self.quiet_since.filter(|q| !self.announced && time > q.saturating_add(horizon))?;
-        Some(Stop::NotAnnounced { quiet_since })
     }
 
     /// Records when the computation became over (no work held or in flight).
@@ -312,6 +325,7 @@ where
             return 0;
         }
         self.announced |= matches!(cmd, Command::Announce);
+        self.terminated += u32::from(matches!(cmd, Command::Terminated));
         if let Some(e) = cmd.event(self.now, me) {
             self.env.emit(e);
         }

@@ -49,6 +49,13 @@ pub enum Stop {
         /// Time from which the computation was over.
         quiet_since: u64,
     },
+    /// Termination was announced, but some PE had still not learnt of it
+    /// (logged `terminated`) twice the detection horizon after the
+    /// computation was over.
+    NotTerminated {
+        /// Time from which the computation was over.
+        quiet_since: u64,
+    },
     /// Model time would have passed [`END_OF_TIME`] (the run is too long
     /// for the simulator's clock).
     TimeOverflow,
