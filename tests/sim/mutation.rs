@@ -745,4 +745,42 @@ fn a_second_slot_is_served_from_the_oldest_subproblem() {
     assert!(matches!(asks[..], [Command::Send { to: 1, msg: Msg::Request }]), "a slot emptied: asks at once");
 }
 
+/// `lbcheck simulate --json ARGS`'s report (exit 0 asserted).
+fn simulate_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["simulate", "--json"];
+    all.extend(args);
+    let (code, out, err) = super::lbcheck(&all);
+    assert_eq!(code, 0, "{args:?}:\n{out}{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// Pacheco's search keeps one subproblem, so it reports its incumbent
+/// through [`Balancer::incumbent`](lbcheck::protocol::Balancer::incumbent)'s
+/// default: under `--bound broadcast` each better bound goes to the P − 1
+/// others (003 §14.7.1). Kills the default's `-> None` (only random
+/// polling, which overrides it, broadcast in the quick profile).
+#[test]
+fn pacheco_broadcasts_each_better_bound() {
+    let args = ["--balancer", "pacheco", "--bound", "broadcast", "--termination", "four-counter"];
+    let v = simulate_json(&[&args[..], &["--workload", "tsp:cities=9,seed=2", "--pes", "7", "--seed", "2"]].concat());
+    assert_eq!(v["optimum"], v["sequential_optimum"], "{}", v["replay"]);
+    let bounds = v["messages"]["bound"].as_u64().unwrap();
+    assert!(bounds > 0 && bounds % 6 == 0, "P − 1 = 6 per improvement: {bounds}");
+}
+
+/// First-solution mode with Pacheco's search (002 §4.5): every PE drops
+/// its subproblem when it hears of the stop, through
+/// [`Balancer::discard`](lbcheck::protocol::Balancer::discard)'s default.
+/// Kills the default's body → `()` (PEs searched on after the stop).
+#[test]
+fn pacheco_drops_its_work_at_the_first_solution() {
+    let args = ["--balancer", "pacheco", "--workload", "puzzle15:moves=40,seed=1", "--pes", "16"];
+    let v = simulate_json(&[&args[..], &["--bound", "first-solution"]].concat());
+    for (name, p) in v["properties"].as_object().unwrap() {
+        assert_eq!(p["pass"], true, "{name}: {}", p["detail"]);
+    }
+    let (full, first) = (v["t_seq"].as_u64().unwrap(), v["nodes"].as_u64().unwrap());
+    assert!(first < full, "the search stopped early: {first} nodes vs {full}");
+}
+
 mod check;
