@@ -783,4 +783,24 @@ fn pacheco_drops_its_work_at_the_first_solution() {
     assert!(first < full, "the search stopped early: {first} nodes vs {full}");
 }
 
+/// A balancer that never deactivates (Pacheco's search: the default
+/// [`Balancer::inactive_window`](lbcheck::protocol::Balancer::inactive_window),
+/// `None`) works its first slice whole: PE 0's first `work` event is Δt
+/// units at t = Δt (001 Fig. 1's slice; here Δt = 10). Kills the
+/// default's → `Some((0, 1))` (PE 0 parked until t = 1), `Some((1, 0))`
+/// and `Some((1, 1))` (the first slice cut to end at t = 1): runs that stay
+/// correct, so no property can tell.
+#[test]
+fn a_balancer_without_an_inactive_window_works_its_first_slice_whole() {
+    let trace = std::env::temp_dir().join(format!("lbcheck-first-slice-{}.jsonl", std::process::id()));
+    let path = trace.to_str().unwrap();
+    let args = ["--balancer", "pacheco", "--workload", "synthetic:size=200", "--pes", "4", "--seed", "1", "--dt", "10"];
+    simulate_json(&[&args[..], &["--trace", path]].concat());
+    let text = std::fs::read_to_string(&trace).unwrap();
+    std::fs::remove_file(&trace).unwrap();
+    let first = text.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()).find(|e| e["ev"] == "work");
+    let first = first.expect("a work event");
+    assert_eq!((&first["pe"], &first["t"], &first["units"]), (&0.into(), &10.into(), &10.into()), "{first}");
+}
+
 mod check;
