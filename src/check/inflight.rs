@@ -81,14 +81,6 @@ impl<V: Copy> InFlight<V> {
         if id < self.base {
             return self.below.insert(id, v);
         }
-        let len = self.window.len() as u64;
-        if id - self.base == len && len < self.cap {
-            // The next id, as nearly always: written, not read first (its
-            // slot is rarely cached at large P, and a store does not wait
-            // for memory where a load does: issue 30).
-            self.window.push_back(Entry { flight: Some(v), delivered: false });
-            return None;
-        }
         let slot = self.reach(id);
         self.window[slot].flight.replace(v)
     }
