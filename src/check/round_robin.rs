@@ -11,11 +11,16 @@
 //!   passes over as their own requester: V(P) = P − s (`lbcheck bounds
 //!   --balancer pacheco`, claim `v_p`).
 //!   The counter may start anywhere: the rule is the rotation, not the
-//!   start value (003 does not fix it; [`super::global_rr`]).
+//!   start value (003 does not fix it; [`super::global_rr`]). And every
+//!   `get_target` PE 0 receives gets its `target` (in order per
+//!   requester), unless PE 0 had terminated when it arrived: a requester
+//!   left without one never asks again.
 //!
-//! Read from the `send` events alone. Applies when the header's `balancer`
+//! Read from the `send` events and PE 0's `recv`s of `get_target`. Applies when the header's `balancer`
 //! is `pacheco` and its `run.victim` is `local-rr` or `global-rr`;
 //! otherwise the verdict says "not applicable".
+
+use std::collections::{BTreeMap, VecDeque};
 
 use super::global_rr::{skip, Global};
 use super::{Book, Metrics, Property, Verdict};
@@ -38,6 +43,9 @@ pub(super) struct RoundRobin {
     pes: u32,
     requests: u64,
     violation: Option<(usize, String)>,
+    /// Global round robin: per requester, the lines of the `get_target`s
+    /// PE 0 received and has not answered yet.
+    unanswered: BTreeMap<u32, VecDeque<usize>>,
 }
 
 impl RoundRobin {
@@ -58,7 +66,7 @@ impl RoundRobin {
             (Ok(BalancerKind::Pacheco), v) => Mode::Off(format!("victim selection `{}`", v.unwrap_or("random"))),
             _ => Mode::Off(format!("balancer `{}`", header.balancer)),
         };
-        RoundRobin { mode, pes, requests: 0, violation: None }
+        RoundRobin { mode, pes, requests: 0, violation: None, unanswered: BTreeMap::new() }
     }
 
     /// PE `from` asked `to`: the victim it should have asked, if another.
@@ -84,7 +92,15 @@ impl RoundRobin {
     fn on_target(&mut self, to: u32) {
         if let Mode::Global(g) = &mut self.mode {
             g.on_target(to);
+            if let Some(due) = self.unanswered.get_mut(&to) {
+                due.pop_front();
+            }
         }
+    }
+
+    /// The first `get_target` never answered: (line, requester).
+    fn first_unanswered(&self) -> Option<(usize, u32)> {
+        self.unanswered.iter().filter_map(|(&r, due)| Some((*due.front()?, r))).min()
     }
 }
 
@@ -92,7 +108,7 @@ impl Property for RoundRobin {
     const NAME: &'static str = "round_robin";
 
     #[inline(always)]
-    fn observe(&mut self, line: usize, e: &Event, _: &Book) {
+    fn observe(&mut self, line: usize, e: &Event, book: &Book) {
         if self.violation.is_some() {
             return;
         }
@@ -101,11 +117,20 @@ impl Property for RoundRobin {
                 self.violation = self.on_request(from, to).map(|why| (line, format!("line {line}: {why}")));
             }
             Event::Send { from: 0, to, kind: Kind::Target, .. } => self.on_target(to),
+            Event::Recv { pe: 0, from, kind: Kind::GetTarget, .. }
+                if matches!(self.mode, Mode::Global(_)) && !book.activity.has_terminated(0) =>
+            {
+                self.unanswered.entry(from).or_default().push_back(line);
+            }
             _ => {}
         }
     }
 
     fn finish(self, _: &Metrics, _: &Book) -> Verdict {
+        if let (None, Some((line, r))) = (&self.violation, self.first_unanswered()) {
+            let why = format!("line {line}: PE 0 received PE {r}'s get_target and never sent it a target");
+            return Verdict::fail(why, Some(line));
+        }
         match (self.mode, self.violation) {
             (_, Some((line, why))) => Verdict::fail(why, Some(line)),
             (Mode::Off(what), None) => Verdict::pass(format!("not applicable: {what} is not a round robin")),
@@ -144,6 +169,22 @@ mod tests {
         let stuck = [(1, 2, Kind::Request), (1, 2, Kind::Request)];
         let v = assert_fails(NAME, &check(&h, &stuck), Some(line_of(1)));
         assert!(v.detail.contains("turn was PE 0"), "{}", v.detail);
+    }
+
+    /// A `get_target` PE 0 received is answered by a `target`, unless PE 0
+    /// had terminated (a requester left without one never asks again).
+    #[test]
+    fn every_get_target_pe_0_receives_is_answered() {
+        let h = pacheco(4, "global-rr");
+        let run = |events: Vec<Event>| run_with_header(&h, reference_of(&[]), events).properties[NAME].clone();
+        let asked = || vec![send(1, 2, 0, 1, Kind::GetTarget), recv(2, 0, 2, 1, Kind::GetTarget)];
+        let answered = [asked(), vec![send(3, 0, 2, 2, Kind::Target), recv(4, 2, 0, 2, Kind::Target)]].concat();
+        assert!(run(answered).pass);
+        let v = run(asked());
+        assert!(!v.pass && v.detail.contains("PE 0 received PE 2's get_target and never sent it a target"), "{v:?}");
+        assert_eq!(v.line, Some(line_of(1)));
+        let late = run([vec![Event::Terminated { t: 1, pe: 0 }], asked()].concat());
+        assert!(late.pass, "{late:?}");
     }
 
     #[test]
