@@ -400,6 +400,20 @@ super::declare_catalogue! {
         &[(Run, "round_robin"), (Bounds, "v_p"), (Explore, "round_robin")],
     )
     .needs(&[Need::GlobalRoundRobin]);
+    /// Pacheco's search: PE 0 drops the `get_target`s that reach it while
+    /// it works; their senders wait for a target for ever.
+    GrrBusyDrops => entry(
+        Info::ships(
+            "grr-busy-drops",
+            "003 §14.7.3",
+            "global round robin: PE 0 drops a get_target that arrives while it works; its sender waits for ever",
+        ),
+        PACHECO,
+        &[(Run, "round_robin")],
+    )
+    .needs(&[Need::GlobalRoundRobin])
+    // PE 0 works when the first get_targets reach it only on a large tree.
+    .demo(LARGE_DEMO);
     /// Pacheco's search: a service point answers the oldest request only.
     ServiceOne => entry(
         Info::ships(

@@ -69,6 +69,7 @@ pub fn pacheco(mutant: Option<Mutant>) -> pacheco::Rules {
     match mutant {
         Some(Mutant::NoSendAllRejects) => pacheco::Rules { send_all_rejects: false, ..pacheco::Rules::PAPER },
         Some(Mutant::GrrNoIncrement) => pacheco::Rules { increments: false, ..pacheco::Rules::PAPER },
+        Some(Mutant::GrrBusyDrops) => pacheco::Rules { answers_busy: false, ..pacheco::Rules::PAPER },
         Some(Mutant::ServiceOne) => pacheco::Rules { serves_all: false, ..pacheco::Rules::PAPER },
         _ => pacheco::Rules::PAPER,
     }

@@ -663,6 +663,9 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
 }
 
 #[cfg(test)]
+mod pe_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

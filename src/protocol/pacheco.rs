@@ -102,6 +102,9 @@ pub struct Rules {
     pub send_all_rejects: bool,
     /// Global round robin: PE 0 increments its target after each answer.
     pub increments: bool,
+    /// Global round robin: PE 0 answers every `get_target`, also one that
+    /// arrives while it works (else it drops those).
+    pub answers_busy: bool,
     /// `Service_requests` answers every pending request (else only the
     /// oldest; the rest wait for the next service point).
     pub serves_all: bool,
@@ -109,7 +112,7 @@ pub struct Rules {
 
 impl Rules {
     /// 003 §14.7.3 as printed.
-    pub const PAPER: Rules = Rules { send_all_rejects: true, increments: true, serves_all: true };
+    pub const PAPER: Rules = Rules { send_all_rejects: true, increments: true, answers_busy: true, serves_all: true };
 }
 
 /// Where a PE stands in `Work_remains`.
@@ -242,6 +245,7 @@ impl<T: Subproblem> Balancer for Pacheco<T> {
                 assert!(self.task.is_none(), "PE {} received work while holding work", ctx.me);
                 (self.task, self.scattered, self.asking) = (Some(task), true, Asking::No);
             }
+            Msg::GetTarget if self.has_work() && !self.rules.answers_busy => {}
             Msg::GetTarget => {
                 let to = self.next_target(from, ctx.pes);
                 ctx.send(from, Msg::Target(to));

@@ -11,6 +11,7 @@ use lbcheck::event::{read_trace, Event};
 use lbcheck::harness::RunSpec;
 use lbcheck::mutants::Mutant;
 use lbcheck::protocol::initial::InitialSplit;
+use lbcheck::protocol::BalancerKind;
 
 use super::{assert_all_pass, lbcheck, scenario, sim, DETECTORS};
 
@@ -40,6 +41,23 @@ fn random_initialisation_passes_every_property() {
                     assert_all_pass(&s);
                 }
             }
+        }
+    }
+}
+
+/// A balancer that keeps `Balancer::resume`'s default (synchronous random
+/// polling, 001 §1.3) takes its next piece when its subproblem runs out:
+/// every property holds (`work_conserved`: no piece is dropped). Kills
+/// cargo-mutants' `resume` default → `()` (every piece after the first
+/// lost; random polling, which overrides it, was the only balancer run
+/// with `random:K`).
+#[test]
+fn a_balancer_with_the_default_resume_takes_its_next_pieces() {
+    for (i, w) in WORKLOADS.iter().enumerate() {
+        for d in DETECTORS {
+            let mut s = random(w, d, 5, 4, 10 * i as u64 + 5);
+            s.balancer = BalancerKind::SyncRandomPolling.into();
+            assert_all_pass(&s);
         }
     }
 }

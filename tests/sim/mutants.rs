@@ -22,7 +22,7 @@ fn detector(e: &Entry) -> &'static str {
 const UTS: &str = "uts:args=-t 0 -b 40 -q 0.2 -m 4 -r 1";
 
 /// The run each mutant is shown on: random polling (or Pacheco's search,
-/// global round robin for its mutant of it) on 001's machine, or
+/// global round robin for its mutants of it) on 001's machine, or
 /// 004's atomic machine (random destinations, or branch-and-bound on a cost
 /// tree) for the mutants of that model.
 fn args_for(e: &Entry) -> Vec<String> {
@@ -34,7 +34,7 @@ fn args_for(e: &Entry) -> Vec<String> {
             atomic("random-destination", "synthetic:size=4096").to_vec()
         }
         // Requests queue up at a busy PE, and PEs work long, on a large tree.
-        _ if e.mutant == Mutant::ServiceOne => {
+        _ if matches!(e.mutant, Mutant::ServiceOne | Mutant::GrrBusyDrops) => {
             vec!["simulate", "--balancer", "pacheco", "--workload", "synthetic:size=100000,split=uniform"]
         }
         _ if e.mutant == Mutant::RequestsUnread => {
@@ -72,7 +72,7 @@ fn args_for(e: &Entry) -> Vec<String> {
         }
         _ => vec!["simulate", "--workload", UTS],
     };
-    let victim = (e.mutant == Mutant::GrrNoIncrement).then_some(["--victim", "global-rr"]);
+    let victim = matches!(e.mutant, Mutant::GrrNoIncrement | Mutant::GrrBusyDrops).then_some(["--victim", "global-rr"]);
     let local = matches!(e.mutant, Mutant::NoPhaseWait | Mutant::WaitWrongDimension);
     let sync = local.then_some(["--sync", "local"]);
     let pes = (!words.contains(&"--pes")).then_some(["--pes", "16"]);
