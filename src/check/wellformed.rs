@@ -179,14 +179,25 @@ impl WellFormed {
         Ok(())
     }
 
+    /// Every PE number the event names is below P: one comparison on the
+    /// larger of the two (a field the event lacks reads as PE 0); only a
+    /// trace that fails it is looked at field by field (issue 30).
     #[inline(always)]
     fn check_pes(&self, e: &Event) -> Result<(), Malformed> {
-        for (field, pe) in pes_of(e).into_iter().flatten() {
-            if pe >= self.pes {
-                return Err(Malformed::Pe { pe, field, pes: self.pes });
-            }
+        let [a, b] = pes_of(e).map(|p| p.map_or(0, |(_, pe)| pe));
+        match a.max(b) < self.pes {
+            true => Ok(()),
+            false => self.name_bad_pe(e),
         }
-        Ok(())
+    }
+
+    /// The field of `e` naming a PE out of range, if one does.
+    #[cold]
+    fn name_bad_pe(&self, e: &Event) -> Result<(), Malformed> {
+        match pes_of(e).into_iter().flatten().find(|&(_, pe)| pe >= self.pes) {
+            Some((field, pe)) => Err(Malformed::Pe { pe, field, pes: self.pes }),
+            None => Ok(()),
+        }
     }
 
     fn on_send(&mut self, id: u64, now: Now) -> Result<(), Malformed> {

@@ -80,6 +80,7 @@ fn a_slice_ends_where_the_window_begins() {
 fn bad_deactivations_exit_2() {
     for (args, says) in [
         (vec!["simulate", "--workload", UTS, "--deactivate", "1:9..3"], "FROM < TO"),
+        (vec!["simulate", "--workload", UTS, "--deactivate", "1:5..1000000000000001"], "TO <= 10^15"),
         (vec!["simulate", "--workload", UTS, "--deactivate", "one:1..3"], "PE:FROM..TO"),
         (vec!["simulate", "--workload", UTS, "--pes", "4", "--deactivate", "4:1..3"], "no PE 4 among 4"),
         (vec!["simulate", "--workload", UTS, "--balancer", "pacheco", "--deactivate", "1:1..3"], "random polling"),
@@ -92,6 +93,8 @@ fn bad_deactivations_exit_2() {
         assert_eq!(code, 2, "{args:?}:\n{out}{err}");
         assert!(err.contains(says), "{args:?} should say {says}:\n{err}");
     }
+    let (code, out, err) = lbcheck(&["simulate", "--workload", UTS, "--deactivate", "1:5..1000000000000000"]);
+    assert_eq!(code, 0, "TO = 10^15 is allowed:\n{out}{err}");
 }
 
 /// A deactivated PE that wakes mid-slice (its units already taken, so it

@@ -46,6 +46,7 @@ mod user_bounds;
 #[cfg(not(feature = "mutants-quick"))]
 mod user_loom;
 mod validation;
+mod wire;
 
 // The examples' user protocols, once: each inclusion would be a type of
 // its own, and lbcheck's generic campaign compiled again for it.

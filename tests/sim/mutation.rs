@@ -53,6 +53,18 @@ fn the_simd_trigger_is_half_idle() {
     assert!(!SimdRules::triggered(0, 0));
 }
 
+/// The SIMD balancing phase's prefix sums (000 §1.1): an up- and a
+/// down-sweep of a binary tree, 2·⌈log2 P⌉ message steps, which the phased
+/// machine charges T_rout each before the phase's requests leave. Kills
+/// `prefix_steps` → 0, 1 and its `*` → `+`, `/` (only the phase's start
+/// time moves: every property holds).
+#[test]
+fn the_simd_prefix_sums_take_two_sweeps_of_a_binary_tree() {
+    use lbcheck::protocol::simd_phase::prefix_steps;
+    let steps: Vec<u64> = [1, 2, 3, 4, 5, 8, 9, 1024].into_iter().map(prefix_steps).collect();
+    assert_eq!(steps, [0, 2, 4, 4, 6, 6, 8, 20]);
+}
+
 /// 000 §1.2's randomised initialisation charges a PE T_split for every
 /// split-tree node above its pieces (`Pieces::splits`, the start delay of
 /// `sim::logp`): on one PE that is every split made (pieces − 1); on P PEs
