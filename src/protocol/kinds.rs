@@ -81,12 +81,6 @@ impl BalancerKind {
     pub fn phased(self) -> bool {
         matches!(self, BalancerKind::PollAndShuffle | BalancerKind::SimdPhase)
     }
-
-    /// True for random polling and the balancers built on its PE
-    /// (neighbourhood polling), which take its options.
-    pub fn polls_randomly(self) -> bool {
-        matches!(self, BalancerKind::RandomPolling | BalancerKind::NeighbourPolling)
-    }
 }
 
 impl DetectorKind {

@@ -95,6 +95,10 @@ fn bad_deactivations_exit_2() {
     }
     let (code, out, err) = lbcheck(&["simulate", "--workload", UTS, "--deactivate", "1:5..1000000000000000"]);
     assert_eq!(code, 0, "TO = 10^15 is allowed:\n{out}{err}");
+    assert!(
+        out.contains("replay: lbcheck simulate --balancer random-polling --deactivate 1:5..1000000000000000 "),
+        "{out}"
+    );
 }
 
 /// A deactivated PE that wakes mid-slice (its units already taken, so it
