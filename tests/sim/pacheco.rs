@@ -56,8 +56,13 @@ fn the_scatter_gives_each_pe_one_pth_of_the_energy() {
     }
 }
 
+/// Every detector that runs inside PEs (001 §2's four-counter waves,
+/// 003 §14.7.4's energy and its tree variant, Safra's token) with every
+/// victim selection.
 #[test]
 fn every_detector_and_victim_passes_on_small_machines() {
+    let names: Vec<String> = DetectorKind::of_pes().map(|d| d.to_string()).collect();
+    assert_eq!(names, ["energy", "energy-tree", "four-counter", "safra"], "the detectors inside PEs");
     for (pes, seed) in [(2, 1), (3, 2), (5, 3), (16, 4)] {
         for d in DetectorKind::of_pes() {
             for v in VICTIMS {
