@@ -44,12 +44,14 @@ fn tree_children_and_parent_agree() {
 
 /// SIMD phases' static trigger: at least half the PEs idle, at least one.
 /// Kills `SimdRules::triggered`'s `idle > 0` → `idle < 0` (never
-/// triggered).
+/// triggered) and `2 * idle` → `2 + idle` (4 of 8 idle then short of it).
 #[test]
 fn the_simd_trigger_is_half_idle() {
     assert!(SimdRules::triggered(1, 2));
     assert!(SimdRules::triggered(2, 4));
+    assert!(SimdRules::triggered(4, 8));
     assert!(!SimdRules::triggered(1, 4));
+    assert!(!SimdRules::triggered(3, 8));
     assert!(!SimdRules::triggered(0, 0));
 }
 
