@@ -67,7 +67,11 @@ impl RequestsAnswered {
     }
 
     fn on_request(&mut self, line: usize, j: u32, i: u32, book: &Book) {
-        let pending = (line, book.activity.has_terminated(j));
+        self.push(j, i, (line, book.activity.has_terminated(j)));
+    }
+
+    /// Books a request i made that j received, behind i's others to j.
+    fn push(&mut self, j: u32, i: u32, pending: Pending) {
         match self.first.get_mut(i as usize) {
             Some(slot @ None) if !self.more.contains_key(&(j, i)) => *slot = Some((j, pending)),
             _ => self.more.entry((j, i)).or_default().push_back(pending),
@@ -269,6 +273,33 @@ mod tests {
             v.detail
         );
         assert_passes(NAME, &run(2, ignored_request(Some(3))));
+    }
+
+    proptest::proptest! {
+        /// The slot and the map answer as one FIFO queue per (replier,
+        /// requester) pair would: a requester with requests out to several
+        /// repliers at once, replies in any order, some to no request.
+        #[test]
+        fn agrees_with_a_queue_per_pair(ops in proptest::collection::vec((0..3u32, 0..3u32, proptest::bool::ANY), 1..120)) {
+            use std::collections::HashMap;
+            let mut r = RequestsAnswered::new(&header(3));
+            let mut model: HashMap<(u32, u32), VecDeque<Pending>> = HashMap::new();
+            for (line, (j, i, request)) in ops.into_iter().enumerate() {
+                if request {
+                    r.push(j, i, (line, line % 5 == 0));
+                    model.entry((j, i)).or_default().push_back((line, line % 5 == 0));
+                } else {
+                    let want = model.get_mut(&(j, i)).and_then(|q| q.pop_front()).is_some();
+                    proptest::prop_assert_eq!(r.answer(j, i), want, "line {}: {}→{}", line, i, j);
+                }
+                let mut have: Vec<_> = r.pending().collect();
+                let mut want: Vec<_> =
+                    model.iter().flat_map(|(&(j, i), q)| q.iter().map(move |&(l, late)| (l, j, i, late))).collect();
+                have.sort_unstable();
+                want.sort_unstable();
+                proptest::prop_assert_eq!(have, want);
+            }
+        }
     }
 
     #[test]
