@@ -73,6 +73,7 @@ pub fn run(a: MpiArgs) -> anyhow::Result<ExitCode> {
             let facts = report::run::Facts {
                 check: None,
                 outcome: None,
+                finished: true, // an MPI run that returns ended by termination
                 wall: run.elapsed,
                 reference_wall: None,
                 units: Some(&run.units),

@@ -34,7 +34,9 @@ pub struct ThreadsArgs {
     /// Give up after this many seconds without global termination: print
     /// the replay command and exit 1 (a hang guard for CI; 0 = no limit;
     /// 60 s applies to a mutant of the threaded driver, which may deadlock;
-    /// at most 86400, a day).
+    /// at most 86400, a day). Whatever the timeout, a run whose computation
+    /// has been over for 10 s while some PE has not learnt of termination
+    /// stops and exits 1 (the stall watch: a detector that never announces).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_TIMEOUT_SECS))]
     timeout: u64,
 }
@@ -57,8 +59,10 @@ pub fn run(a: ThreadsArgs) -> anyhow::Result<ExitCode> {
     a.run.note_uncaught(&spec, Catcher::Run);
     let result = output::checked_run(&spec, a.run.trace.as_deref())?;
     report::print(&report::run::json(&spec, &(&result).into()), a.run.json, report::run::human)?;
-    if result.outcome.stop == Stop::Deadline {
-        eprintln!("no global termination within {secs} s (deadlock or livelock?)");
+    match result.outcome.stop {
+        Stop::Deadline => eprintln!("no global termination within {secs} s (deadlock or livelock?)"),
+        Stop::Stalled => eprintln!("{}", verdicts::stalled()),
+        _ => {}
     }
     Ok(verdicts::exit_code(&result.check, Some(&spec.replay())))
 }
@@ -70,10 +74,13 @@ fn unchecked(a: &ThreadsArgs, spec: &RunSpec, secs: u64) -> anyhow::Result<ExitC
     }
     let run = spec.run_unchecked().expect("a threaded run");
     report::print(&report::run::json(spec, &(&run).into()), a.run.json, report::run::human)?;
-    if !run.timed_out {
-        return Ok(ExitCode::SUCCESS);
+    match (run.timed_out, run.stalled) {
+        (false, false) => return Ok(ExitCode::SUCCESS),
+        (true, _) => {
+            eprintln!("FAILED termination_detected: no global termination within {secs} s (deadlock or livelock?)")
+        }
+        (_, true) => eprintln!("FAILED termination_detected: {}", verdicts::stalled()),
     }
-    eprintln!("FAILED termination_detected: no global termination within {secs} s (deadlock or livelock?)");
     eprintln!("replay with: {}", spec.replay());
     Ok(ExitCode::from(1))
 }

@@ -194,7 +194,12 @@ impl RunSpec {
                 let run = self.threads(pes, cfg, self.root(reference), true);
                 units = Some(run.units);
                 let outcome = replay_events(run.events.as_deref().unwrap_or_default(), sink);
-                Outcome { stop: if run.timed_out { Stop::Deadline } else { outcome.stop }, ..outcome }
+                let stop = match (run.timed_out, run.stalled) {
+                    (true, _) => Stop::Deadline,
+                    (_, true) => Stop::Stalled,
+                    _ => outcome.stop,
+                };
+                Outcome { stop, ..outcome }
             }
             Driver::Mpi(cfg) => {
                 let run = self.mpi(pes, cfg, self.root(reference), true)?;

@@ -22,6 +22,8 @@ mod mailbox;
 mod pe_loop;
 #[path = "../runtime/record.rs"]
 mod record;
+#[path = "../runtime/stall.rs"]
+mod stall;
 #[path = "../runtime/threads.rs"]
 #[allow(unused_imports)] // its re-exports of the shared configuration
 pub(crate) mod threads;

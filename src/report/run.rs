@@ -18,6 +18,8 @@ pub struct Facts<'a> {
     pub check: Option<&'a CheckReport>,
     /// How the driver stopped (`None`: not recorded).
     pub outcome: Option<Outcome>,
+    /// The run ended by termination, not by a cap, a deadline or a stall.
+    pub finished: bool,
     /// Wall-clock time of the run.
     pub wall: Duration,
     /// Wall-clock time of the sequential reference, when computed.
@@ -35,14 +37,16 @@ impl<'a> From<&'a RunResult> for Facts<'a> {
         let (wall, reference_wall, units) = (r.wall, Some(r.reference_wall), r.units.as_deref());
         let atomic = r.atomic.as_ref();
         let reference = Some(&r.reference);
-        Facts { check: Some(&r.check), outcome: Some(r.outcome), wall, reference_wall, units, atomic, reference }
+        let (outcome, finished) = (Some(r.outcome), r.outcome.finished());
+        Facts { check: Some(&r.check), outcome, finished, wall, reference_wall, units, atomic, reference }
     }
 }
 
 impl<'a> From<&'a ThreadRun> for Facts<'a> {
     fn from(r: &'a ThreadRun) -> Self {
         let (units, wall) = (Some(&r.units[..]), r.elapsed);
-        Facts { check: None, outcome: None, wall, reference_wall: None, units, atomic: None, reference: None }
+        let finished = !(r.timed_out || r.stalled);
+        Facts { check: None, outcome: None, finished, wall, reference_wall: None, units, atomic: None, reference: None }
     }
 }
 
@@ -63,7 +67,7 @@ pub fn json(spec: &RunSpec, facts: &Facts) -> Value {
         "t_seq": t_seq, "efficiency": efficiency(spec, facts), "messages": m.map(|m| &m.messages),
         "max_gen": m.map(|m| m.max_gen), "properties": facts.check.map(|c| &c.properties),
         "replay": spec.replay(), "metrics": m, "steps": facts.outcome.map(|o| o.steps),
-        "finished": facts.outcome.is_none_or(|o| o.finished()), "nodes": done,
+        "finished": facts.finished, "nodes": done,
         "wall_secs": wall, "reference_wall_secs": facts.reference_wall.map(|d| d.as_secs_f64()),
         "nodes_per_sec": done as f64 / wall.max(1e-9), "units_per_pe": facts.units,
     });

@@ -28,6 +28,12 @@ pub fn exit_code(check: &CheckReport, replay: Option<&str>) -> ExitCode {
     ExitCode::from(1)
 }
 
+/// Why a threaded run stopped with [`Stop::Stalled`], for stderr.
+pub fn stalled() -> String {
+    let grace = crate::runtime::threads::STALL_GRACE.as_secs();
+    format!("stopped: no PE held work and no work message was in flight for {grace} s, and not every PE had learnt of termination: the detector never announced, or its announcement did not spread")
+}
+
 /// Why a simulation stopped before draining, for stderr (`None` if it drained).
 pub fn stop_note(outcome: &Outcome, max_steps: u64, horizon: u64) -> Option<String> {
     let end = outcome.end_time;
@@ -43,6 +49,7 @@ pub fn stop_note(outcome: &Outcome, max_steps: u64, horizon: u64) -> Option<Stri
         )),
         Stop::Assertion => Some(format!("stopped by a protocol assertion ({PROTOCOL_ASSERTION})")),
         Stop::Deadline => Some(format!("stopped after the deadline at time {end}: termination had not spread to every PE")),
+        Stop::Stalled => Some(stalled()),
         Stop::TimeOverflow => Some(format!(
             "stopped at time {end}: model time would pass 2^63, the end of the simulator's clock (a slow PE's slice or a latency is too long for this workload)"
         )),

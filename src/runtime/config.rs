@@ -101,6 +101,10 @@ pub struct ThreadRun {
     pub events: Option<Vec<Event>>,
     /// The deadline passed before every PE learnt of termination.
     pub timed_out: bool,
+    /// The computation was over for [`crate::runtime::threads::STALL_GRACE`]
+    /// and some PE had still not learnt of termination: the driver stopped
+    /// every PE (a detector that never announced, or whose news did not spread).
+    pub stalled: bool,
 }
 
 impl ThreadRun {

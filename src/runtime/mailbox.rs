@@ -73,11 +73,20 @@ impl<T> Mailbox<T> {
     }
 
     /// The next message, blocking (after a short spin) while there is none;
-    /// `None` once `deadline` (if any) has passed.
-    pub(crate) fn pop_blocking(&self, deadline: Option<std::time::Instant>) -> Option<Envelope<T>> {
+    /// `None` once `deadline` (if any) has passed or `stopped` says so (it
+    /// is asked under the lock, so a [`Mailbox::wake`] after it turned true
+    /// is never missed).
+    pub(crate) fn pop_blocking(
+        &self,
+        deadline: Option<std::time::Instant>,
+        stopped: impl Fn() -> bool,
+    ) -> Option<Envelope<T>> {
         spin_until(|| self.len.load(Ordering::Acquire) > 0);
         let mut q = self.queue.lock().expect("mailbox lock");
         loop {
+            if stopped() {
+                return None;
+            }
             if let Some(env) = q.pop_front() {
                 self.len.store(q.len(), Ordering::Relaxed);
                 return Some(env);
@@ -91,5 +100,11 @@ impl<T> Mailbox<T> {
             self.sleeping.store(false, Ordering::Relaxed);
             q = woken?;
         }
+    }
+
+    /// Wakes the receiver, blocked or not (the stall watch's stop).
+    pub(crate) fn wake(&self) {
+        let _q = self.queue.lock().expect("mailbox lock");
+        self.ready.notify_all();
     }
 }

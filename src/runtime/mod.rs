@@ -24,6 +24,7 @@ pub mod mailbox;
 pub mod mpi;
 mod pe_loop;
 mod record;
+mod stall;
 mod sync;
 pub mod threads;
 

@@ -47,6 +47,10 @@ pub(crate) trait Link<T: Subproblem>: Sized {
     /// Right after a slice's work, before anything else (MPI: a test's fault).
     fn worked<B: Balancer<Task = T>, D: Detector<T>>(_lp: &mut PeLoop<T, B, D, Self>) {}
 
+    /// Counts `delta` busy PEs and work messages in flight (the threaded
+    /// driver's stall watch; `stall`'s docs say when it is called).
+    fn activity(&mut self, _delta: i64) {}
+
     /// Handles the messages that arrived during a slice ([`PeLoop::deliver`])
     /// until none is left or the PE learnt of termination.
     fn receive<B: Balancer<Task = T>, D: Detector<T>>(lp: &mut PeLoop<T, B, D, Self>);
@@ -129,6 +133,7 @@ where
             let me = self.me;
             self.link.note(|| Event::Idle { t: 0, pe: me });
             self.call(|pe, ctx| pe.on_exhausted(ctx));
+            self.link.activity(-1);
         }
     }
 
@@ -151,9 +156,12 @@ where
             let queue = (msg.kind() == Kind::Request).then(|| balancer.queued_requests());
             msg.recv_event(0, me, from, id, queue)
         });
-        let rejected = matches!(env.msg, Msg::Reject);
+        let (rejected, work) = (matches!(env.msg, Msg::Reject), matches!(env.msg, Msg::Work { .. }));
         let msg = env.msg;
         self.call(|pe, ctx| pe.on_message(ctx, from, msg));
+        if work {
+            self.link.activity(-1); // after the batch that handled it counted what it made
+        }
         if rejected && !self.pe.has_work() {
             let_others_run(); // before asking again
         }
@@ -172,11 +180,14 @@ where
         let mut out = std::mem::take(&mut self.out);
         out.drain(..).for_each(|cmd| self.apply(cmd));
         self.out = out;
+        let mut made = self.outgoing.iter().filter(|(_, env)| matches!(env.msg, Msg::Work { .. })).count() as i64;
         if !self.busy && self.pe.has_work() {
             self.busy = true;
+            made += 1;
             let me = self.me;
             self.link.note(|| Event::Busy { t: 0, pe: me });
         }
+        self.link.activity(made); // before its messages leave
         let stamp = self.link.close(at_start);
         let mut outgoing = std::mem::take(&mut self.outgoing);
         for (to, env) in outgoing.drain(..) {

@@ -23,6 +23,8 @@ use std::time::Instant;
 use super::mailbox::{Envelope, Mailbox};
 use super::pe_loop::{Link, PeLoop};
 use super::record::{merge, Recorder};
+use super::stall::Activity;
+pub use super::stall::STALL_GRACE;
 use crate::event::Event;
 use crate::mutants::seams;
 use crate::problem::Subproblem;
@@ -37,12 +39,14 @@ struct Shared<T> {
     seq: TraceSeq,
     start: Instant,
     deadline: Option<Instant>,
+    activity: Activity,
 }
 
 struct Done {
     units: u64,
     batches: Option<Vec<(u64, Vec<Event>)>>,
-    timed_out: bool,
+    /// Stopped by the deadline or the stall watch, not by termination.
+    cut: bool,
 }
 
 /// Runs `root` (given to PE 0, or split among the PEs with
@@ -57,7 +61,7 @@ where
     let start = Instant::now();
     let boxes = (0..cfg.pes).map(|_| Mailbox::new(seams::mailbox(cfg.mutant))).collect();
     let deadline = cfg.deadline.filter(|_| DEADLINES).map(|d| start + d);
-    let shared = Arc::new(Shared { boxes, seq: TraceSeq::new(0), start, deadline });
+    let shared = Arc::new(Shared { boxes, seq: TraceSeq::new(0), start, deadline, activity: Activity::default() });
     let workers: Vec<_> = (0..cfg.pes)
         .zip(assign(root, cfg.pes, cfg.initial_split, cfg.seed))
         .map(|(me, start)| {
@@ -68,13 +72,16 @@ where
         })
         .collect();
     let handles: Vec<_> = workers.into_iter().map(|worker| thread::spawn(move || worker.run())).collect();
+    let stalled =
+        DEADLINES && shared.activity.watch(cfg.pes, STALL_GRACE, || shared.boxes.iter().for_each(Mailbox::wake));
     let done: Vec<Done> =
         handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect();
     let elapsed = start.elapsed();
     let units = done.iter().map(|d| d.units).collect();
-    let timed_out = done.iter().any(|d| d.timed_out);
-    let events = cfg.record.then(|| merge(done.into_iter().filter_map(|d| d.batches).collect(), !timed_out));
-    ThreadRun { elapsed, units, events, timed_out }
+    let timed_out = !stalled && done.iter().any(|d| d.cut);
+    let events =
+        cfg.record.then(|| merge(done.into_iter().filter_map(|d| d.batches).collect(), !(timed_out || stalled)));
+    ThreadRun { elapsed, units, events, timed_out, stalled }
 }
 
 /// A PE's thread: the shared loop over its mailbox.
@@ -120,6 +127,10 @@ impl<T: Subproblem> Link<T> for Threaded<T> {
         self.shared.boxes[to as usize].push(env);
     }
 
+    fn activity(&mut self, delta: i64) {
+        self.shared.activity.add(delta);
+    }
+
     /// Every message queued by now (a busy PE's poll: no lock if none).
     fn receive<B: Balancer<Task = T>, D: Detector<T>>(lp: &mut Worker<T, B, D>) {
         let link = &mut lp.link;
@@ -141,22 +152,27 @@ where
     D: Detector<T>,
 {
     /// The thread: slices while it has work, blocks on its mailbox while
-    /// idle, until termination reached it or the deadline passed.
+    /// idle, until termination reached it, the deadline passed or the
+    /// stall watch stopped the run.
     fn run(mut self) -> Done {
-        let deadline = self.link.shared.deadline;
-        let mut timed_out = false;
-        while !self.pe.terminated() && !timed_out {
+        let shared = self.link.shared.clone();
+        let (deadline, activity) = (shared.deadline, &shared.activity);
+        let mut cut = false;
+        while !self.pe.terminated() && !cut {
             if self.pe.has_work() {
                 self.slice();
-                timed_out = deadline.is_some_and(|d| Instant::now() >= d);
+                cut = deadline.is_some_and(|d| Instant::now() >= d);
             } else {
-                match self.link.mailbox().pop_blocking(deadline) {
+                match self.link.mailbox().pop_blocking(deadline, || activity.stopped()) {
                     Some(env) => self.deliver(env),
-                    None => timed_out = true,
+                    None => cut = true,
                 }
             }
         }
         self.link.close(false);
-        Done { units: self.units, batches: self.link.rec.map(Recorder::into_batches), timed_out }
+        if DEADLINES {
+            activity.finished();
+        }
+        Done { units: self.units, batches: self.link.rec.map(Recorder::into_batches), cut }
     }
 }

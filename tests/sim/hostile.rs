@@ -502,3 +502,27 @@ fn an_announcement_that_never_spreads_stops_the_run() {
     let failed: Vec<_> = result.check.failures().into_iter().map(|(name, _)| name).collect();
     assert!(failed.contains(&"termination_detected") && failed.contains(&"detector_conformance"), "{failed:?}");
 }
+
+/// The same detector on the threaded driver: PEs 0–2 never learn of the
+/// end and would poll each other forever (no deadline is set). The stall
+/// watch stops the run [`STALL_GRACE`] after the computation is over, and
+/// the run fails. (Before the watch, cargo-mutants' safra `Token::of` →
+/// `None`, a token never recognised, left `threads::reference_runs_pass_every_property`
+/// running past its 60 s timeout; now that test fails in 10 s.)
+///
+/// [`STALL_GRACE`]: lbcheck::runtime::threads::STALL_GRACE
+#[test]
+fn a_threaded_run_whose_end_never_spreads_stops() {
+    use lbcheck::harness::{Driver, RunSpec, UserDetector};
+    use lbcheck::protocol::{BalancerKind, DetectorKind};
+    use lbcheck::runtime::threads::ThreadConfig;
+    let threads = ThreadConfig { pes: 4, seed: 1, ..Default::default() };
+    let workload = "synthetic:size=200".parse().unwrap();
+    let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, Driver::Threads(threads));
+    let mine = UserDetector { name: "announces-alone".into(), make: |_| AnnouncesAlone::default() };
+    let started = std::time::Instant::now();
+    let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+    assert_eq!(result.outcome.stop, lbcheck::sim::Stop::Stalled, "after {:?}", started.elapsed());
+    let failed: Vec<_> = result.check.failures().into_iter().map(|(name, _)| name).collect();
+    assert!(failed.contains(&"termination_detected"), "{failed:?}");
+}

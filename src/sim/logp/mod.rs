@@ -61,6 +61,11 @@ pub enum Stop {
     TimeOverflow,
     /// A threaded run's wall-clock deadline passed before termination spread.
     Deadline,
+    /// A threaded run's computation was over (no PE held work, no work
+    /// message was in flight) for [`crate::runtime::threads::STALL_GRACE`]
+    /// of wall-clock time and some PE had still not learnt of termination:
+    /// the driver stopped every PE (`runtime::stall`).
+    Stalled,
     /// A protocol's or the driver's assertion failed (a broken peer tripped
     /// it): the run stopped there (`harness::caught`).
     Assertion,
