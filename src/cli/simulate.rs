@@ -299,7 +299,7 @@ pub fn spec_of_words(words: &[String]) -> anyhow::Result<RunSpec> {
 fn stop_note(spec: &RunSpec, outcome: &lbcheck::sim::Outcome) -> Option<String> {
     match &spec.driver {
         Driver::Sim(c) => verdicts::stop_note(outcome, c.max_steps, c.detect_horizon()),
-        Driver::Atomic(c) => verdicts::stop_note(outcome, c.max_steps, 0),
+        Driver::Atomic(c) => verdicts::stop_note(outcome, c.max_steps, c.detect_horizon()),
         Driver::Threads(_) | Driver::Mpi(_) => None,
     }
 }

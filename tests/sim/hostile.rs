@@ -526,3 +526,48 @@ fn a_threaded_run_whose_end_never_spreads_stops() {
     let failed: Vec<_> = result.check.failures().into_iter().map(|(name, _)| name).collect();
     assert!(failed.contains(&"termination_detected"), "{failed:?}");
 }
+
+/// A user's detector that never announces and keeps a token going round
+/// the ring: the detector's messages never stop, so only a detection
+/// horizon ends the run.
+#[derive(Clone, Debug, Default)]
+struct TokenForever;
+
+impl lbcheck::protocol::Detector<lbcheck::problem::Task> for TokenForever {
+    fn start(&mut self, ctx: &mut Ctx<'_>, _: bool, _: Option<lbcheck::base::Fraction>) {
+        if ctx.me == 0 {
+            ctx.send((ctx.me + 1) % ctx.pes, lbcheck::protocol::Msg::Control(Box::default()));
+        }
+    }
+    fn on_work_sent(&mut self, _: &mut Ctx<'_>, _: u32) -> Option<lbcheck::base::Fraction> {
+        None
+    }
+    fn on_work_received(&mut self, _: &mut Ctx<'_>, _: u32, _: Option<lbcheck::base::Fraction>) {}
+    fn on_idle(&mut self, _: &mut Ctx<'_>) {}
+    fn on_message(&mut self, ctx: &mut Ctx<'_>, _: u32, msg: lbcheck::protocol::Msg<lbcheck::problem::Task>, _: bool) {
+        ctx.send((ctx.me + 1) % ctx.pes, msg);
+    }
+}
+
+/// On 004's atomic machine such a detector ran to the step cap (10^8
+/// steps; cargo-mutants' safra mutants that never announce timed out on
+/// it in `combinations`): now the run stops at the detection horizon,
+/// 4·P + 1000·(⌈log2 P⌉ + 2) steps after the computation is over, and fails.
+#[test]
+fn a_detector_that_never_announces_stops_at_the_atomic_horizon() {
+    use lbcheck::harness::{Driver, RunSpec, UserDetector};
+    use lbcheck::protocol::{BalancerKind, DetectorKind};
+    let atomic = lbcheck::sim::atomic::AtomicConfig { pes: 4, seed: 1, ..Default::default() };
+    let horizon = atomic.detect_horizon();
+    assert_eq!(horizon, 16 + 1000 * 4);
+    let workload = "synthetic:size=200".parse().unwrap();
+    let spec = RunSpec::new(workload, BalancerKind::RandomDestination, DetectorKind::Energy, Driver::Atomic(atomic));
+    let mine = UserDetector { name: "token-forever".into(), make: |_| TokenForever };
+    let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+    let lbcheck::sim::Stop::NotAnnounced { quiet_since } = result.outcome.stop else {
+        panic!("{:?} after {} steps", result.outcome.stop, result.outcome.steps)
+    };
+    assert_eq!(result.outcome.end_time, quiet_since + horizon + 1);
+    let failed: Vec<_> = result.check.failures().into_iter().map(|(name, _)| name).collect();
+    assert!(failed.contains(&"termination_detected"), "{failed:?}");
+}

@@ -11,7 +11,10 @@
 //! balancer is polled (a random-destination node then sends the children
 //! away). The root is expanded at step 1 on node 0 (004 §4.1). Time is
 //! counted in steps (`clock: step`). The run ends when no node holds work
-//! and no message is queued, buffered or in flight and no timer is set.
+//! and no message is queued, buffered or in flight and no timer is set —
+//! or, with the computation over but the detector's messages still going
+//! (it never announces, or its news does not spread), after the detection
+//! horizon ([`AtomicConfig::detect_horizon`]).
 //! Timers ([`Command::Timer`], in steps) fire at the start of their step.
 //!
 //! A step visits only the nodes on its agenda: those holding work and those
@@ -63,6 +66,8 @@ struct Machine<'s, T, B, D> {
     /// The nodes holding work.
     busy: BitSet,
     holding: u32,
+    /// Work messages sent and not yet received.
+    work_in_flight: u64,
     announced: bool,
     t: u64,
     expansions: u64,
@@ -97,6 +102,7 @@ where
         next_id: 0,
         busy: BitSet::with_capacity(cfg.pes as usize),
         holding: 0,
+        work_in_flight: 0,
         announced: false,
         t: 0,
         expansions: 0,
@@ -107,7 +113,7 @@ where
         m.call(i as PeId, |pe, ctx| pe.start(ctx, start.part, start.share));
         m.maybe_busy(i as PeId);
     }
-    let stop = m.steps(cfg.max_steps);
+    let stop = m.steps(cfg.max_steps, cfg.detect_horizon());
     if stop == Stop::Drained {
         (m.sink)(Event::End { t: m.now });
     }
@@ -122,13 +128,17 @@ where
     B: Balancer<Task = T>,
     D: Detector<T>,
 {
-    fn steps(&mut self, max_steps: u64) -> Stop {
+    fn steps(&mut self, max_steps: u64, horizon: u64) -> Stop {
+        let mut quiet_since = None;
         loop {
             if self.net.is_empty() && self.control.is_empty() && self.timers.is_empty() && self.holding == 0 {
                 return match self.announced {
                     true => Stop::Drained,
                     false => Stop::NotAnnounced { quiet_since: self.now },
                 };
+            }
+            if let Some(stop) = self.past_horizon(&mut quiet_since, horizon) {
+                return stop;
             }
             if self.now == max_steps {
                 return Stop::StepCap;
@@ -153,6 +163,22 @@ where
                 self.expand(q);
             }
         }
+    }
+
+    /// Once the computation has been over (no node holds work, no work
+    /// message is in flight) for longer than `horizon` steps, why the run
+    /// stops ([`AtomicConfig::detect_horizon`]); `quiet_since` is when it
+    /// was over.
+    fn past_horizon(&self, quiet_since: &mut Option<u64>, horizon: u64) -> Option<Stop> {
+        if self.holding > 0 || self.work_in_flight > 0 {
+            *quiet_since = None;
+            return None;
+        }
+        let since = *quiet_since.get_or_insert(self.now);
+        (self.now - since > horizon).then_some(match self.announced {
+            true => Stop::NotTerminated { quiet_since: since },
+            false => Stop::NotAnnounced { quiet_since: since },
+        })
     }
 
     /// The nodes a step visits, ascending: those holding work and the
@@ -181,6 +207,7 @@ where
         let (t, pe, from, id, kind) = (self.now, e.to, e.from, e.id, e.msg.kind());
         let data = ready.map(|r| Box::new(json!({ "ready": r }))).or_else(|| e.msg.data());
         (self.sink)(Event::Recv { t, pe, from, id, kind, queue: None, data });
+        self.work_in_flight -= u64::from(kind == Kind::Work);
         self.call(pe, |p, ctx| p.on_message(ctx, from, e.msg));
         self.maybe_busy(pe);
     }
@@ -255,6 +282,7 @@ where
             _ => (0, None),
         };
         let data_network = matches!(msg.kind(), Kind::Work | Kind::Request | Kind::Reject);
+        self.work_in_flight += u64::from(msg.kind() == Kind::Work);
         let mut event = msg.send_event(self.now, from, to, id);
         if let (Event::Send { data, .. }, Some(cost)) = (&mut event, cost) {
             *data = Some(Box::new(json!({ "key": cost })));

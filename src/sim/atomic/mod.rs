@@ -144,6 +144,20 @@ impl Default for AtomicConfig {
 }
 
 impl AtomicConfig {
+    /// The detection horizon in steps, 4·P + 1000·(⌈log2 P⌉ + 2): a run in
+    /// which no node has held work and no work message has been in flight
+    /// for longer stops, [`crate::sim::Stop::NotAnnounced`] (or
+    /// [`crate::sim::Stop::NotTerminated`] if termination was announced),
+    /// instead of running a detector's messages to the step cap (the
+    /// references detect within a few rounds of O(P) steps: Safra's token
+    /// ring is the longest). The asynchronous machine's counterpart is
+    /// [`crate::sim::SimConfig::detect_horizon`]. A detector's timer longer
+    /// than this on an idle machine is cut short.
+    pub fn detect_horizon(&self) -> u64 {
+        let log_p = u64::from(u32::BITS - (self.pes.max(1) - 1).leading_zeros());
+        4 * u64::from(self.pes) + 1000 * (log_p + 2)
+    }
+
     /// Checks every parameter (each message names the flag and its range).
     pub fn validate(&self) -> Result<(), ConfigError> {
         ConfigError::check("--pes", self.pes.into(), 1, super::MAX_PES.into())?;
