@@ -244,6 +244,27 @@ mod tests {
         assert!(!r.properties[NAME].pass, "{}", r.properties[NAME].detail);
     }
 
+    /// With `clock: seq`, a step ends where another PE acts: PE 1 taking
+    /// its half before PE 0 sent it (a total of 3/2 until then) fails
+    /// there, although the total is 1 again by the end (cargo-mutants:
+    /// `acting_pe` → `Some(1)`, one PE for every event, passed it).
+    #[test]
+    fn with_sequence_numbers_a_step_ends_where_another_pe_acts() {
+        let mut events = two_pes();
+        let taken = position(&events, |e| matches!(e, Event::Energy { t: 5, pe: 1, .. }));
+        let early = events.remove(taken);
+        let split = position(&events, |e| matches!(e, Event::Split { .. }));
+        events.insert(split + 1, early);
+        for (i, e) in events.iter_mut().enumerate() {
+            if let Some(t) = e.time_mut() {
+                *t = i as u64;
+            }
+        }
+        let seq = TraceHeader { clock: Clock::Seq, ..header(2) };
+        let v = assert_fails(NAME, &run_with_header(&seq, reference_of(&events), events), Some(line_of(split + 1)));
+        assert!(v.detail.contains("the total energy is 3/2^1"), "{}", v.detail);
+    }
+
     /// A work message with energy 0 fails at its `send`, before any total
     /// is off.
     #[test]

@@ -155,6 +155,13 @@ fn forward(start: u32, order: &[u32], pes: u32) -> Counter {
 mod tests {
     use super::*;
 
+    /// cargo-mutants: `<<` → `>>` kept 8 starts at every size.
+    #[test]
+    fn max_starts_is_64_up_to_2_16_pes_then_halves_down_to_8() {
+        let starts = [1, 1024, 1 << 16, 1 << 17, 1 << 19, 1 << 20].map(max_starts);
+        assert_eq!(starts, [64, 64, 64, 32, 8, 8]);
+    }
+
     /// The hand-outs of PE 0's counter under which `starts` consecutive
     /// start values all give requester 7 the same target, with that
     /// target: each hand-out to r merges counters r and r + 1 (both give
