@@ -34,6 +34,8 @@ const LOOK: Duration = Duration::from_millis(20);
 pub(crate) struct Activity {
     active: AtomicI64,
     stopped: AtomicBool,
+    /// A PE's thread panicked (its protocol asserted).
+    panicked: AtomicBool,
     finished: Mutex<u32>,
     finish: Condvar,
 }
@@ -60,11 +62,20 @@ impl Activity {
     /// Waits until all `pes` threads finished (false) or the computation
     /// has been over for `grace` while some still ran (true: the stop is
     /// set and `wake` called, to wake the PEs blocked on their mailboxes).
+    /// A thread that panicked stops the others the same way (false: the
+    /// join then passes its panic on, instead of waiting for PEs that wait
+    /// for it).
     pub(crate) fn watch(&self, pes: u32, grace: Duration, wake: impl Fn()) -> bool {
         let mut quiet_since: Option<Instant> = None;
         let mut finished = self.finished.lock().expect("stall lock");
         while *finished < pes {
             finished = self.finish.wait_timeout(finished, LOOK).expect("stall lock").0;
+            if self.panicked.load(Ordering::Acquire) {
+                self.stopped.store(true, Ordering::Release);
+                drop(finished);
+                wake();
+                return false;
+            }
             if self.active.load(Ordering::SeqCst) > 0 {
                 quiet_since = None;
             } else if quiet_since.get_or_insert_with(Instant::now).elapsed() >= grace && *finished < pes {
@@ -75,5 +86,18 @@ impl Activity {
             }
         }
         false
+    }
+}
+
+/// Counts its PE's thread as finished when dropped, at the end of its loop
+/// or while a panic unwinds it (then stopping the others).
+pub(crate) struct Finishing<'a>(pub(crate) &'a Activity);
+
+impl Drop for Finishing<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.panicked.store(true, Ordering::Release);
+        }
+        self.0.finished();
     }
 }

@@ -23,8 +23,8 @@ use std::time::Instant;
 use super::mailbox::{Envelope, Mailbox};
 use super::pe_loop::{Link, PeLoop};
 use super::record::{merge, Recorder};
-use super::stall::Activity;
 pub use super::stall::STALL_GRACE;
+use super::stall::{Activity, Finishing};
 use crate::event::Event;
 use crate::mutants::seams;
 use crate::problem::Subproblem;
@@ -157,6 +157,7 @@ where
     fn run(mut self) -> Done {
         let shared = self.link.shared.clone();
         let (deadline, activity) = (shared.deadline, &shared.activity);
+        let _finishing = DEADLINES.then(|| Finishing(activity));
         let mut cut = false;
         while !self.pe.terminated() && !cut {
             if self.pe.has_work() {
@@ -170,9 +171,6 @@ where
             }
         }
         self.link.close(false);
-        if DEADLINES {
-            activity.finished();
-        }
         Done { units: self.units, batches: self.link.rec.map(Recorder::into_batches), cut }
     }
 }

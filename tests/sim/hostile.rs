@@ -571,3 +571,40 @@ fn a_detector_that_never_announces_stops_at_the_atomic_horizon() {
     let failed: Vec<_> = result.check.failures().into_iter().map(|(name, _)| name).collect();
     assert!(failed.contains(&"termination_detected"), "{failed:?}");
 }
+
+/// A user's detector whose assertion fails at the first work message sent
+/// (PE 0 serves the first request after its first slice).
+#[derive(Clone, Debug)]
+struct AssertsOnSend;
+
+impl lbcheck::protocol::Detector<lbcheck::problem::Task> for AssertsOnSend {
+    fn start(&mut self, _: &mut Ctx<'_>, _: bool, _: Option<lbcheck::base::Fraction>) {}
+    fn on_work_sent(&mut self, ctx: &mut Ctx<'_>, _: u32) -> Option<lbcheck::base::Fraction> {
+        panic!("my detector's invariant broke on PE {}", ctx.me)
+    }
+    fn on_work_received(&mut self, _: &mut Ctx<'_>, _: u32, _: Option<lbcheck::base::Fraction>) {}
+    fn on_idle(&mut self, _: &mut Ctx<'_>) {}
+    fn on_message(&mut self, _: &mut Ctx<'_>, _: u32, _: lbcheck::protocol::Msg<lbcheck::problem::Task>, _: bool) {}
+}
+
+/// A tripped assertion on the threaded driver: PE 0's thread
+/// panics; the others, waiting for news that never comes, are stopped by
+/// the stall watch at once (not after its grace) so that the panic reaches
+/// the harness, which reports `protocol_assertion`. (Counting a panicked
+/// thread as finished matters: without it the watch waited for it for ever.)
+#[test]
+fn a_tripped_assertion_on_threads_is_a_failed_property() {
+    use lbcheck::harness::{Driver, RunSpec, UserDetector};
+    use lbcheck::protocol::{BalancerKind, DetectorKind};
+    use lbcheck::runtime::threads::ThreadConfig;
+    let threads = ThreadConfig { pes: 4, seed: 1, ..Default::default() };
+    let workload = "synthetic:size=2000".parse().unwrap();
+    let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, Driver::Threads(threads));
+    let mine = UserDetector { name: "asserts-on-send".into(), make: |_| AssertsOnSend };
+    let started = std::time::Instant::now();
+    let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+    assert!(started.elapsed() < lbcheck::runtime::threads::STALL_GRACE, "{:?}", started.elapsed());
+    assert_eq!(result.outcome.stop, lbcheck::sim::Stop::Assertion);
+    let failed: Vec<_> = result.check.failures().into_iter().map(|(name, _)| name).collect();
+    assert!(failed.contains(&"protocol_assertion"), "{failed:?}");
+}
