@@ -572,18 +572,21 @@ fn a_detector_that_never_announces_stops_at_the_atomic_horizon() {
     assert!(failed.contains(&"termination_detected"), "{failed:?}");
 }
 
-/// A user's detector whose assertion fails at the first work message sent
-/// (PE 0 serves the first request after its first slice).
+/// A user's detector whose assertion fails when PE 0 runs out of work (it
+/// starts with all of it, so this happens on its thread, whatever the
+/// interleaving).
 #[derive(Clone, Debug)]
-struct AssertsOnSend;
+struct AssertsWhenIdle;
 
-impl lbcheck::protocol::Detector<lbcheck::problem::Task> for AssertsOnSend {
+impl lbcheck::protocol::Detector<lbcheck::problem::Task> for AssertsWhenIdle {
     fn start(&mut self, _: &mut Ctx<'_>, _: bool, _: Option<lbcheck::base::Fraction>) {}
-    fn on_work_sent(&mut self, ctx: &mut Ctx<'_>, _: u32) -> Option<lbcheck::base::Fraction> {
-        panic!("my detector's invariant broke on PE {}", ctx.me)
+    fn on_work_sent(&mut self, _: &mut Ctx<'_>, _: u32) -> Option<lbcheck::base::Fraction> {
+        None
     }
     fn on_work_received(&mut self, _: &mut Ctx<'_>, _: u32, _: Option<lbcheck::base::Fraction>) {}
-    fn on_idle(&mut self, _: &mut Ctx<'_>) {}
+    fn on_idle(&mut self, ctx: &mut Ctx<'_>) {
+        assert!(ctx.me != 0, "my detector's invariant broke on PE {}", ctx.me);
+    }
     fn on_message(&mut self, _: &mut Ctx<'_>, _: u32, _: lbcheck::protocol::Msg<lbcheck::problem::Task>, _: bool) {}
 }
 
@@ -600,7 +603,7 @@ fn a_tripped_assertion_on_threads_is_a_failed_property() {
     let threads = ThreadConfig { pes: 4, seed: 1, ..Default::default() };
     let workload = "synthetic:size=2000".parse().unwrap();
     let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, Driver::Threads(threads));
-    let mine = UserDetector { name: "asserts-on-send".into(), make: |_| AssertsOnSend };
+    let mine = UserDetector { name: "asserts-when-idle".into(), make: |_| AssertsWhenIdle };
     let started = std::time::Instant::now();
     let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
     assert!(started.elapsed() < lbcheck::runtime::threads::STALL_GRACE, "{:?}", started.elapsed());
