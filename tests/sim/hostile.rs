@@ -414,9 +414,10 @@ fn every_hostile_probe_is_answered_within_5_s() {
     assert!(wrong.is_empty(), "{} of {} probes:\n{}", wrong.len(), PROBES.len(), wrong.join("\n"));
 }
 
-/// A user's detector whose own assertion fails on PE 1's first idle.
+/// A user's detector whose own assertion fails on the first idle of the
+/// PE it names.
 #[derive(Clone, Debug)]
-struct Asserting;
+struct Asserting(u32);
 
 impl lbcheck::protocol::Detector<lbcheck::problem::Task> for Asserting {
     fn start(&mut self, _: &mut Ctx<'_>, _: bool, _: Option<lbcheck::base::Fraction>) {}
@@ -425,7 +426,7 @@ impl lbcheck::protocol::Detector<lbcheck::problem::Task> for Asserting {
     }
     fn on_work_received(&mut self, _: &mut Ctx<'_>, _: u32, _: Option<lbcheck::base::Fraction>) {}
     fn on_idle(&mut self, ctx: &mut Ctx<'_>) {
-        assert!(ctx.me != 1, "my detector's invariant broke on PE {}", ctx.me);
+        assert!(ctx.me != self.0, "my detector's invariant broke on PE {}", ctx.me);
     }
     fn on_message(&mut self, _: &mut Ctx<'_>, _: u32, _: lbcheck::protocol::Msg<lbcheck::problem::Task>, _: bool) {}
 }
@@ -446,7 +447,7 @@ fn a_tripped_protocol_assertion_is_a_failed_property() {
     let driver = Driver::Sim(lbcheck::sim::SimConfig { pes: 4, seed: 1, ..Default::default() });
     let workload = "synthetic:size=200".parse().unwrap();
     let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, driver);
-    let mine = UserDetector { name: "asserting".into(), make: |_| Asserting };
+    let mine = UserDetector { name: "asserting".into(), make: |_| Asserting(1) };
     let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
     let failures = result.check.failures_in_order();
     let (first, v) = failures.first().expect("a failure");
@@ -572,26 +573,9 @@ fn a_detector_that_never_announces_stops_at_the_atomic_horizon() {
     assert!(failed.contains(&"termination_detected"), "{failed:?}");
 }
 
-/// A user's detector whose assertion fails when PE 0 runs out of work (it
-/// starts with all of it, so this happens on its thread, whatever the
-/// interleaving).
-#[derive(Clone, Debug)]
-struct AssertsWhenIdle;
-
-impl lbcheck::protocol::Detector<lbcheck::problem::Task> for AssertsWhenIdle {
-    fn start(&mut self, _: &mut Ctx<'_>, _: bool, _: Option<lbcheck::base::Fraction>) {}
-    fn on_work_sent(&mut self, _: &mut Ctx<'_>, _: u32) -> Option<lbcheck::base::Fraction> {
-        None
-    }
-    fn on_work_received(&mut self, _: &mut Ctx<'_>, _: u32, _: Option<lbcheck::base::Fraction>) {}
-    fn on_idle(&mut self, ctx: &mut Ctx<'_>) {
-        assert!(ctx.me != 0, "my detector's invariant broke on PE {}", ctx.me);
-    }
-    fn on_message(&mut self, _: &mut Ctx<'_>, _: u32, _: lbcheck::protocol::Msg<lbcheck::problem::Task>, _: bool) {}
-}
-
 /// A tripped assertion on the threaded driver: PE 0's thread
-/// panics; the others, waiting for news that never comes, are stopped by
+/// panics when it runs out of work (it starts with all of it, so this
+/// happens on its thread, whatever the interleaving); the others, waiting for news that never comes, are stopped by
 /// the stall watch at once (not after its grace) so that the panic reaches
 /// the harness, which reports `protocol_assertion`. (Counting a panicked
 /// thread as finished matters: without it the watch waited for it for ever.)
@@ -603,7 +587,7 @@ fn a_tripped_assertion_on_threads_is_a_failed_property() {
     let threads = ThreadConfig { pes: 4, seed: 1, ..Default::default() };
     let workload = "synthetic:size=2000".parse().unwrap();
     let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, Driver::Threads(threads));
-    let mine = UserDetector { name: "asserts-when-idle".into(), make: |_| AssertsWhenIdle };
+    let mine = UserDetector { name: "asserts-when-idle".into(), make: |_| Asserting(0) };
     let started = std::time::Instant::now();
     let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
     assert!(started.elapsed() < lbcheck::runtime::threads::STALL_GRACE, "{:?}", started.elapsed());
