@@ -42,7 +42,9 @@ fn a_deactivated_root_holder_gives_everything_away() {
 }
 
 /// A PE deactivated mid-run ends its slice there, then neither works nor
-/// asks until its window ends; it still answers every request.
+/// asks until its window ends; it still answers every request; when the
+/// window ends it works or asks again (`Pe::on_wake` → `()` left it idle
+/// for ever: every property still held, cargo-mutants).
 #[test]
 fn a_deactivated_pe_is_silent_but_answers() {
     let (pe, from, to) = (5, 40, 200);
@@ -53,6 +55,9 @@ fn a_deactivated_pe_is_silent_but_answers() {
     assert!(!window.iter().any(|e| e["ev"] == "send" && e["kind"] == "request"), "PE {pe} asked in its window");
     let asked = ev.iter().filter(|e| e["ev"] == "recv" && e["pe"] == pe && e["kind"] == "request");
     assert!(asked.filter(|e| (from..to).contains(&at(e))).count() > 0, "no request reached PE {pe} in its window");
+    let back = |e: &&Value| e["ev"] == "work" || (e["ev"] == "send" && e["kind"] == "request");
+    let after: Vec<u64> = ev.iter().filter(mine).filter(back).map(at).filter(|&t| t >= to).collect();
+    assert_eq!(after.first().copied(), Some(to), "PE {pe} neither worked nor asked when its window ended");
 }
 
 /// No slice of a deactivated PE runs into its window (it is cut short,

@@ -1,7 +1,11 @@
 //! Hostile input (issue 33): every probe a careless or hostile user tried,
 //! as one table — the command, where its standard output goes, the exit
-//! code and a phrase of its message. Each runs under a 5 s budget: a probe
-//! that takes longer is killed and fails the test, as does a panic.
+//! code and a phrase of its message. Each runs under a budget of 5 s of
+//! CPU (on Linux; of wall time elsewhere) and 120 s of wall time, for a
+//! probe that blocks: a probe that takes longer is killed and fails the
+//! test, as does a panic. CPU time, not wall time, so that a loaded
+//! machine (parallel tests, a cargo-mutants job beside them) does not fail
+//! a probe that was merely waiting for a core.
 //!
 //! `{dir}` in an argument is a scratch directory holding the traces of
 //! [`traces`]: `t.jsonl`, a correct 24-line trace, and variants of it;
@@ -371,18 +375,50 @@ fn run(probe: &Probe, dir: &Path) -> (i32, String, String) {
         .unwrap();
     let (out, err) = (drain(child.stdout.take()), drain(child.stderr.take()));
     let start = Instant::now();
+    let mut cpu = 0.0;
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        if start.elapsed() > Duration::from_secs(5) {
+        cpu = cpu_seconds(child.id(), start).unwrap_or(cpu);
+        let wall = start.elapsed();
+        if cpu > CPU_BUDGET || wall > WALL_BUDGET {
             child.kill().unwrap();
             child.wait().unwrap();
-            panic!("{args:?} took more than 5 s");
+            panic!("{args:?} took more than its budget: {cpu:.1} s of CPU, {:.1} s of wall time", wall.as_secs_f64());
         }
         std::thread::sleep(Duration::from_millis(10));
     };
     (status.code().unwrap_or(-1), out.join().unwrap(), err.join().unwrap())
+}
+
+/// A probe's budget of CPU seconds (of wall seconds where the CPU time of
+/// a process is not read).
+const CPU_BUDGET: f64 = 5.0;
+
+/// A probe's budget of wall time: one that blocks (a deadlock, a read of
+/// a pipe nobody writes) burns no CPU.
+const WALL_BUDGET: Duration = Duration::from_secs(120);
+
+/// The CPU seconds (user + system, all threads) process `pid` has used so
+/// far, from `/proc/PID/stat`; `None` once it is gone.
+#[cfg(target_os = "linux")]
+fn cpu_seconds(pid: u32, _start: Instant) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command's name in parentheses (which may hold spaces):
+    // field 3, the state, … fields 14 and 15, utime and stime, in ticks.
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf reads a constant of the system; no memory is passed.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    Some(ticks as f64 / per_second.max(1) as f64)
+}
+
+/// Elsewhere: the wall time since `start`, so the CPU budget is a wall
+/// budget.
+#[cfg(not(target_os = "linux"))]
+fn cpu_seconds(_pid: u32, start: Instant) -> Option<f64> {
+    Some(start.elapsed().as_secs_f64())
 }
 
 /// Reads a child's stream on a thread (so a full pipe never blocks it).
