@@ -1,5 +1,6 @@
 //! `trace_well_formed`: the stream is a trace at all (the format of
-//! [`crate::event`]): a supported header, times that never decrease, PE
+//! [`crate::event`]): a supported header (its announcer one of its PEs,
+//! its initial split one the schema allows), times that never decrease, PE
 //! numbers below the header's `pes`, unique message ids, every `recv`
 //! matching an earlier `send` (same endpoints and kind) at most once, a
 //! header only first and nothing after `end`; and PEs that work only while
@@ -14,6 +15,7 @@
 use super::messages::{Now, Sent};
 use super::{violation_at, Book, Metrics, Property, Verdict};
 use crate::event::{Event, Kind, TraceHeader, TRACE_VERSION};
+use crate::protocol::initial::{InitialSplit, InitialSplitError};
 
 /// State of the `trace_well_formed` check.
 pub(super) struct WellFormed {
@@ -43,6 +45,10 @@ enum Malformed {
     /// The header's announcer is not one of its PEs.
     #[error("the header's announcer PE {announcer} is out of range: the run has {pes} PEs")]
     Announcer { announcer: u32, pes: u32 },
+    /// The header's `run.initial_random` out of 1..=64, or without
+    /// `run.initial_split` (docs/trace.schema.json).
+    #[error("{0}")]
+    InitialSplit(InitialSplitError),
     /// An event after `end` (on that line).
     #[error("event after `end` (line {0})")]
     AfterEnd(usize),
@@ -89,6 +95,12 @@ const WAS_BUSY: u8 = 2;
 const GOT_WORK: u8 = 4;
 
 impl WellFormed {
+    /// What is wrong with the header's initial split, if anything.
+    fn bad_initial_split(header: &TraceHeader) -> Option<InitialSplitError> {
+        let run = header.run_record()?;
+        InitialSplit::of_header(run.initial_split, run.initial_random).err()
+    }
+
     /// Checks `header` (reported on line 1) and starts on the events.
     pub(super) fn new(header: &TraceHeader) -> WellFormed {
         let bad_header = if header.version != TRACE_VERSION {
@@ -98,7 +110,7 @@ impl WellFormed {
         } else if header.announcer() >= header.pes {
             Some(Malformed::Announcer { announcer: header.announcer(), pes: header.pes })
         } else {
-            None
+            Self::bad_initial_split(header).map(Malformed::InitialSplit)
         };
         WellFormed {
             pes: header.pes,

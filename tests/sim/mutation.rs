@@ -818,3 +818,16 @@ fn a_balancer_without_an_inactive_window_works_its_first_slice_whole() {
 }
 
 mod check;
+
+/// 000 §1.2's K·P pieces stay within 2^24: K = 64 on 2^18 PEs is the
+/// most, one PE more is refused (the exit-2 test asks 2^20 PEs, far past
+/// the limit). Kills `InitialSplit::validate`'s `>` → `>=`, `==`, `<`, its
+/// `*` → `+`, `/` and `<<` → `>>` (read ahead of cargo-mutants).
+#[test]
+fn the_random_initialisation_allows_up_to_2_24_pieces() {
+    use lbcheck::protocol::initial::{InitialSplit, InitialSplitError};
+    assert_eq!(InitialSplit::Random(64).validate(1 << 18), Ok(()));
+    assert_eq!(InitialSplit::Random(1).validate(1 << 24), Ok(()));
+    let pes = (1 << 18) + 1;
+    assert_eq!(InitialSplit::Random(64).validate(pes), Err(InitialSplitError::TooManyPieces { k: 64, pes }));
+}

@@ -4,7 +4,7 @@
 //! quick test profile by the filter `mutation::`.
 
 use lbcheck::check::{check_events, Reference};
-use lbcheck::event::{Event, Kind, TraceHeader, TRACE_VERSION};
+use lbcheck::event::{Event, Kind, RunParams, TraceHeader, TRACE_VERSION};
 use lbcheck::problem::Fingerprint;
 
 /// The properties a stream of events on `pes` PEs fails (a header first;
@@ -21,7 +21,16 @@ fn malformed(events: Vec<Event>) -> String {
 
 /// The properties `events` fail with what each says ([`failures`]).
 fn failed(pes: u32, events: Vec<Event>) -> Vec<(String, String)> {
-    let header = TraceHeader { version: TRACE_VERSION, pes, workload: "custom".into(), ..TraceHeader::default() };
+    failed_after(header(pes), events)
+}
+
+/// A header of a run on `pes` PEs of a custom workload.
+fn header(pes: u32) -> TraceHeader {
+    TraceHeader { version: TRACE_VERSION, pes, workload: "custom".into(), ..TraceHeader::default() }
+}
+
+/// The properties `events` after `header` fail, with what each says.
+fn failed_after(header: TraceHeader, events: Vec<Event>) -> Vec<(String, String)> {
     let lines = std::iter::once(Event::Header(Box::new(header))).chain(events).enumerate();
     let events: Vec<(usize, Event)> = lines.map(|(i, e)| (i + 1, e)).collect();
     let reference = |_: &TraceHeader| {
@@ -243,4 +252,26 @@ fn a_request_left_in_flight_while_its_target_works_fails() {
 fn an_id_sent_twice_while_in_flight_is_malformed() {
     let said = malformed(vec![send(1, 0, 1, 5, Kind::Control), send(2, 0, 1, 5, Kind::Control)]);
     assert!(said.contains("line 3") && said.contains("id 5"), "{said:?}");
+}
+
+/// A header's initial split is one the trace schema allows:
+/// `run.initial_random` in 1..=64, and only with `run.initial_split`
+/// (`InitialSplit::of_header`, which nothing called before: its guards
+/// and arms survived cargo-mutants as dead code).
+#[test]
+fn a_headers_initial_split_is_one_the_schema_allows() {
+    let said = |initial_split: bool, initial_random: Option<u32>| {
+        let run = RunParams { initial_split, initial_random, ..RunParams::default() };
+        let header = TraceHeader { run: Some(Box::new(run)), ..header(2) };
+        let failed = failed_after(header, vec![Event::End { t: 0 }]);
+        failed.into_iter().find(|(name, _)| name == "trace_well_formed").map(|(_, detail)| detail).unwrap_or_default()
+    };
+    for (split, random) in [(false, None), (true, None), (true, Some(1)), (true, Some(64))] {
+        assert_eq!(said(split, random), "", "initial_split {split}, initial_random {random:?}");
+    }
+    for k in [0, 65] {
+        let why = said(true, Some(k));
+        assert!(why.contains(&format!("line 1: header `run.initial_random`: {k} is out of range 1..=64")), "{why}");
+    }
+    assert!(said(false, Some(3)).contains("`run.initial_random` without `run.initial_split`"));
 }
