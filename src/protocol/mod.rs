@@ -378,7 +378,9 @@ pub trait Balancer {
             None => self.start(ctx, Some(next)),
         }
     }
-    /// True while the PE holds a nonempty subproblem.
+    /// True while the PE holds a nonempty subproblem, which
+    /// [`task_mut`](Balancer::task_mut) then gives (a driver asserts it:
+    /// [`Pe::task_to_work`]).
     fn has_work(&self) -> bool;
     /// Requests queued at this PE (what an arriving request finds).
     fn queued_requests(&self) -> u32;
@@ -589,6 +591,20 @@ impl<T: Subproblem, B: Balancer<Task = T>, D: Detector<T>> Pe<B, D> {
     /// The subproblem to work on.
     pub fn task_mut(&mut self) -> Option<&mut T> {
         self.balancer.task_mut()
+    }
+
+    /// The subproblem PE `me` works on next, which has work: a balancer
+    /// whose `has_work` is true must give a nonempty subproblem by
+    /// `task_mut`. One that does not would keep its PE busy for ever
+    /// doing nothing, a run that never ends (the atomic machine ran to its
+    /// step cap, the threaded driver for ever), so the drivers take it
+    /// here and such a run ends in `protocol_assertion` (`harness::caught`).
+    pub fn task_to_work(&mut self, me: PeId) -> &mut T {
+        let Some(task) = self.balancer.task_mut() else {
+            panic!("PE {me} has work (`has_work`) but no subproblem (`task_mut` gives none)");
+        };
+        assert!(!task.is_empty(), "PE {me} has work (`has_work`) but its subproblem (`task_mut`) is empty");
+        task
     }
 
     /// True while the PE holds work.

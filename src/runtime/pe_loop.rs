@@ -139,7 +139,7 @@ where
 
     /// Δt units on the PE's subproblem, recorded as one `work` event.
     fn work(&mut self) {
-        let task = self.pe.task_mut().expect("a PE with work has a task");
+        let task = self.pe.task_to_work(self.me);
         let gen = task.generation();
         let mut log = WorkLog::default();
         let units = task.work(self.dt, &mut log);

@@ -631,3 +631,70 @@ fn a_tripped_assertion_on_threads_is_a_failed_property() {
     let failed: Vec<_> = result.check.failures().into_iter().map(|(name, _)| name).collect();
     assert!(failed.contains(&"protocol_assertion"), "{failed:?}");
 }
+
+/// A user's balancer whose `has_work` forgets that a subproblem runs empty
+/// (`task.is_some()`): its PE would stay busy for ever doing nothing.
+#[derive(Clone, Debug, Default)]
+struct ForgetsEmpty {
+    task: Option<lbcheck::problem::Task>,
+}
+
+impl lbcheck::protocol::Balancer for ForgetsEmpty {
+    type Task = lbcheck::problem::Task;
+    fn start(&mut self, _: &mut Ctx<'_>, part: Option<Self::Task>) {
+        self.task = part;
+    }
+    fn on_message(&mut self, ctx: &mut Ctx<'_>, from: u32, msg: lbcheck::protocol::Msg<Self::Task>) {
+        if let lbcheck::protocol::Msg::Request = msg {
+            ctx.send(from, lbcheck::protocol::Msg::Reject);
+        }
+    }
+    fn on_poll(&mut self, _: &mut Ctx<'_>) {}
+    fn on_exhausted(&mut self, _: &mut Ctx<'_>) {
+        self.task = None;
+    }
+    fn task_mut(&mut self) -> Option<&mut Self::Task> {
+        self.task.as_mut()
+    }
+    fn has_work(&self) -> bool {
+        self.task.is_some()
+    }
+    fn queued_requests(&self) -> u32 {
+        0
+    }
+}
+
+/// A balancer that says it has work while its subproblem is empty fails
+/// `protocol_assertion` at once on every driver (`Pe::task_to_work`):
+/// before, the atomic machine ran such a run to its step cap (10^8 steps,
+/// 29 s on 4 PEs, O(P) times more on P) and the threaded driver for ever,
+/// its stall watch seeing a busy PE (cargo-mutants' `Pe::has_work` → `true`
+/// and `Pe::task_mut` → `None` timed out).
+#[test]
+fn a_balancer_whose_has_work_outlives_its_subproblem_fails_at_once() {
+    use lbcheck::harness::{Driver, RunSpec, UserBalancer};
+    use lbcheck::protocol::{BalancerKind, DetectorKind};
+    let drivers = [
+        Driver::Sim(lbcheck::sim::SimConfig { pes: 4, seed: 1, ..Default::default() }),
+        Driver::Atomic(lbcheck::sim::atomic::AtomicConfig { pes: 4, seed: 1, ..Default::default() }),
+        Driver::Threads(lbcheck::runtime::threads::ThreadConfig { pes: 4, seed: 1, ..Default::default() }),
+    ];
+    for driver in drivers {
+        let name = format!("{driver:?}");
+        let workload = "synthetic:size=200".parse().unwrap();
+        let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, driver);
+        let mine = UserBalancer { name: "forgets-empty".into(), make: |_| ForgetsEmpty::default() };
+        let started = std::time::Instant::now();
+        let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+        assert!(started.elapsed() < lbcheck::runtime::threads::STALL_GRACE, "{name}: {:?}", started.elapsed());
+        assert_eq!(result.outcome.stop, lbcheck::sim::Stop::Assertion, "{name}");
+        let failures = result.check.failures_in_order();
+        let (first, v) = failures.first().expect("a failure");
+        assert_eq!(*first, "protocol_assertion", "{name}: {failures:?}");
+        assert!(
+            v.detail.contains("PE 0 has work (`has_work`) but its subproblem (`task_mut`) is empty"),
+            "{name}: {}",
+            v.detail
+        );
+    }
+}

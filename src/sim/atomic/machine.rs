@@ -218,7 +218,7 @@ where
         if !node.pe.has_work() {
             return;
         }
-        let Some(task) = node.pe.task_mut() else { return };
+        let task = node.pe.task_to_work(q);
         let (gen, cost, mut log) = (task.generation(), task.cost(), WorkLog::default());
         let units = task.work(1, &mut log);
         let goal = cost.filter(|_| log.leaves > 0);

@@ -457,7 +457,7 @@ where
             Some((from, _)) if from > at => self.cfg.dt.min((from - at) / slot.speed).max(1),
             _ => self.cfg.dt,
         };
-        let task = slot.pe.task_mut().expect("a busy PE has a task");
+        let task = slot.pe.task_to_work(pe);
         let mut log = WorkLog::default();
         let gen = task.generation();
         let units = task.work(dt, &mut log);
