@@ -76,6 +76,9 @@ mode=(--iterate)
 timeouts=($(baseline_args "$dir"))
 export CARGO_TARGET_DIR=$dir/target CARGO=$repo/scripts/mutants-cargo.sh
 export LBCHECK_MUTANTS_TIMES=$out/cargo-times.log
+# A snapshot test that fails on a mutant fails without writing a
+# `.snap.new` beside the snapshot (insta's default outside CI).
+export INSTA_UPDATE=no
 linker=()
 command -v mold >/dev/null 2>&1 && linker=(mold -run)
 echo "mutants: $area, tree $(git -C "$dir/tree" log -1 --format=%h), out $out"
