@@ -223,3 +223,23 @@ fn bad_specs_exit_2() {
     let (code, _, err) = lbcheck(&["run", "--spec", &file("zero.json", &invalid)]);
     assert_eq!((code, err.contains("--threads = 0 is out of range")), (2, true), "{err}");
 }
+
+/// Every run a mutant is shown on (`campaign::demos`, the `mutants` layer's
+/// and the campaign's runs) is a valid run in which the mutant acts:
+/// `RunSpec::with_mutant` gave it what the mutant needs (global round
+/// robin for Pacheco's `grr-*`, two slots, a deactivated worker, …), which
+/// the CLI instead asks for by flag.
+#[test]
+fn a_mutants_demo_runs_have_what_it_needs() {
+    use lbcheck::campaign::demos;
+    use lbcheck::mutants::{Catcher, CATALOGUE};
+    for e in CATALOGUE.iter().filter(|e| e.caught_by(Catcher::Run)) {
+        for spec in demos::of(e.mutant) {
+            let name = e.info.name;
+            assert_eq!(spec.validate().map_err(|err| err.to_string()), Ok(()), "mutant {name}");
+            for &need in e.needs {
+                assert!(spec.holds(need), "mutant {name}'s demo lacks {need:?}");
+            }
+        }
+    }
+}
