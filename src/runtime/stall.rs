@@ -70,19 +70,17 @@ impl Activity {
         let mut finished = self.finished.lock().expect("stall lock");
         while *finished < pes {
             finished = self.finish.wait_timeout(finished, LOOK).expect("stall lock").0;
-            if self.panicked.load(Ordering::Acquire) {
-                self.stopped.store(true, Ordering::Release);
-                drop(finished);
-                wake();
-                return false;
-            }
-            if self.active.load(Ordering::SeqCst) > 0 {
+            let active = self.active.load(Ordering::SeqCst) > 0;
+            if active {
                 quiet_since = None;
-            } else if quiet_since.get_or_insert_with(Instant::now).elapsed() >= grace && *finished < pes {
+            }
+            let stalled = !active && quiet_since.get_or_insert_with(Instant::now).elapsed() >= grace;
+            let panicked = self.panicked.load(Ordering::Acquire);
+            if panicked || (stalled && *finished < pes) {
                 self.stopped.store(true, Ordering::Release);
                 drop(finished);
                 wake();
-                return true;
+                return !panicked;
             }
         }
         false
