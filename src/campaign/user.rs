@@ -34,7 +34,7 @@ use super::explore;
 use super::swarm::{checked, swarm_specs, thread_specs, Runner};
 use super::{replay, user_loom, Case, Options, Progress, Report, Verdict};
 use crate::base::Registered;
-use crate::harness::{Compose, DynMake, UserBalancer, UserDetector};
+use crate::harness::{Compose, DynMake, ErasedBalancer, ErasedDetector, UserBalancer, UserDetector};
 use crate::problem::Task;
 use crate::protocol::{Balancer, BalancerKind, Detector, DetectorKind, PeId};
 
@@ -86,17 +86,14 @@ where
     balancer_campaign(o, &balancer.erased(), bounds, progress)
 }
 
-/// [`check_balancer_with`] on the erased constructor (compiled once per
-/// balancer type, [`UserBalancer::erased`]).
-fn balancer_campaign<B>(
+/// [`check_balancer_with`] on the erased balancer (compiled once, here:
+/// [`UserBalancer::erased`]).
+fn balancer_campaign(
     o: &Options,
-    balancer: &UserBalancer<DynMake<B>>,
+    balancer: &UserBalancer<DynMake<ErasedBalancer>>,
     bounds: &BoundsOptions,
     progress: &dyn Progress,
-) -> Report
-where
-    B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
-{
+) -> Report {
     let start = Instant::now();
     let combos = DetectorKind::of_pes().map(|d| (format!("user/{}/{d}", balancer.name), BALANCER, d)).collect();
     let instead = format!("the user's balancer `{}` in place of --balancer", balancer.name);
@@ -137,11 +134,8 @@ where
     detector_campaign(o, &detector.erased(), progress)
 }
 
-/// [`check_detector`] on the erased constructor ([`UserDetector::erased`]).
-fn detector_campaign<D>(o: &Options, detector: &UserDetector<DynMake<D>>, progress: &dyn Progress) -> Report
-where
-    D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
-{
+/// [`check_detector`] on the erased detector ([`UserDetector::erased`]).
+fn detector_campaign(o: &Options, detector: &UserDetector<DynMake<ErasedDetector>>, progress: &dyn Progress) -> Report {
     let in_pes = BalancerKind::ALL.iter().filter(|b| !b.phased());
     let combos = in_pes.map(|&b| (format!("user/{}/{b}", detector.name), b, DETECTOR)).collect();
     let instead = format!("the user's detector `{}` in place of --detector", detector.name);
@@ -180,17 +174,13 @@ where
     protocols_campaign(o, &balancer.erased(), &detector.erased(), progress)
 }
 
-/// [`check_protocols`] on the erased constructors ([`UserBalancer::erased`]).
-fn protocols_campaign<B, D>(
+/// [`check_protocols`] on the erased protocols ([`UserBalancer::erased`]).
+fn protocols_campaign(
     o: &Options,
-    balancer: &UserBalancer<DynMake<B>>,
-    detector: &UserDetector<DynMake<D>>,
+    balancer: &UserBalancer<DynMake<ErasedBalancer>>,
+    detector: &UserDetector<DynMake<ErasedDetector>>,
     progress: &dyn Progress,
-) -> Report
-where
-    B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
-    D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
-{
+) -> Report {
     let combos = vec![(format!("user/{}/{}", balancer.name, detector.name), BALANCER, DETECTOR)];
     let instead = format!(
         "the user's balancer `{}` and detector `{}` in place of --balancer and --detector",

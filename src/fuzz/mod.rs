@@ -48,7 +48,7 @@ pub mod scenario;
 
 use arbitrary::Unstructured;
 
-use crate::harness::{Compose, RunSpec, UserBalancer, UserDetector};
+use crate::harness::{Compose, ErasedBalancer, ErasedDetector, RunSpec, UserBalancer, UserDetector};
 use crate::problem::Task;
 use crate::protocol::{Balancer, Detector, PeId};
 
@@ -60,6 +60,17 @@ where
     B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
     F: Fn(PeId) -> B,
 {
+    let make = |pe| ErasedBalancer::new((balancer.make)(pe));
+    balancer_erased(data, &UserBalancer { name: balancer.name.clone(), make: &make });
+}
+
+/// A user's constructor behind `dyn`, for the erased entry points below:
+/// compiled once, here, not per protocol type in a user's fuzz target
+/// (as [`UserBalancer::erased`], without its `Sync`).
+type Make<'a, T> = &'a dyn Fn(PeId) -> T;
+
+/// [`balancer`] on the erased balancer.
+fn balancer_erased(data: &[u8], balancer: &UserBalancer<Make<ErasedBalancer>>) {
     if let Ok(spec) = scenario::user(&mut Unstructured::new(data)) {
         check(&spec, balancer, &format!("the user's balancer `{}` in place of --balancer", balancer.name));
     }
@@ -73,6 +84,12 @@ where
     D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
     G: Fn(PeId) -> D,
 {
+    let make = |pe| ErasedDetector::new((detector.make)(pe));
+    detector_erased(data, &UserDetector { name: detector.name.clone(), make: &make });
+}
+
+/// [`detector`] on the erased detector.
+fn detector_erased(data: &[u8], detector: &UserDetector<Make<ErasedDetector>>) {
     if let Ok(spec) = scenario::reference(&mut Unstructured::new(data)) {
         check(&spec, detector, &format!("the user's detector `{}` in place of --termination", detector.name));
     }
@@ -88,6 +105,18 @@ where
     D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
     G: Fn(PeId) -> D,
 {
+    let (make_b, make_d) =
+        (|pe| ErasedBalancer::new((balancer.make)(pe)), |pe| ErasedDetector::new((detector.make)(pe)));
+    let b = UserBalancer { name: balancer.name.clone(), make: &make_b as Make<_> };
+    protocols_erased(data, &b, &UserDetector { name: detector.name.clone(), make: &make_d });
+}
+
+/// [`protocols`] on the erased protocols.
+fn protocols_erased(
+    data: &[u8],
+    balancer: &UserBalancer<Make<ErasedBalancer>>,
+    detector: &UserDetector<Make<ErasedDetector>>,
+) {
     if let Ok(spec) = scenario::user(&mut Unstructured::new(data)) {
         let (b, d) = (&balancer.name, &detector.name);
         let instead = format!("the user's balancer `{b}` and detector `{d}` in place of --balancer and --termination");

@@ -10,6 +10,7 @@
 //! that runs in PEs, and a user's balancer with every registry detector.
 
 use super::driver::Driver;
+use super::erased::{ErasedBalancer, ErasedDetector};
 use super::spec::RunSpec;
 use crate::event::TraceHeader;
 use crate::mutants::seams;
@@ -199,22 +200,25 @@ pub struct UserBalancer<F> {
     pub make: F,
 }
 
-/// A user's constructor (PE number → state) behind a `dyn` reference:
-/// what [`UserBalancer::erased`] and [`UserDetector::erased`] give.
-pub type DynMake<'a, T> = &'a (dyn Fn(PeId) -> T + Sync);
+/// A user's constructor (PE number → state) behind `dyn`: what
+/// [`UserBalancer::erased`] and [`UserDetector::erased`] give, with `T`
+/// an [`ErasedBalancer`] or [`ErasedDetector`].
+pub type DynMake<'a, T> = Box<dyn Fn(PeId) -> T + Sync + 'a>;
 
 impl<F> UserBalancer<F> {
-    /// This balancer with its constructor behind a `dyn` reference. Every
-    /// closure is a type of its own, so lbcheck's generic campaign code,
-    /// fed the closure, would be compiled again for each call site in a
-    /// user's crate; fed this, it is compiled once per balancer type. The
-    /// campaign's entry points ([`crate::campaign::user`],
+    /// This balancer behind `dyn`: its constructor boxed, its states
+    /// [`ErasedBalancer`]s. Every protocol type and every closure is a type
+    /// of its own, so lbcheck's generic campaign code, fed them, would be
+    /// compiled again for each in a user's crate (a release build shares no
+    /// generic code between crates); fed this, it is compiled once, in
+    /// lbcheck. The campaign's entry points ([`crate::campaign::user`],
     /// [`crate::testing`]) erase what they are given.
-    pub fn erased<B>(&self) -> UserBalancer<DynMake<'_, B>>
+    pub fn erased<B>(&self) -> UserBalancer<DynMake<'_, ErasedBalancer>>
     where
+        B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
         F: Fn(PeId) -> B + Sync,
     {
-        UserBalancer { name: self.name.clone(), make: &self.make }
+        UserBalancer { name: self.name.clone(), make: Box::new(|pe| ErasedBalancer::new((self.make)(pe))) }
     }
 }
 
@@ -265,13 +269,13 @@ pub struct UserDetector<G> {
 }
 
 impl<G> UserDetector<G> {
-    /// This detector with its constructor behind a `dyn` reference (as
-    /// [`UserBalancer::erased`]).
-    pub fn erased<D>(&self) -> UserDetector<DynMake<'_, D>>
+    /// This detector behind `dyn` (as [`UserBalancer::erased`]).
+    pub fn erased<D>(&self) -> UserDetector<DynMake<'_, ErasedDetector>>
     where
+        D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
         G: Fn(PeId) -> D + Sync,
     {
-        UserDetector { name: self.name.clone(), make: &self.make }
+        UserDetector { name: self.name.clone(), make: Box::new(|pe| ErasedDetector::new((self.make)(pe))) }
     }
 }
 

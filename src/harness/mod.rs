@@ -33,6 +33,7 @@
 
 mod compose;
 pub mod driver;
+mod erased;
 mod explore;
 mod header;
 mod needs;
@@ -45,6 +46,7 @@ mod trace;
 
 pub use compose::{Compose, Drive, DynMake, UserBalancer, UserDetector};
 pub use driver::{Driver, DriverKind};
+pub use erased::{ErasedBalancer, ErasedDetector};
 pub use explore::ExploreResult;
 pub use header::HeaderError;
 pub use needs::SILENT_WINDOW;

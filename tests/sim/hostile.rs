@@ -484,7 +484,7 @@ fn a_tripped_protocol_assertion_is_a_failed_property() {
     let workload = "synthetic:size=200".parse().unwrap();
     let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, driver);
     let mine = UserDetector { name: "asserting".into(), make: |_| Asserting(1) };
-    let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+    let result = spec.run_composed(&mine.erased(), None, &mut |_| {}).expect("no trace, no I/O error");
     let failures = result.check.failures_in_order();
     let (first, v) = failures.first().expect("a failure");
     assert_eq!(*first, "protocol_assertion", "{failures:?}");
@@ -529,7 +529,7 @@ fn an_announcement_that_never_spreads_stops_the_run() {
     let workload = "synthetic:size=200".parse().unwrap();
     let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, Driver::Sim(sim));
     let mine = UserDetector { name: "announces-alone".into(), make: |_| AnnouncesAlone::default() };
-    let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+    let result = spec.run_composed(&mine.erased(), None, &mut |_| {}).expect("no trace, no I/O error");
     assert!(
         matches!(result.outcome.stop, lbcheck::sim::Stop::NotTerminated { .. }),
         "{:?} after {} steps",
@@ -558,7 +558,7 @@ fn a_threaded_run_whose_end_never_spreads_stops() {
     let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, Driver::Threads(threads));
     let mine = UserDetector { name: "announces-alone".into(), make: |_| AnnouncesAlone::default() };
     let started = std::time::Instant::now();
-    let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+    let result = spec.run_composed(&mine.erased(), None, &mut |_| {}).expect("no trace, no I/O error");
     assert_eq!(result.outcome.stop, lbcheck::sim::Stop::Stalled, "after {:?}", started.elapsed());
     let failed: Vec<_> = result.check.failures().into_iter().map(|(name, _)| name).collect();
     assert!(failed.contains(&"termination_detected"), "{failed:?}");
@@ -600,7 +600,7 @@ fn a_detector_that_never_announces_stops_at_the_atomic_horizon() {
     let workload = "synthetic:size=200".parse().unwrap();
     let spec = RunSpec::new(workload, BalancerKind::RandomDestination, DetectorKind::Energy, Driver::Atomic(atomic));
     let mine = UserDetector { name: "token-forever".into(), make: |_| TokenForever };
-    let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+    let result = spec.run_composed(&mine.erased(), None, &mut |_| {}).expect("no trace, no I/O error");
     let lbcheck::sim::Stop::NotAnnounced { quiet_since } = result.outcome.stop else {
         panic!("{:?} after {} steps", result.outcome.stop, result.outcome.steps)
     };
@@ -625,7 +625,7 @@ fn a_tripped_assertion_on_threads_is_a_failed_property() {
     let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, Driver::Threads(threads));
     let mine = UserDetector { name: "asserts-when-idle".into(), make: |_| Asserting(0) };
     let started = std::time::Instant::now();
-    let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+    let result = spec.run_composed(&mine.erased(), None, &mut |_| {}).expect("no trace, no I/O error");
     assert!(started.elapsed() < lbcheck::runtime::threads::STALL_GRACE, "{:?}", started.elapsed());
     assert_eq!(result.outcome.stop, lbcheck::sim::Stop::Assertion);
     let failed: Vec<_> = result.check.failures().into_iter().map(|(name, _)| name).collect();
@@ -685,7 +685,7 @@ fn a_balancer_whose_has_work_outlives_its_subproblem_fails_at_once() {
         let spec = RunSpec::new(workload, BalancerKind::RandomPolling, DetectorKind::Energy, driver);
         let mine = UserBalancer { name: "forgets-empty".into(), make: |_| ForgetsEmpty::default() };
         let started = std::time::Instant::now();
-        let result = spec.run_composed(&mine, None, &mut |_| {}).expect("no trace, no I/O error");
+        let result = spec.run_composed(&mine.erased(), None, &mut |_| {}).expect("no trace, no I/O error");
         assert!(started.elapsed() < lbcheck::runtime::threads::STALL_GRACE, "{name}: {:?}", started.elapsed());
         assert_eq!(result.outcome.stop, lbcheck::sim::Stop::Assertion, "{name}");
         let failures = result.check.failures_in_order();

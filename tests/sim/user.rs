@@ -59,7 +59,7 @@ fn a_users_detector_is_named_and_its_messages_are_control_with_data() {
     let driver = Driver::Sim(SimConfig { pes: 4, seed: 3, ..SimConfig::default() });
     let spec = RunSpec::new("uts:default".parse().unwrap(), BalancerKind::RandomPolling, DetectorKind::Energy, driver);
     let mut trace = Vec::new();
-    let r = spec.run_composed(&mine, Some(&mut trace), &mut |_| {}).unwrap();
+    let r = spec.run_composed(&mine.erased(), Some(&mut trace), &mut |_| {}).unwrap();
     assert!(r.check.all_pass(), "{:?}", r.check.failures());
     let text = String::from_utf8(trace).unwrap();
     let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
@@ -90,7 +90,7 @@ fn a_detector_rooted_elsewhere_declares_its_announcer() {
     let driver = Driver::Sim(SimConfig { pes: 5, seed: 2, ..SimConfig::default() });
     let spec = RunSpec::new("uts:default".parse().unwrap(), BalancerKind::Pacheco, DetectorKind::Energy, driver);
     let mut trace = Vec::new();
-    let r = spec.run_composed(&last, Some(&mut trace), &mut |_| {}).unwrap();
+    let r = spec.run_composed(&last.erased(), Some(&mut trace), &mut |_| {}).unwrap();
     assert!(r.check.all_pass(), "{:?}", r.check.failures());
     let header: serde_json::Value = serde_json::from_slice(trace.split(|&b| b == b'\n').next().unwrap()).unwrap();
     assert_eq!(header["announcer"], 4);

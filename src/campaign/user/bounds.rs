@@ -44,7 +44,7 @@ use crate::bounds::plan::{Cell, MACHINES, POLICIES};
 use crate::bounds::suite::{measure, par_map, Phase, Sample};
 use crate::bounds::twosample::median;
 use crate::campaign::{Case, Fit, Options, Profile, Progress};
-use crate::harness::{Driver, DynMake, RunSpec, UserBalancer};
+use crate::harness::{Driver, DynMake, ErasedBalancer, RunSpec, UserBalancer};
 use crate::problem::Task;
 use crate::protocol::{Balancer, BalancerKind, BalancerSpec, PeId};
 
@@ -101,16 +101,13 @@ where
     user_bounds(o, &mine.erased(), opts, progress)
 }
 
-/// [`bounds_balancer`] on the erased constructor ([`UserBalancer::erased`]).
-pub(super) fn user_bounds<B>(
+/// [`bounds_balancer`] on the erased balancer ([`UserBalancer::erased`]).
+pub(super) fn user_bounds(
     o: &Options,
-    mine: &UserBalancer<DynMake<B>>,
+    mine: &UserBalancer<DynMake<ErasedBalancer>>,
     opts: &BoundsOptions,
     progress: &dyn Progress,
-) -> Vec<Case>
-where
-    B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
-{
+) -> Vec<Case> {
     let name = |claim: &str| format!("user/{}/{claim}", mine.name);
     let wanted: Vec<&str> = CLAIMS[..CLAIMS.len() - usize::from(opts.no_slower_than.is_none())].to_vec();
     let selected: Vec<&str> = wanted.iter().copied().filter(|c| o.selects("bounds", &name(c))).collect();
