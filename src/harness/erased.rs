@@ -150,3 +150,135 @@ impl Detector<Task> for ErasedDetector {
         self.0.announcer(pes)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::rng::{stream, Purpose};
+    use crate::problem::synthetic::{Policy, SynthConfig};
+
+    /// A protocol that logs every method called on it (its `Debug`
+    /// prints the log) and answers the queries with values no default gives.
+    #[derive(Clone, Debug, Default)]
+    struct Log(Vec<&'static str>);
+
+    impl Balancer for Log {
+        type Task = Task;
+        fn start(&mut self, _: &mut Ctx<Task>, _: Option<Task>) {
+            self.0.push("start")
+        }
+        fn on_message(&mut self, _: &mut Ctx<Task>, _: PeId, _: Msg<Task>) {
+            self.0.push("on_message")
+        }
+        fn on_poll(&mut self, _: &mut Ctx<Task>) {
+            self.0.push("on_poll")
+        }
+        fn on_exhausted(&mut self, _: &mut Ctx<Task>) {
+            self.0.push("on_exhausted")
+        }
+        fn task_mut(&mut self) -> Option<&mut Task> {
+            self.0.push("task_mut");
+            None
+        }
+        fn improve(&mut self, _: u64) {
+            self.0.push("improve")
+        }
+        fn incumbent(&mut self) -> Option<u64> {
+            Some(7)
+        }
+        fn discard(&mut self) {
+            self.0.push("discard")
+        }
+        fn inactive_window(&self) -> Option<(u64, u64)> {
+            Some((1, 2))
+        }
+        fn on_wake(&mut self, _: &mut Ctx<Task>) {
+            self.0.push("on_wake")
+        }
+        fn on_timer(&mut self, _: &mut Ctx<Task>) {
+            self.0.push("on_timer")
+        }
+        fn resume(&mut self, _: &mut Ctx<Task>, _: Task) {
+            self.0.push("resume")
+        }
+        fn has_work(&self) -> bool {
+            true
+        }
+        fn queued_requests(&self) -> u32 {
+            3
+        }
+    }
+
+    impl Detector<Task> for Log {
+        fn start(&mut self, _: &mut Ctx<Task>, _: bool, _: Option<Fraction>) {
+            self.0.push("d.start")
+        }
+        fn on_work_sent(&mut self, _: &mut Ctx<Task>, _: u32) -> Option<Fraction> {
+            Some(Fraction::one())
+        }
+        fn on_work_received(&mut self, _: &mut Ctx<Task>, _: PeId, _: Option<Fraction>) {
+            self.0.push("d.on_work_received")
+        }
+        fn on_idle(&mut self, _: &mut Ctx<Task>) {
+            self.0.push("d.on_idle")
+        }
+        fn on_message(&mut self, _: &mut Ctx<Task>, _: PeId, _: Msg<Task>, _: bool) {
+            self.0.push("d.on_message")
+        }
+        fn on_timer(&mut self, _: &mut Ctx<Task>, _: bool) {
+            self.0.push("d.on_timer")
+        }
+        fn announcer(&self, pes: u32) -> PeId {
+            pes - 1
+        }
+    }
+
+    fn task() -> Task {
+        Task::Synthetic(SynthConfig { size: 8, atomic: 1, policy: Policy::Balanced, seed: 1 }.root())
+    }
+
+    /// Every method, the defaulted ones included, reaches the protocol
+    /// behind `dyn`; a clone is the protocol's clone; `Debug` is its own.
+    #[test]
+    fn an_erased_balancer_forwards_every_method() {
+        let (mut rng, mut out) = (stream(1, 1, Purpose::Protocol), Vec::new());
+        let ctx = &mut Ctx { now: 0, me: 1, pes: 4, rng: &mut rng, out: &mut out };
+        let mut b = ErasedBalancer::new(Log::default());
+        b.start(ctx, None);
+        b.on_message(ctx, 0, Msg::Reject);
+        b.on_poll(ctx);
+        b.on_exhausted(ctx);
+        assert!(b.task_mut().is_none());
+        b.improve(1);
+        b.discard();
+        b.on_wake(ctx);
+        b.on_timer(ctx);
+        b.resume(ctx, task());
+        let c = b.clone();
+        b.on_poll(ctx);
+        let all = "[\"start\", \"on_message\", \"on_poll\", \"on_exhausted\", \"task_mut\", \"improve\", \"discard\", \"on_wake\", \"on_timer\", \"resume\"";
+        assert_eq!(format!("{c:?}"), format!("Log({all}])"));
+        assert_eq!(format!("{b:?}"), format!("Log({all}, \"on_poll\"])"));
+        let answers = (b.incumbent(), b.inactive_window(), b.has_work(), b.queued_requests());
+        assert_eq!(answers, (Some(7), Some((1, 2)), true, 3));
+    }
+
+    /// The same for a detector.
+    #[test]
+    fn an_erased_detector_forwards_every_method() {
+        let (mut rng, mut out) = (stream(1, 1, Purpose::Protocol), Vec::new());
+        let ctx = &mut Ctx { now: 0, me: 1, pes: 4, rng: &mut rng, out: &mut out };
+        let mut d = ErasedDetector::new(Log::default());
+        d.start(ctx, true, None);
+        assert_eq!(d.on_work_sent(ctx, 2), Some(Fraction::one()));
+        d.on_work_received(ctx, 0, None);
+        d.on_idle(ctx);
+        d.on_message(ctx, 0, Msg::Reject, true);
+        let c = d.clone();
+        d.on_timer(ctx, true);
+        let all = "[\"d.start\", \"d.on_work_received\", \"d.on_idle\", \"d.on_message\"";
+        assert_eq!(format!("{c:?}"), format!("Log({all}])"));
+        assert_eq!(format!("{d:?}"), format!("Log({all}, \"d.on_timer\"])"));
+        assert_eq!(d.announcer(8), 7);
+    }
+}
