@@ -831,3 +831,19 @@ fn the_random_initialisation_allows_up_to_2_24_pieces() {
     let pes = (1 << 18) + 1;
     assert_eq!(InitialSplit::Random(64).validate(pes), Err(InitialSplitError::TooManyPieces { k: 64, pes }));
 }
+
+/// The threaded layer's runs on 3 PEs start with 002 §3's breadth-first
+/// split (but Pacheco's, whose start is Generate + Scatter), the others
+/// with the root at PE 0. Kills `InitialSplit::from(bool)` → the default
+/// (no threaded run would split: the campaign is not in the profile).
+#[test]
+fn the_threaded_layer_splits_breadth_first_on_3_pes() {
+    use lbcheck::campaign::{swarm::thread_specs, Options};
+    use lbcheck::protocol::{BalancerKind, DetectorKind};
+    for b in [BalancerKind::RandomPolling, BalancerKind::Pacheco] {
+        for (name, spec) in thread_specs(&Options::default(), "x", b, DetectorKind::Energy) {
+            let want = spec.driver.pes() == 3 && b != BalancerKind::Pacheco;
+            assert_eq!(spec.driver.initial_split(), want, "{name}");
+        }
+    }
+}
