@@ -10,12 +10,12 @@
 //! that runs in PEs, and a user's balancer with every registry detector.
 
 use super::driver::Driver;
-use super::erased::{ErasedBalancer, ErasedDetector};
 use super::spec::RunSpec;
 use crate::event::TraceHeader;
 use crate::mutants::seams;
 use crate::problem::Task;
 use crate::protocol::energy::Energy;
+use crate::protocol::erased::{ErasedBalancer, ErasedDetector};
 use crate::protocol::four_counter::FourCounter;
 use crate::protocol::pacheco::Pacheco;
 use crate::protocol::random_destination::RandomDestination;

@@ -17,6 +17,7 @@ use crate::event::{Event, TraceHeader};
 use crate::mutants::log::Garble;
 use crate::mutants::Mutant;
 use crate::problem::Task;
+use crate::protocol::erased::{ErasedBalancer, ErasedDetector};
 use crate::protocol::{Balancer, Detector, Pe, PeId};
 use crate::sim::atomic::network::{Chooser, Rules};
 use crate::sim::atomic::{self, AtomicConfig};
@@ -208,6 +209,13 @@ impl Drive for ExploreDrive<'_> {
         B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
         D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
     {
+        self.erased(&|pe| make(pe).erased())
+    }
+}
+
+impl ExploreDrive<'_> {
+    /// The explorer compiled once, not per pair of protocols.
+    fn erased(self, make: &dyn Fn(PeId) -> Pe<ErasedBalancer, ErasedDetector>) -> explore::Explored {
         let check = self.check;
         let mut explored = explore::explore(
             &self.cfg,
@@ -238,6 +246,13 @@ impl Drive for AtomicExploreDrive<'_> {
         B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
         D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
     {
+        self.erased(&|pe| make(pe).erased())
+    }
+}
+
+impl AtomicExploreDrive<'_> {
+    /// The explorer compiled once, not per pair of protocols.
+    fn erased(self, make: &dyn Fn(PeId) -> Pe<ErasedBalancer, ErasedDetector>) -> explore::Explored {
         let began = Instant::now();
         let mut found = Found::default();
         let mut prefix = Some(Vec::new());

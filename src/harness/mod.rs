@@ -33,7 +33,6 @@
 
 mod compose;
 pub mod driver;
-mod erased;
 mod explore;
 mod header;
 mod needs;
@@ -44,9 +43,9 @@ mod session;
 mod spec;
 mod trace;
 
+pub use crate::protocol::erased::{ErasedBalancer, ErasedDetector};
 pub use compose::{Compose, Drive, DynMake, UserBalancer, UserDetector};
 pub use driver::{Driver, DriverKind};
-pub use erased::{ErasedBalancer, ErasedDetector};
 pub use explore::ExploreResult;
 pub use header::HeaderError;
 pub use needs::SILENT_WINDOW;

@@ -17,6 +17,7 @@ use crate::event::Event;
 use crate::mutants::log::Garble;
 use crate::mutants::seams;
 use crate::problem::{Fingerprint, Subproblem, Task};
+use crate::protocol::erased::{ErasedBalancer, ErasedDetector};
 use crate::protocol::random_destination;
 use crate::protocol::{Balancer, BalancerKind, Detector, Pe, PeId};
 use crate::runtime::mpi::{MpiConfig, MpiRun};
@@ -408,9 +409,11 @@ impl Drive for MpiDrive<'_> {
     type Output = Result<MpiRun, String>;
     fn drive<B, D>(self, make: impl Fn(PeId) -> Pe<B, D>) -> Self::Output
     where
-        B: Balancer<Task = Task> + Send + 'static,
-        D: Detector<Task> + Send + 'static,
+        B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
+        D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
     {
+        // Behind `dyn`: the driver compiled once, not per pair of protocols.
+        let make: &dyn Fn(PeId) -> Pe<ErasedBalancer, ErasedDetector> = &|pe| make(pe).erased();
         crate::runtime::mpi::world::run(self.cfg, self.root, self.record, make)
     }
 }
@@ -424,9 +427,16 @@ impl Drive for ThreadsDrive {
     type Output = ThreadRun;
     fn drive<B, D>(self, make: impl Fn(PeId) -> Pe<B, D>) -> ThreadRun
     where
-        B: Balancer<Task = Task> + Send + 'static,
-        D: Detector<Task> + Send + 'static,
+        B: Balancer<Task = Task> + Clone + std::fmt::Debug + Send + 'static,
+        D: Detector<Task> + Clone + std::fmt::Debug + Send + 'static,
     {
+        self.erased(&|pe| make(pe).erased())
+    }
+}
+
+impl ThreadsDrive {
+    /// The drivers compiled once, not per pair of protocols.
+    fn erased(self, make: &dyn Fn(PeId) -> Pe<ErasedBalancer, ErasedDetector>) -> ThreadRun {
         match self.cfg.loom {
             true => crate::loom::threads::run(&self.cfg, self.root, make),
             false => threads::run(&self.cfg, self.root, make),

@@ -28,6 +28,7 @@ pub mod bound;
 pub mod control;
 pub mod deactivation;
 pub mod energy;
+pub mod erased;
 pub mod four_counter;
 pub mod initial;
 pub mod kinds;

@@ -3,17 +3,31 @@
 //! campaign's code that runs one (every driver, the checker, the explorer,
 //! the bounds and loom layers) is compiled once, in this crate, instead of
 //! once per protocol type in every crate that checks one (a release build
-//! shares no generic code between crates). Issue 30: the test command's
-//! build.
+//! shares no generic code between crates); and the drivers whose speed is
+//! not the point (threads, MPI, the explorers) run every pair of the
+//! registry's protocols as one pair of types ([`Pe::erased`]). Issue 30:
+//! the test command's build.
 //!
 //! Each forwards every method of its trait, the defaulted ones included,
 //! so that a protocol behaves as itself; `Debug` prints the protocol's own.
 
 use std::fmt;
 
+use super::{Balancer, Ctx, Detector, Msg, Pe, PeId};
 use crate::base::Fraction;
 use crate::problem::Task;
-use crate::protocol::{Balancer, Ctx, Detector, Msg, PeId};
+
+impl<B, D> Pe<B, D>
+where
+    B: Balancer<Task = Task> + Clone + fmt::Debug + Send + 'static,
+    D: Detector<Task> + Clone + fmt::Debug + Send + 'static,
+{
+    /// This PE with its balancer and detector behind `dyn`.
+    pub fn erased(self) -> Pe<ErasedBalancer, ErasedDetector> {
+        let Pe { balancer, detector, bounds, terminated } = self;
+        Pe { balancer: ErasedBalancer::new(balancer), detector: ErasedDetector::new(detector), bounds, terminated }
+    }
+}
 
 /// A balancer that can be cloned behind `dyn`.
 trait DynBalancer: Balancer<Task = Task> + fmt::Debug + Send {
@@ -26,7 +40,7 @@ impl<B: Balancer<Task = Task> + Clone + fmt::Debug + Send + 'static> DynBalancer
     }
 }
 
-/// A user's balancer behind `dyn` ([`crate::harness::UserBalancer::erased`]).
+/// A balancer behind `dyn` ([`crate::harness::UserBalancer::erased`], [`Pe::erased`]).
 pub struct ErasedBalancer(Box<dyn DynBalancer>);
 
 impl ErasedBalancer {
@@ -105,7 +119,7 @@ impl<D: Detector<Task> + Clone + fmt::Debug + Send + 'static> DynDetector for D 
     }
 }
 
-/// A user's detector behind `dyn` ([`crate::harness::UserDetector::erased`]).
+/// A detector behind `dyn` ([`crate::harness::UserDetector::erased`], [`Pe::erased`]).
 pub struct ErasedDetector(Box<dyn DynDetector>);
 
 impl ErasedDetector {
