@@ -263,7 +263,7 @@ impl AtomicExploreDrive<'_> {
             }
             let mut events = Vec::new();
             let chooser = Chooser::Script(Script::new(p));
-            let out = atomic::run(&self.cfg, self.rules, chooser, self.root.clone(), &make, &mut |e| events.push(e));
+            let out = atomic::run(&self.cfg, self.rules, chooser, self.root.clone(), make, &mut |e| events.push(e));
             let Chooser::Script(script) = out.chooser else { unreachable!("a script stays a script") };
             (found.states, found.ends) = (found.states + 1, found.ends + 1);
             found.transitions += out.outcome.steps;
