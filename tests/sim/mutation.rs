@@ -847,3 +847,23 @@ fn the_threaded_layer_splits_breadth_first_on_3_pes() {
         }
     }
 }
+
+/// 002 §3's initial split is breadth-first: on P = 4 every part is of
+/// generation ⌈log2 P⌉ = 2, each with energy 1/4; the linear split (a
+/// chain, the last part split first) gives generations 1, 2, 3, 3. Kills
+/// `assign`'s `mode == InitialSplit::Bfs` → `!=` (the two orders swap:
+/// every property holds, only the parts' generations change).
+#[test]
+fn the_initial_split_is_breadth_first_and_the_linear_one_a_chain() {
+    use lbcheck::problem::{dfs::Strategy, Workload};
+    use lbcheck::protocol::initial::{assign, InitialSplit};
+    let w: Workload = "synthetic:size=4096,atomic=1,split=uniform,seed=3".parse().unwrap();
+    let generations = |mode| {
+        let starts = assign(w.root(Strategy::default()), 4, mode, 1);
+        starts.iter().map(|s| s.splits).collect::<Vec<u64>>()
+    };
+    assert_eq!(generations(InitialSplit::Bfs), [2, 2, 2, 2]);
+    let mut chain = generations(InitialSplit::Linear);
+    chain.sort_unstable();
+    assert_eq!(chain, [1, 2, 3, 3]);
+}
