@@ -31,6 +31,7 @@ pub fn in_child(limit: Duration, explore: impl FnOnce() -> Result<(), String>) -
 /// The child: the panic hook and the result go to the pipe, then `_exit`.
 fn child(fds: [i32; 2], explore: impl FnOnce() -> Result<(), String>) -> ! {
     let w = fds[1];
+    super::FORKED.store(true, std::sync::atomic::Ordering::Relaxed);
     // SAFETY: closing the parent's end in the child, and pointing its
     // standard error at /dev/null: the report goes through the pipe, and
     // the runtime's "thread caused non-unwinding panic. aborting." that

@@ -33,9 +33,28 @@ pub use pairs::{caught_name, test, tests, Pair, Test, P3, PAIRS};
 /// What the loom copy's recorded event times are: global sequence numbers.
 pub const CLOCK: crate::event::Clock = sync::CLOCK;
 
+/// Held by [`model`] while loom explores: one model at a time per process.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Set in a forked child ([`isolate`]), which runs one model on its one
+/// thread: it takes no lock (its copy of [`ONE_AT_A_TIME`] may be held by a
+/// thread of the parent's that the child does not have).
+static FORKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Explores every interleaving of `f` within `bound` preemptions (and the
 /// first `cap` if given, in loom's order): loom's model checker.
+///
+/// One model at a time in a process ([`ONE_AT_A_TIME`]): loom maps a stack
+/// for each of its threads in every interleaving and unmaps it after
+/// (`generator::Stack`), and two models at once on two cores contend on the
+/// process's memory-map lock and interrupt each other's core at every unmap
+/// (TLB shootdowns): `tests/loom_threads.rs`' 43 tests on 2 test threads
+/// took 63 CPU s (32 of them in the kernel) against 37 on one thread, in
+/// the same 38 s wall (issue 30). The other core stays free for a test
+/// or a campaign case that is not a model.
 pub fn model(bound: usize, cap: Option<usize>, f: impl Fn() + Sync + Send + 'static) {
+    let forked = FORKED.load(std::sync::atomic::Ordering::Relaxed);
+    let _one = (!forked).then(|| ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
     let mut model = ::loom::model::Builder::new();
     model.preemption_bound = Some(bound);
     model.max_permutations = cap;
