@@ -44,7 +44,7 @@ static FORKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::ne
 /// Explores every interleaving of `f` within `bound` preemptions (and the
 /// first `cap` if given, in loom's order): loom's model checker.
 ///
-/// One model at a time in a process ([`ONE_AT_A_TIME`]): loom maps a stack
+/// One model at a time in a process (a static lock): loom maps a stack
 /// for each of its threads in every interleaving and unmaps it after
 /// (`generator::Stack`), and two models at once on two cores contend on the
 /// process's memory-map lock and interrupt each other's core at every unmap

@@ -867,3 +867,22 @@ fn the_initial_split_is_breadth_first_and_the_linear_one_a_chain() {
     chain.sort_unstable();
     assert_eq!(chain, [1, 2, 3, 3]);
 }
+
+/// 000 §1.2's randomised initialisation splits until there are K·P pieces
+/// (when the tree affords them), whose energies sum to one. Kills
+/// `random_pieces`' loop guard `pieces.len() < target` → `==` / `>` (no
+/// split at all: PE 0 keeps the root, every property holds, and the
+/// test above reads one piece as consistent).
+#[test]
+fn the_random_initialisation_makes_k_pieces_per_pe() {
+    use lbcheck::base::Fraction;
+    use lbcheck::problem::{dfs::Strategy, Workload};
+    use lbcheck::protocol::initial::random_pieces;
+    let w: Workload = "synthetic:size=2000,atomic=1,split=uniform,seed=3".parse().unwrap();
+    for (pes, k) in [(1u32, 8u32), (3, 4), (5, 2)] {
+        let p = random_pieces(w.root(Strategy::default()), pes, k, 7);
+        assert_eq!(p.pieces.len(), (k * pes) as usize, "P = {pes}, K = {k}");
+        let total = p.pieces.iter().fold(Fraction::zero(), |sum, x| &sum + &x.energy);
+        assert_eq!(total, Fraction::one(), "P = {pes}, K = {k}");
+    }
+}
