@@ -870,9 +870,10 @@ fn the_initial_split_is_breadth_first_and_the_linear_one_a_chain() {
 
 /// 000 §1.2's randomised initialisation splits until there are K·P pieces
 /// (when the tree affords them), whose energies sum to one. Kills
-/// `random_pieces`' loop guard `pieces.len() < target` → `==` / `>` (no
-/// split at all: PE 0 keeps the root, every property holds, and the
-/// test above reads one piece as consistent).
+/// `random_pieces`' loop guard `pieces.len() < target` → `==` / `>` and
+/// `!open.is_empty()` → `open.is_empty()` (no split at all: PE 0 keeps the
+/// root, every property holds, and the test above reads one piece as
+/// consistent), and `<` → `<=` (one piece too many).
 #[test]
 fn the_random_initialisation_makes_k_pieces_per_pe() {
     use lbcheck::base::Fraction;
