@@ -5,8 +5,8 @@
 # One release build (with the MPI driver) serves the tests, the MPI tests,
 # the examples, the benchmarks and loom (the threaded driver's loom copy
 # is part of it: tests/loom_threads.rs). The crate's compilation is mostly
-# one thread (rustc's front end), so a `cargo check` of the fuzz targets,
-# the rustdoc build (each in its own target directory), the SPIN models and
+# one thread (rustc's front end), so a `cargo check` of the fuzz targets
+# then the rustdoc build (in target/check, not target/), the SPIN models and
 # the Coq proofs run beside it at the lowest priority. The
 # fuzz targets' bodies run in the release tests (tests/sim/fuzz_bodies.rs);
 # `bash scripts/fuzz.sh SECONDS` is the coverage-guided campaign (nightly),
