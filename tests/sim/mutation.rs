@@ -887,3 +887,26 @@ fn the_random_initialisation_makes_k_pieces_per_pe() {
         assert_eq!(total, Fraction::one(), "P = {pes}, K = {k}");
     }
 }
+
+/// What PE r keeps of the randomised initialisation (`local_random`, each
+/// PE computing the whole sequence): the pieces of index ≡ r (mod P), so
+/// the PEs' shares together are every piece, energies summing to one.
+/// Kills `local_random` → `vec![]` (only a unit test, outside the quick
+/// profile, called it).
+#[test]
+fn each_pe_keeps_its_share_of_the_random_pieces() {
+    use lbcheck::base::Fraction;
+    use lbcheck::problem::{dfs::Strategy, Workload};
+    use lbcheck::protocol::initial::{local_random, random_pieces};
+    let w: Workload = "synthetic:size=2000,atomic=1,split=uniform,seed=3".parse().unwrap();
+    let (pes, k) = (3u32, 4u32);
+    let all = random_pieces(w.root(Strategy::default()), pes, k, 7).pieces;
+    let mut total = Fraction::zero();
+    for rank in 0..pes {
+        let mine = local_random(w.root(Strategy::default()), pes, k, 7, rank);
+        let want: Vec<&Fraction> = all.iter().skip(rank as usize).step_by(pes as usize).map(|p| &p.energy).collect();
+        assert_eq!(mine.iter().map(|(_, e)| e).collect::<Vec<_>>(), want, "PE {rank}");
+        total = mine.iter().fold(total, |sum, (_, e)| &sum + e);
+    }
+    assert_eq!((all.len(), total), ((k * pes) as usize, Fraction::one()));
+}
