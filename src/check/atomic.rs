@@ -24,7 +24,7 @@
 //! first rule does; for any other clock the verdict says "not applicable".
 //! Detector messages take the control network and are not checked here.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 use super::{Book, Metrics, Property, Verdict};
 use crate::event::{Clock, Event, Kind, TraceHeader};
@@ -78,6 +78,8 @@ enum Breach {
 struct Node {
     /// Data messages sent and not yet received, in send order: (id, step, key).
     pending: VecDeque<(u64, u64, Option<u64>)>,
+    /// Over priority queues, the keyed ones among them by key: (key, step, id).
+    by_key: BTreeSet<(u64, u64, u64)>,
     /// Step of the last receipt of a message this node sent.
     last_out: Option<u64>,
     /// Step of the last receipt at this node, and how many at that step.
@@ -121,8 +123,12 @@ impl AtomicConformance {
     }
 
     fn on_send(&mut self, from: u32, id: u64, t: u64, key: Option<u64>) {
+        let by_key = matches!(self.model, Model::Atomic { by_key: true, .. });
         if let Some(n) = self.nodes.get_mut(from as usize) {
             n.pending.push_back((id, t, key));
+            if let Some(key) = key.filter(|_| by_key) {
+                n.by_key.insert((key, t, id));
+            }
         }
     }
 
@@ -130,7 +136,7 @@ impl AtomicConformance {
         self.received += 1;
         let ready = ready.ok_or(Breach::NoReady { id, from })?;
         let Some(sender) = self.nodes.get_mut(from as usize) else { return Ok(()) };
-        let Some(pos) = sender.pending.iter().position(|&(i, _, _)| i == id) else { return Ok(()) };
+        let Some(pos) = position(&sender.pending, id) else { return Ok(()) };
         let (_, sent, key) = sender.pending[pos];
         if ready <= sent || ready > t {
             return Err(Breach::Ready { id, sent, ready, t });
@@ -140,7 +146,7 @@ impl AtomicConformance {
             return Ok(());
         };
         match by_key {
-            true => least_key(&sender.pending, id, ready, key)?,
+            true => least_key(&sender.by_key, id, ready, key)?,
             false if pos > 0 => {
                 let (older, _, _) = sender.pending[0];
                 return Err(Breach::TakenBack { from, id, older });
@@ -151,6 +157,9 @@ impl AtomicConformance {
             return Err(Breach::SendBuffer { from, id, ready, previous });
         }
         sender.pending.remove(pos);
+        if let Some(key) = key.filter(|_| by_key) {
+            sender.by_key.remove(&(key, sent, id));
+        }
         sender.last_out = Some(t);
         self.into_node(pe, id, t, ready, fifo)
     }
@@ -172,13 +181,26 @@ impl AtomicConformance {
     }
 }
 
+/// Where message `id` waits in `pending` (send order): found by binary
+/// search when ids rise with sends, as the simulators number them, else
+/// by a scan (a trace may number its messages in any order).
+fn position(pending: &VecDeque<(u64, u64, Option<u64>)>, id: u64) -> Option<usize> {
+    match pending.binary_search_by_key(&id, |&(i, _, _)| i) {
+        Ok(pos) => Some(pos),
+        Err(_) => pending.iter().position(|&(i, _, _)| i == id),
+    }
+}
+
 /// Over a priority queue: message `id` (key `key`), ready at `ready`, has
 /// the least key among the messages its sender sent before `ready`.
-fn least_key(pending: &VecDeque<(u64, u64, Option<u64>)>, id: u64, ready: u64, key: Option<u64>) -> Result<(), Breach> {
+/// `waiting` holds its sender's keyed messages not yet received, by key:
+/// only those of a smaller key are looked at (in a correct run, the few
+/// sent while it sat in the send buffer).
+fn least_key(waiting: &BTreeSet<(u64, u64, u64)>, id: u64, ready: u64, key: Option<u64>) -> Result<(), Breach> {
     let key = key.ok_or(Breach::NoKey(id))?;
-    let waiting = pending.iter().filter(|&&(i, sent, _)| i != id && sent < ready);
-    match waiting.filter_map(|&(i, _, k)| k.filter(|&k| k < key).map(|k| (i, k))).next() {
-        Some((other, other_key)) => Err(Breach::NotLeastKey { id, key, ready, other, other_key }),
+    let smaller = waiting.range(..(key, 0, 0));
+    match smaller.filter(|&&(_, sent, i)| i != id && sent < ready).next() {
+        Some(&(other_key, _, other)) => Err(Breach::NotLeastKey { id, key, ready, other, other_key }),
         None => Ok(()),
     }
 }
@@ -252,5 +274,24 @@ mod tests {
         assert_eq!(a.on_recv((0, 1, 3, 3), Some(2)), Ok(()));
         a.on_send(1, 4, 2, None);
         assert_eq!(a.on_recv((0, 1, 4, 3), Some(3)), Err(Breach::SendBuffer { from: 1, id: 4, ready: 3, previous: 3 }));
+    }
+
+    /// Over priority queues, ids in any order: the least key waiting
+    /// before the ready step goes first; one sent later does not count.
+    #[test]
+    fn a_priority_queue_sends_its_least_key_first() {
+        let pq = TraceHeader { clock: Clock::Step, balancer: "priority-bnb".into(), ..header(2) };
+        let mut a = AtomicConformance::new(&pq);
+        a.on_send(0, 9, 1, Some(50));
+        a.on_send(0, 7, 1, Some(20));
+        a.on_send(0, 8, 3, Some(10)); // sent after 7 became ready
+        assert_eq!(a.on_recv((1, 0, 7, 3), Some(2)), Ok(()));
+        assert_eq!(
+            a.on_recv((1, 0, 9, 5), Some(4)),
+            Err(Breach::NotLeastKey { id: 9, key: 50, ready: 4, other: 8, other_key: 10 })
+        );
+        let mut b = AtomicConformance::new(&pq);
+        b.on_send(0, 1, 1, None);
+        assert_eq!(b.on_recv((1, 0, 1, 3), Some(2)), Err(Breach::NoKey(1)));
     }
 }

@@ -64,17 +64,18 @@ impl Online {
         }
     }
 
-    /// Feeds one event; `line` identifies it in messages.
-    pub fn observe(&mut self, line: usize, event: &Event) {
+    /// Feeds one event; `line` identifies it in messages. The event is
+    /// taken by value: the checker's thread gets it without a copy.
+    pub fn observe(&mut self, line: usize, event: Event) {
         match self {
             Online::Inline(c, after) => {
-                c.observe(line, event);
+                c.observe(line, &event);
                 *after = after.map(|n| n - 1);
                 if *after == Some(0) {
                     self.move_to_thread();
                 }
             }
-            Online::Piped(p) => p.observe(line, event.clone()),
+            Online::Piped(p) => p.observe(line, event),
             Online::Moving => unreachable!("the checker is moving to its thread"),
         }
     }
@@ -175,7 +176,7 @@ mod tests {
     fn both(pes: u32, events: &[Event]) -> (String, String) {
         let run = |piped| {
             let mut c = Online::with(Checker::new(&header(pes), reference_of(events)), piped);
-            events.iter().enumerate().for_each(|(i, e)| c.observe(i + 2, e));
+            events.iter().enumerate().for_each(|(i, e)| c.observe(i + 2, e.clone()));
             serde_json::to_string(&c.finish()).unwrap()
         };
         (run(false), run(true))
@@ -212,7 +213,7 @@ mod tests {
         for events in [long, broken] {
             let run = |after: Option<usize>| {
                 let mut c = Online::Inline(Box::new(Checker::new(&header(2), reference_of(&events))), after);
-                events.iter().enumerate().for_each(|(i, e)| c.observe(i + 2, e));
+                events.iter().enumerate().for_each(|(i, e)| c.observe(i + 2, e.clone()));
                 let moved = matches!(c, Online::Piped(_));
                 (serde_json::to_string(&c.finish()).unwrap(), moved)
             };
@@ -239,7 +240,7 @@ mod tests {
         let (header, r) = (spec.header(), reference(&spec.workload, spec.split));
         let report = |events: &[Event], piped| {
             let mut c = Online::with(Checker::new(&header, r), piped);
-            events.iter().enumerate().for_each(|(i, e)| c.observe(i + 2, e));
+            events.iter().enumerate().for_each(|(i, e)| c.observe(i + 2, e.clone()));
             c.finish()
         };
         let json = |r: &CheckReport| serde_json::to_string(r).unwrap();

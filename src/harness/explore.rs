@@ -94,7 +94,7 @@ impl RunSpec {
                 (found.violation, found.path) = (explored.found.violation, explored.found.path);
                 let header = self.explore_header(pes, seed, &replay(seed));
                 let events = explored.trace.expect("a violation has a trace");
-                (Some(seed), Some(checked(&header, reference, &events, trace)?))
+                (Some(seed), Some(checked(&header, reference, events, trace)?))
             }
             None => (None, None),
         };
@@ -154,11 +154,11 @@ fn add(total: Option<Found>, f: &Found) -> Found {
 fn checked(
     header: &TraceHeader,
     reference: Reference,
-    events: &[Event],
+    events: Vec<Event>,
     trace: Option<&mut dyn Write>,
 ) -> io::Result<CheckReport> {
     let mut session = Session::new(header, reference, trace)?;
-    events.iter().for_each(|e| session.event(e));
+    events.into_iter().for_each(|e| session.event(e));
     session.finish()
 }
 
@@ -166,7 +166,7 @@ fn checked(
 fn logged(mutant: Option<Mutant>, events: &[Event]) -> Vec<Event> {
     let Some(mut garble) = mutant.and_then(Garble::new) else { return events.to_vec() };
     let mut out = Vec::with_capacity(events.len());
-    events.iter().for_each(|e| garble.push(e, &mut |x| out.push(x.clone())));
+    events.iter().for_each(|e| garble.push(e.clone(), &mut |x| out.push(x)));
     out
 }
 

@@ -102,7 +102,8 @@ impl RunSpec {
         self.run_observed(trace, &mut |_| {})
     }
 
-    /// [`RunSpec::run`], also showing every event to `observe` after the checker.
+    /// [`RunSpec::run`], also showing every event to `observe` (before the
+    /// checker takes it).
     pub fn run_observed(
         &self,
         trace: Option<&mut dyn Write>,
@@ -136,11 +137,11 @@ impl RunSpec {
         let header = pes.header(self);
         let mut session = Session::new(&header, reference, trace)?;
         let mut garble = self.mutant().and_then(Garble::new);
-        let mut checked = |e: &Event| {
+        let mut checked = |e: Event| {
+            observe(&e);
             session.event(e);
-            observe(e);
         };
-        let mut sink = |e: &Event| match &mut garble {
+        let mut sink = |e: Event| match &mut garble {
             Some(g) => g.push(e, &mut checked),
             None => checked(e),
         };
@@ -171,19 +172,18 @@ impl RunSpec {
         &self,
         pes: &impl Compose,
         reference: &Reference,
-        sink: &mut dyn FnMut(&Event),
+        sink: &mut dyn FnMut(Event),
     ) -> io::Result<Driven> {
         let (mut units, mut atomic, mut wall) = (None, None, None);
-        let mut by_value = |e: Event| sink(&e);
         let outcome = match &self.driver {
             Driver::Sim(cfg) if self.balancer.kind() == BalancerKind::SimdPhase => {
-                phased::simd::run(cfg, seams::simd_phase(self.mutant()), self.root(reference), &mut by_value)
+                phased::simd::run(cfg, seams::simd_phase(self.mutant()), self.root(reference), sink)
             }
             Driver::Sim(cfg) if self.balancer.kind().phased() => {
                 let (rules, p) =
                     (seams::poll_and_shuffle(self.mutant()), self.balancer.pas().copied().unwrap_or_default());
                 let root = self.root(reference);
-                phased::run(cfg, rules, (p.permutation(), p.trigger()), p.sync(), root, &mut by_value)
+                phased::run(cfg, rules, (p.permutation(), p.trigger()), p.sync(), root, sink)
             }
             Driver::Sim(cfg) => self.simulate(pes, &seams::work_loop(self.mutant(), cfg), self.root(reference), sink),
             Driver::Atomic(cfg) => {
@@ -194,7 +194,7 @@ impl RunSpec {
             Driver::Threads(cfg) => {
                 let run = self.threads(pes, cfg, self.root(reference), true);
                 units = Some(run.units);
-                let outcome = replay_events(run.events.as_deref().unwrap_or_default(), sink);
+                let outcome = replay_events(run.events.unwrap_or_default(), sink);
                 let stop = match (run.timed_out, run.stalled) {
                     (true, _) => Stop::Deadline,
                     (_, true) => Stop::Stalled,
@@ -205,7 +205,7 @@ impl RunSpec {
             Driver::Mpi(cfg) => {
                 let run = self.mpi(pes, cfg, self.root(reference), true)?;
                 (units, wall) = (Some(run.units), Some(run.elapsed)); // the parallel run, not the gathering
-                replay_events(run.events.as_deref().unwrap_or_default(), sink)
+                replay_events(run.events.unwrap_or_default(), sink)
             }
         };
         Ok(Driven { outcome, units, atomic, wall })
@@ -268,9 +268,8 @@ impl RunSpec {
         root
     }
 
-    fn simulate(&self, pes: &impl Compose, cfg: &SimConfig, root: Task, sink: &mut dyn FnMut(&Event)) -> Outcome {
-        let mut by_value = |e: Event| sink(&e);
-        pes.compose(self, SimDrive { cfg, root, sink: &mut by_value }) // the declared machine, whatever the mutant runs
+    fn simulate(&self, pes: &impl Compose, cfg: &SimConfig, root: Task, sink: &mut dyn FnMut(Event)) -> Outcome {
+        pes.compose(self, SimDrive { cfg, root, sink }) // the declared machine, whatever the mutant runs
     }
 
     /// (n, h, optimum) of the run's tree: the critical subtree of a
@@ -289,11 +288,10 @@ impl RunSpec {
         &self,
         pes: &impl Compose,
         cfg: &AtomicConfig,
-        sink: &mut dyn FnMut(&Event),
+        sink: &mut dyn FnMut(Event),
     ) -> (AtomicOutcome, Option<Exploration>) {
-        let mut by_value = |e: Event| sink(&e);
         let (rules, root) = (self.atomic_rules(cfg), self.workload.root(self.split));
-        pes.compose(self, AtomicDrive { cfg, rules, root, sink: &mut by_value })
+        pes.compose(self, AtomicDrive { cfg, rules, root, sink })
     }
 
     /// The network rules of a run on the atomic machine (or the complete
@@ -344,10 +342,10 @@ fn assertion_failed(check: &mut CheckReport, line: usize, why: String) {
 }
 
 /// Feeds a recorded stream to `sink`.
-fn replay_events(events: &[Event], sink: &mut dyn FnMut(&Event)) -> Outcome {
-    events.iter().for_each(&mut *sink);
-    let end_time = events.last().map_or(0, Event::time);
-    Outcome { steps: events.len() as u64, end_time, stop: Stop::Drained }
+fn replay_events(events: Vec<Event>, sink: &mut dyn FnMut(Event)) -> Outcome {
+    let (steps, end_time) = (events.len() as u64, events.last().map_or(0, Event::time));
+    events.into_iter().for_each(sink);
+    Outcome { steps, end_time, stop: Stop::Drained }
 }
 
 struct SimDrive<'a> {

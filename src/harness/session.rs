@@ -30,13 +30,13 @@ impl<'w> Session<'w> {
         Ok(Session { checker: Online::new(Checker::new(header, reference)), trace, line: 1, io_err: None })
     }
 
-    /// Checks and writes one event (the first write error is kept for [`Session::finish`]).
-    pub(super) fn event(&mut self, e: &Event) {
+    /// Writes and checks one event (the first write error is kept for [`Session::finish`]).
+    pub(super) fn event(&mut self, e: Event) {
         self.line += 1;
-        self.checker.observe(self.line, e);
         if let (Some(w), None) = (self.trace.as_deref_mut(), &self.io_err) {
-            self.io_err = write_event(w, e).err();
+            self.io_err = write_event(w, &e).err();
         }
+        self.checker.observe(self.line, e);
     }
 
     /// The line of the last event checked (the header is line 1).

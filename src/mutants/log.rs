@@ -25,7 +25,7 @@ impl Garble {
 
     /// Takes the next event of the true stream; passes the garbled
     /// stream's events to `out`.
-    pub fn push(&mut self, e: &Event, out: &mut dyn FnMut(&Event)) {
+    pub fn push(&mut self, e: Event, out: &mut dyn FnMut(Event)) {
         if self.done {
             return out(e);
         }
@@ -36,35 +36,35 @@ impl Garble {
     }
 
     /// Holds each `work`; when the same PE's `idle` comes next, logs it first.
-    fn idle_early(&mut self, e: &Event, out: &mut dyn FnMut(&Event)) {
+    fn idle_early(&mut self, e: Event, out: &mut dyn FnMut(Event)) {
         match (self.held.take(), e) {
-            (Some(w @ Event::Work { pe, .. }), Event::Idle { pe: p, .. }) if pe == *p => {
+            (Some(w @ Event::Work { pe, .. }), e @ Event::Idle { pe: p, .. }) if pe == p => {
                 out(e);
-                out(&w);
+                out(w);
                 self.done = true;
             }
-            (held, Event::Work { .. }) => {
-                held.iter().for_each(&mut *out);
-                self.held = Some(e.clone());
+            (held, e @ Event::Work { .. }) => {
+                held.into_iter().for_each(&mut *out);
+                self.held = Some(e);
             }
-            (held, _) => {
-                held.iter().for_each(&mut *out);
+            (held, e) => {
+                held.into_iter().for_each(&mut *out);
                 out(e);
             }
         }
     }
 
     /// Holds the first work message's `send` until its `recv`, then logs both, the `recv` first.
-    fn recv_first(&mut self, e: &Event, out: &mut dyn FnMut(&Event)) {
-        match (&self.held, e) {
-            (None, Event::Send { kind: Kind::Work, .. }) => self.held = Some(e.clone()),
+    fn recv_first(&mut self, e: Event, out: &mut dyn FnMut(Event)) {
+        match (&self.held, &e) {
+            (None, Event::Send { kind: Kind::Work, .. }) => self.held = Some(e),
             (Some(Event::Send { id, .. }), Event::Recv { id: r, .. }) if id == r => {
                 out(e);
-                self.held.take().iter().for_each(&mut *out);
+                self.held.take().into_iter().for_each(&mut *out);
                 self.done = true;
             }
             (_, Event::End { .. }) => {
-                self.held.take().iter().for_each(&mut *out);
+                self.held.take().into_iter().for_each(&mut *out);
                 out(e);
             }
             _ => out(e),
@@ -80,7 +80,7 @@ mod tests {
     fn garbled(m: Mutant, events: &[Event]) -> Vec<Event> {
         let mut g = Garble::new(m).unwrap();
         let mut out = Vec::new();
-        events.iter().for_each(|e| g.push(e, &mut |x| out.push(x.clone())));
+        events.iter().for_each(|e| g.push(e.clone(), &mut |x| out.push(x)));
         out
     }
 

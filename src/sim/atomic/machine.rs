@@ -258,7 +258,8 @@ where
         let pes = self.nodes.len() as u32;
         let Node { pe, rng, .. } = &mut self.nodes[me as usize];
         f(pe, &mut Ctx { now: self.now, me, pes, rng, out: &mut self.out });
-        for cmd in std::mem::take(&mut self.out) {
+        let mut out = std::mem::take(&mut self.out); // given back below: no allocation per call
+        for cmd in out.drain(..) {
             match cmd {
                 Command::Send { to, msg } => self.send(me, to, msg),
                 Command::Timer { after } => self.timers.push((self.now + after.max(1), me)),
@@ -270,6 +271,7 @@ where
                 }
             }
         }
+        self.out = out;
     }
 
     /// A balancer message enters the sender's queue; a detector's takes
