@@ -185,6 +185,27 @@ fn pachecos_random_victim_is_another_pe() {
     assert!(asked.iter().all(|&n| n > 0), "requests per PE: {asked:?}");
 }
 
+/// Pacheco's parallel tree search (003 §14.7.2) on the smallest machines:
+/// one PE searches alone and asks nobody; of two, the one that runs out
+/// asks the other, whichever way it picks its victim. Kills
+/// `Pacheco::new_request`'s `ctx.pes < 2` → `== 2` / `<= 2` (two PEs never
+/// ask; one PE asks among none). The quick profile runs it on 4 and more.
+#[test]
+fn pacheco_on_one_and_two_pes() {
+    use lbcheck::protocol::pacheco::{PachecoParams, Victim};
+    use lbcheck::protocol::{BalancerSpec, DetectorKind};
+    for (pes, victim) in
+        [1, 2].into_iter().flat_map(|p| [Victim::Random, Victim::LocalRr, Victim::GlobalRr].map(|v| (p, v)))
+    {
+        let s = super::scenario("uts:default", DetectorKind::Energy, pes, 1);
+        let s =
+            lbcheck::harness::RunSpec { balancer: BalancerSpec::Pacheco(PachecoParams { victim: Some(victim) }), ..s };
+        let r = super::assert_all_pass(&s);
+        let requests = r.check.metrics.messages.get("request").copied().unwrap_or(0);
+        assert_eq!(requests > 0, pes == 2, "P = {pes}, {victim}: {requests} requests; replay: {}", s.replay());
+    }
+}
+
 /// `--victim`'s names print as they parse (the replay line; the trace
 /// header, `serde_as_text`). Kills `Victim`'s Display →
 /// `Ok(Default::default())` (an empty name).
