@@ -5,6 +5,13 @@ mod cli;
 
 use std::process::ExitCode;
 
+/// mimalloc instead of the system allocator: a checked run allocates each
+/// event on the simulator's thread and frees it on the checker's, where
+/// glibc's malloc spends its time in locked arenas and consolidation (perf
+/// on `lbcheck bounds --balancer priority-bnb --quick`, issue 30).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The most characters of an error message shown (one may quote its
 /// input, which may be a line of megabytes).
 const MAX_SHOWN: usize = 2000;
