@@ -1,6 +1,11 @@
 //! Tests of the simulator, the reference protocols and the checker: every
 //! property on random scenarios, determinism, the mutants, traces.
 
+/// The allocator of the `lbcheck` binary (src/main.rs), for the runs these
+/// tests make in-process.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod adaptive;
 mod atomic;
 mod bitonic;
