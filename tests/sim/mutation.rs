@@ -186,12 +186,17 @@ fn pachecos_random_victim_is_another_pe() {
 }
 
 /// Pacheco's parallel tree search (003 §14.7.2) on the smallest machines:
-/// one PE searches alone and asks nobody; of two, the one that runs out
-/// asks the other, whichever way it picks its victim. Kills
-/// `Pacheco::new_request`'s `ctx.pes < 2` → `== 2` / `<= 2` (two PEs never
-/// ask; one PE asks among none). The quick profile runs it on 4 and more.
+/// one PE searches alone and asks nobody; of two, PE 0 first scatters a
+/// part to PE 1 (`Generate` + `Scatter`: the run's first message, PE 1
+/// waits for it), and later the one that runs out asks the other,
+/// whichever way it picks its victim. Kills `Pacheco::new_request`'s
+/// `ctx.pes < 2` → `== 2` / `<= 2` (two PEs never ask; one PE asks among
+/// none) and `start`'s `scattered = ctx.pes < 2` → `== 2` / `<= 2` (on two
+/// PEs nobody scatters: PE 1 asks first). The quick profile runs it on 4
+/// and more.
 #[test]
 fn pacheco_on_one_and_two_pes() {
+    use lbcheck::event::{Event, Kind};
     use lbcheck::protocol::pacheco::{PachecoParams, Victim};
     use lbcheck::protocol::{BalancerSpec, DetectorKind};
     for (pes, victim) in
@@ -203,6 +208,15 @@ fn pacheco_on_one_and_two_pes() {
         let r = super::assert_all_pass(&s);
         let requests = r.check.metrics.messages.get("request").copied().unwrap_or(0);
         assert_eq!(requests > 0, pes == 2, "P = {pes}, {victim}: {requests} requests; replay: {}", s.replay());
+        let mut first = None;
+        s.run_observed(None, &mut |e| {
+            if let (None, Event::Send { from, to, kind, .. }) = (&first, e) {
+                first = Some((*from, *to, *kind));
+            }
+        })
+        .expect("no trace");
+        let scatter = (pes == 2).then_some((0, 1, Kind::Work));
+        assert_eq!(first, scatter, "P = {pes}, {victim}: the first message; replay: {}", s.replay());
     }
 }
 
